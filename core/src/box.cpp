@@ -1,0 +1,128 @@
+#include "kmol/core/box.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "kmol/core/errors.hpp"
+
+namespace kmol {
+namespace {
+
+double triple(const Vec3<double>* e) { return dot(e[0], cross(e[1], e[2])); }
+
+double height(const Vec3<double>* e, int i) {
+  const Vec3<double> n = cross(e[(i + 1) % 3], e[(i + 2) % 3]);
+  return std::abs(triple(e)) / std::sqrt(norm2(n));
+}
+
+// Replaces an edge by a shorter vector of the same lattice until none gets shorter.
+void reduce(Vec3<double>* e) {
+  for (bool improved = true; improved;) {
+    improved = false;
+    for (int i = 0; i < 3; ++i) {
+      const Vec3<double> u = e[(i + 1) % 3], v = e[(i + 2) % 3];
+      for (int p = -2; p <= 2; ++p)
+        for (int q = -2; q <= 2; ++q) {
+          const Vec3<double> c = e[i] + double(p) * u + double(q) * v;
+          if (norm2(c) < norm2(e[i]) * (1 - 1e-12)) {
+            e[i] = c;
+            improved = true;
+          }
+        }
+    }
+  }
+}
+
+}  // namespace
+
+std::string to_string(BoxKind kind) {
+  switch (kind) {
+    case BoxKind::orthorhombic: return "orthorhombic";
+    case BoxKind::triclinic: return "triclinic";
+    case BoxKind::none: break;
+  }
+  return "none";
+}
+
+BoxSpec BoxSpec::orthorhombic(double lx, double ly, double lz) {
+  BoxSpec box;
+  box.kind = BoxKind::orthorhombic;
+  box.edges[0] = {lx, 0, 0};
+  box.edges[1] = {0, ly, 0};
+  box.edges[2] = {0, 0, lz};
+  return box;
+}
+
+BoxSpec BoxSpec::triclinic(Vec3<double> a, Vec3<double> b, Vec3<double> c) {
+  BoxSpec box;
+  box.kind = BoxKind::triclinic;
+  box.edges[0] = a;
+  box.edges[1] = b;
+  box.edges[2] = c;
+  return box;
+}
+
+BoxSpec validated(const BoxSpec& box) {
+  if (box.kind == BoxKind::none) return box;
+  const ErrorContext where{"", "box", -1};
+  for (const auto& e : box.edges)
+    if (!std::isfinite(e.x) || !std::isfinite(e.y) || !std::isfinite(e.z))
+      throw InputError(where, "edge vectors must be finite numbers");
+  BoxSpec out = box;
+  if (box.kind == BoxKind::orthorhombic) {
+    const double l[3] = {box.edges[0].x, box.edges[1].y, box.edges[2].z};
+    for (double li : l)
+      if (!(li > 0)) throw InputError(where, "orthorhombic edge lengths must be positive");
+    return out;
+  }
+  const double v = std::abs(triple(box.edges));
+  const double scale = std::sqrt(norm2(box.edges[0]) * norm2(box.edges[1]) * norm2(box.edges[2]));
+  if (!(v > 1e-9 * scale))
+    throw InputError(where, "triclinic edge vectors are (nearly) coplanar: the cell has no volume");
+  reduce(out.edges);
+  return out;
+}
+
+double inscribed_radius(const BoxSpec& box) {
+  if (box.kind == BoxKind::none) return std::numeric_limits<double>::infinity();
+  return 0.5 * std::min({height(box.edges, 0), height(box.edges, 1), height(box.edges, 2)});
+}
+
+void require_within_inscribed_radius(const BoxSpec& box, double cutoff, const std::string& what) {
+  const double limit = inscribed_radius(validated(box));
+  if (cutoff > limit)
+    throw UnsupportedError(what + " = " + std::to_string(cutoff) +
+                           " exceeds the radius of the largest sphere inside the " +
+                           to_string(box.kind) + " box (" + std::to_string(limit) +
+                           "); the minimum-image convention holds only up to that limit");
+}
+
+double volume(const BoxSpec& box) {
+  return box.kind == BoxKind::none ? std::numeric_limits<double>::infinity()
+                                   : std::abs(triple(box.edges));
+}
+
+template <class T>
+OrthorhombicBox<T>::OrthorhombicBox(const BoxSpec& box)
+    : length{T(box.edges[0].x), T(box.edges[1].y), T(box.edges[2].z)},
+      inverse{T(1 / box.edges[0].x), T(1 / box.edges[1].y), T(1 / box.edges[2].z)} {}
+
+template <class T>
+TriclinicBox<T>::TriclinicBox(const BoxSpec& box)
+    : face_guard(T(64) * std::numeric_limits<T>::epsilon()) {
+  const BoxSpec reduced = validated(box);
+  const double v = triple(reduced.edges);
+  for (int i = 0; i < 3; ++i) {
+    edge[i] = reduced.edges[i].cast<T>();
+    reciprocal[i] =
+        ((1 / v) * cross(reduced.edges[(i + 1) % 3], reduced.edges[(i + 2) % 3])).cast<T>();
+  }
+}
+
+template struct OrthorhombicBox<float>;
+template struct OrthorhombicBox<double>;
+template struct TriclinicBox<float>;
+template struct TriclinicBox<double>;
+
+}  // namespace kmol

@@ -1,0 +1,14 @@
+#pragma once
+// Each subcommand registers its options on the CLI11 app and returns the action to run.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace kmol::cli {
+
+using Action = std::function<int()>;
+
+Action add_info_command(CLI::App& app);
+Action add_histogram_command(CLI::App& app);
+
+}  // namespace kmol::cli

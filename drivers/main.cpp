@@ -1,0 +1,34 @@
+#include <cstdio>
+#include <map>
+
+#include "drivers/commands.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/runtime.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"kmol: performance-portable kernels for molecular modeling"};
+  app.set_version_flag("--version", kmol::kmol_version());
+  app.require_subcommand(1);
+  std::map<CLI::App*, kmol::cli::Action> actions;
+  for (auto add : {kmol::cli::add_info_command, kmol::cli::add_histogram_command}) {
+    const std::size_t before = app.get_subcommands({}).size();
+    auto action = add(app);
+    actions[app.get_subcommands({})[before]] = action;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    for (auto& [sub, action] : actions)
+      if (sub->parsed()) return action();
+  } catch (const kmol::InputError& e) {
+    std::fprintf(stderr, "kmol: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kmol: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,8 @@
+#include "kernels/pair_histogram/selection.hpp"
+#include "kernels/registry.hpp"
+
+namespace kmol {
+
+std::vector<AlgorithmSummary> algorithm_catalog() { return {pair_histogram_summary()}; }
+
+}  // namespace kmol

@@ -1,0 +1,69 @@
+#pragma once
+// pair_histogram(): validate, choose an implementation, run it. Instantiated per execution space
+// in instances_<space>.cpp so that each backend compiles in its own unit.
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+#include "kernels/pair_histogram/cells/pair_histogram_cells.hpp"
+#include "kernels/pair_histogram/host/pair_histogram_host.hpp"
+#include "kernels/pair_histogram/kokkos/pair_histogram_kokkos.hpp"
+#include "kernels/pair_histogram/pair_histogram.hpp"
+#include "kernels/pair_histogram/validation.hpp"
+#ifdef KMOL_HAVE_CUDA
+#include "kernels/pair_histogram/cuda/pair_histogram_cuda.hpp"
+#endif
+
+namespace kmol {
+
+template <class ExecSpace>
+constexpr Platform platform_of() {
+  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? Platform::host
+                                                                              : Platform::cuda;
+}
+
+template <class ExecSpace, class T>
+std::string run_pair_histogram(const ExecSpace& space, PairHistogramImpl impl,
+                               const PairHistogramJob<T>& job) {
+  switch (impl) {
+    case PairHistogramImpl::host:
+      if constexpr (platform_of<ExecSpace>() == Platform::host) {
+        pair_histogram_host(job, space.concurrency());
+        return "host: threads=" + std::to_string(space.concurrency());
+      }
+      break;
+    case PairHistogramImpl::cuda:
+#ifdef KMOL_HAVE_CUDA
+      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return pair_histogram_cuda(job, space.cuda_stream());
+#endif
+      break;
+    case PairHistogramImpl::cells: return pair_histogram_cells(space, job);
+    case PairHistogramImpl::kokkos: return pair_histogram_kokkos(space, job);
+    case PairHistogramImpl::automatic: break;
+  }
+  throw UnsupportedError("pair histogram: " + to_string(impl) + " cannot run on this execution space");
+}
+
+template <class ExecSpace, class T>
+PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramInput<T>& input,
+                                   const PairHistogramSettings& settings) {
+  Kokkos::Profiling::pushRegion("kmol::pair_histogram");
+  PreparedPairHistogram<T> prepared;
+  prepare_pair_histogram(input, settings, prepared);
+  const PairHistogramImpl impl =
+      choose_pair_histogram_impl(prepared.shape, platform_of<ExecSpace>(), settings.impl);
+  prepared.result.impl_used = impl;
+  if (prepared.job.pair_count() > 0)
+    prepared.result.launch = run_pair_histogram(space, impl, prepared.job);
+  space.fence();
+  Kokkos::Profiling::popRegion();
+  return std::move(prepared.result);
+}
+
+}  // namespace kmol
+
+#define KMOL_INSTANTIATE_PAIR_HISTOGRAM(Space)                                               \
+  template kmol::PairHistogramResult kmol::pair_histogram(                                  \
+      const Space&, const kmol::PairHistogramInput<float>&, const kmol::PairHistogramSettings&); \
+  template kmol::PairHistogramResult kmol::pair_histogram(                                  \
+      const Space&, const kmol::PairHistogramInput<double>&, const kmol::PairHistogramSettings&);

@@ -1,0 +1,103 @@
+#include "kernels/pair_histogram/selection.hpp"
+
+#include <cmath>
+
+#include "kmol/core/errors.hpp"
+
+namespace kmol {
+namespace {
+
+constexpr PairHistogramImpl all_impls[] = {PairHistogramImpl::kokkos, PairHistogramImpl::host,
+                                           PairHistogramImpl::cuda, PairHistogramImpl::cells};
+
+// Cells examine the 27 neighbouring cells of edge >= r_max around each atom: they pay once that
+// neighbourhood is a small part of the box and there are enough atoms to fill the cells.
+// Crossover measured on the 2-core host (perf/bench_pair_histogram, cells vs host): see
+// docs/pair_histogram.md.
+constexpr double cells_max_reach_fraction = 0.2;
+constexpr std::int64_t cells_min_atoms = 20000;
+
+bool cells_pay(const PairHistogramShape& s) {
+  if (s.box == BoxKind::none) return false;
+  const double reach = 27 * s.r_max * s.r_max * s.r_max / s.box_volume;
+  return reach < cells_max_reach_fraction && s.n_a + s.n_b >= cells_min_atoms;
+}
+
+}  // namespace
+
+std::string to_string(PairHistogramImpl impl) {
+  switch (impl) {
+    case PairHistogramImpl::kokkos: return "kokkos";
+    case PairHistogramImpl::host: return "host";
+    case PairHistogramImpl::cuda: return "cuda";
+    case PairHistogramImpl::cells: return "cells";
+    case PairHistogramImpl::automatic: break;
+  }
+  return "auto";
+}
+
+PairHistogramImpl pair_histogram_impl_from_string(const std::string& name) {
+  if (name == "auto") return PairHistogramImpl::automatic;
+  for (PairHistogramImpl impl : all_impls)
+    if (to_string(impl) == name) return impl;
+  throw InputError({"", "impl", -1},
+                   "unknown pair-histogram implementation '" + name +
+                       "' (expected auto, kokkos, host, cuda or cells)");
+}
+
+std::string pair_histogram_refusal(PairHistogramImpl impl, const PairHistogramShape& shape,
+                                   Platform platform) {
+  switch (impl) {
+    case PairHistogramImpl::kokkos: return {};
+    case PairHistogramImpl::host:
+      return platform == Platform::host ? "" : "host runs on CPU execution spaces only";
+    case PairHistogramImpl::cuda:
+#ifdef KMOL_HAVE_CUDA
+      return platform == Platform::cuda ? "" : "cuda runs on the Cuda execution space only";
+#else
+      return "cuda is not compiled into this build (configure with KMOL_CONFIG=cuda)";
+#endif
+    case PairHistogramImpl::cells:
+      if (shape.box == BoxKind::none) return "cells need a periodic box";
+      if (shape.min_box_height < 3 * shape.r_max)
+        return "cells need a box at least 3 r_max across in every direction";
+      return {};
+    case PairHistogramImpl::automatic: break;
+  }
+  return "automatic is not an implementation";
+}
+
+PairHistogramImpl choose_pair_histogram_impl(const PairHistogramShape& shape, Platform platform,
+                                             PairHistogramImpl requested) {
+  if (requested != PairHistogramImpl::automatic) {
+    const std::string why = pair_histogram_refusal(requested, shape, platform);
+    if (!why.empty()) throw UnsupportedError("pair histogram --impl " + to_string(requested) + ": " + why);
+    return requested;
+  }
+  if (cells_pay(shape) && pair_histogram_refusal(PairHistogramImpl::cells, shape, platform).empty())
+    return PairHistogramImpl::cells;
+  for (PairHistogramImpl impl : {PairHistogramImpl::cuda, PairHistogramImpl::host})
+    if (pair_histogram_refusal(impl, shape, platform).empty()) return impl;
+  return PairHistogramImpl::kokkos;
+}
+
+AlgorithmSummary pair_histogram_summary() {
+  AlgorithmSummary s{"pair_histogram",
+                     "pair-distance histograms and g(r): two sets or one, any box, 64-bit counts",
+                     {}};
+  s.implementations.push_back(
+      {"kokkos", "every backend; none/orthorhombic/triclinic; float, double; up to 2^20 bins",
+       "fallback on backends without a specialised kernel"});
+  s.implementations.push_back({"host", "CPU spaces; every box; float, double; up to 2^20 bins",
+                               "all-pairs problems on CPU spaces"});
+#ifdef KMOL_HAVE_CUDA
+  s.implementations.push_back({"cuda", "Cuda space; every box; float, double; up to 2^20 bins",
+                               "all-pairs problems on the Cuda space"});
+#endif
+  s.implementations.push_back(
+      {"cells", "every backend; periodic boxes at least 3 r_max across; float, double",
+       "periodic boxes where 27 r_max^3 < 0.2 V and at least 20,000 atoms"});
+  return s;
+}
+
+}  // namespace kmol

@@ -1,0 +1,133 @@
+// Pair histograms: rate = N_A * N_B (or N(N-1)/2) per second, copies to and from the device
+// included, for every implementation on every backend, in the three reference boxes.
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/pair_histogram/pair_histogram.hpp"
+#include "kernels/pair_histogram/selection.hpp"
+#include "kmol/core/runtime.hpp"
+#include "perf/bench_config.hpp"
+
+namespace kmol::bench {
+
+Sizes& sizes() {
+  static Sizes s;
+  return s;
+}
+
+namespace {
+
+constexpr double side = 100.0;  // L of the reference problem (Angstrom)
+
+struct Reference {
+  std::string name;
+  BoxSpec box;
+  double r_max;
+};
+
+std::vector<Reference> reference_boxes() {
+  const double L = side;
+  return {{"nobox", BoxSpec::none(), std::sqrt(3.0) * L},
+          {"ortho", BoxSpec::orthorhombic(L, L, L), 0.5 * L},
+          {"triclinic", BoxSpec::triclinic({L, 0, 0}, {0.1 * L, L, 0}, {0.1 * L, 0.1 * L, L}), 0.45 * L}};
+}
+
+std::vector<Vec3<float>> uniform_cube(std::int64_t n, double length, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(0, float(length));
+  std::vector<Vec3<float>> pts(n);
+  for (auto& p : pts) p = {u(rng), u(rng), u(rng)};
+  return pts;
+}
+
+template <class ExecSpace>
+void run(benchmark::State& state, PairHistogramInput<float> input, PairHistogramSettings settings, double pairs) {
+  PairHistogramResult result;
+  for (auto _ : state) {
+    result = pair_histogram(ExecSpace(), input, settings);
+    benchmark::DoNotOptimize(result.counts.data());
+  }
+  state.counters["pairs_per_s"] = benchmark::Counter(pairs, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["bins"] = settings.n_bins;
+  state.SetLabel(result.launch);
+}
+
+template <class ExecSpace>
+void register_space(const std::string& space_name, std::int64_t n) {
+  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? Platform::host : Platform::cuda;
+  static std::vector<std::vector<Vec3<float>>> keep;  // coordinates live as long as the benchmarks
+  keep.push_back(uniform_cube(n, side, 1));
+  keep.push_back(uniform_cube(n, side, 2));
+  const Vec3<float>* a = keep[keep.size() - 2].data();
+  const Vec3<float>* b = keep.back().data();
+  for (const auto& ref : reference_boxes())
+    for (std::int32_t bins : {10000, 100000}) {
+      if (bins == 100000 && ref.box.kind != BoxKind::none) continue;
+      PairHistogramSettings s;
+      s.box = ref.box;
+      s.r_max = ref.r_max;
+      s.n_bins = bins;
+      const BoxSpec box = validated(ref.box);
+      const PairHistogramShape shape{n, n, false, box.kind, s.r_max, volume(box), 2 * inscribed_radius(box), bins};
+      for (auto impl : {PairHistogramImpl::kokkos, PairHistogramImpl::host, PairHistogramImpl::cuda}) {
+        if (!pair_histogram_refusal(impl, shape, platform).empty()) continue;
+        s.impl = impl;
+        const std::string name = "pair_histogram/" + space_name + "/" + to_string(impl) + "/" + ref.name + "/bins:" +
+                                 std::to_string(bins) + "/n:" + std::to_string(n);
+        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+          run<ExecSpace>(st, two_sets(a, n, b, n), s, double(n) * double(n));
+        })->Unit(benchmark::kMillisecond)->UseRealTime();
+      }
+    }
+}
+
+// The cell path's reference frame: one set at 0.1 atoms / A^3, r_max = 12 A, 240 bins, against
+// the best all-pairs implementation on the same frame.
+template <class ExecSpace>
+void register_cells(const std::string& space_name, std::int64_t n, bool with_all_pairs) {
+  static std::vector<std::vector<Vec3<float>>> keep;
+  const double length = std::cbrt(double(n) / 0.1);
+  keep.push_back(uniform_cube(n, length, 3));
+  const Vec3<float>* xyz = keep.back().data();
+  PairHistogramSettings s;
+  s.box = BoxSpec::orthorhombic(length, length, length);
+  s.r_max = 12;
+  s.n_bins = 240;
+  const double pairs = 0.5 * double(n) * double(n - 1);
+  for (auto impl : {PairHistogramImpl::cells, PairHistogramImpl::automatic}) {
+    if (impl == PairHistogramImpl::automatic && !with_all_pairs) continue;
+    s.impl = impl == PairHistogramImpl::cells ? impl
+             : std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? PairHistogramImpl::host
+#ifdef KOKKOS_ENABLE_CUDA
+                                                                                   : PairHistogramImpl::cuda;
+#else
+                                                                                   : PairHistogramImpl::kokkos;
+#endif
+    const std::string name = "pair_histogram_cells_frame/" + space_name + "/" + to_string(s.impl) + "/n:" + std::to_string(n);
+    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { run<ExecSpace>(st, one_set(xyz, n), s, pairs); })
+        ->Unit(benchmark::kMillisecond)->UseRealTime();
+  }
+}
+
+}  // namespace
+
+void register_pair_histogram_benchmarks() {
+  const Sizes& z = sizes();
+#ifdef KOKKOS_ENABLE_OPENMP
+  register_space<Kokkos::OpenMP>("OpenMP", z.host_points);
+  register_cells<Kokkos::OpenMP>("OpenMP", z.cells_points, z.smoke);
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+  if (gpu_devices().empty()) return;
+  register_space<Kokkos::Cuda>("Cuda", z.gpu_points);
+  register_cells<Kokkos::Cuda>("Cuda", z.cells_points, true);
+#endif
+}
+
+}  // namespace kmol::bench

@@ -1,0 +1,60 @@
+// Google Benchmark driver: records the machine in the JSON context, runs every registered suite.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "kmol/core/runtime.hpp"
+#include "perf/bench_config.hpp"
+
+namespace {
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
+void record_machine() {
+  using benchmark::AddCustomContext;
+  AddCustomContext("kmol_version", kmol::kmol_version());
+  AddCustomContext("kokkos_version", kmol::kokkos_version());
+  std::string backends;
+  for (const auto& b : kmol::enabled_backends()) backends += (backends.empty() ? "" : ",") + b;
+  AddCustomContext("kokkos_backends", backends);
+  AddCustomContext("cpu_model", cpu_model());
+  AddCustomContext("host_threads", std::to_string(kmol::host_threads()));
+  AddCustomContext("compiler", __VERSION__);
+  for (const auto& d : kmol::gpu_devices())
+    AddCustomContext("gpu" + std::to_string(d.id),
+                     d.name + ", cc " + std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor) + ", " +
+                         std::to_string(d.multiprocessors) + " SMs, " + std::to_string(d.clock_khz / 1000) + " MHz");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--kmol_smoke") == 0) {
+      auto& s = kmol::bench::sizes();
+      s.smoke = true;
+      s.host_points = 300;
+      s.gpu_points = 2000;
+      s.cells_points = 20000;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  int n = int(args.size());
+  kmol::Runtime runtime;
+  benchmark::Initialize(&n, args.data());
+  record_machine();
+  kmol::bench::register_pair_histogram_benchmarks();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

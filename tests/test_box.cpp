@@ -1,0 +1,104 @@
+// Minimum image against a brute-force search over neighbouring images, on every backend.
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "kmol/core/box.hpp"
+#include "kmol/core/errors.hpp"
+#include "support/backend_test.hpp"
+
+namespace {
+
+using kmol::BoxSpec;
+using kmol::Vec3;
+
+double brute_force_distance(const BoxSpec& box, Vec3<double> d) {
+  double best = INFINITY;
+  for (int i = -3; i <= 3; ++i)
+    for (int j = -3; j <= 3; ++j)
+      for (int k = -3; k <= 3; ++k) {
+        const Vec3<double> c = d + double(i) * box.edges[0] + double(j) * box.edges[1] + double(k) * box.edges[2];
+        best = std::min(best, std::sqrt(c.x * c.x + c.y * c.y + c.z * c.z));
+      }
+  return best;
+}
+
+// Skewed cells, some given in a badly reduced form (the same lattice as a nicer cell).
+std::vector<BoxSpec> skewed_cells(std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> skew(-0.45, 0.45), len(8, 14);
+  std::vector<BoxSpec> boxes;
+  for (int n = 0; n < 6; ++n) {
+    const double a = len(rng), b = len(rng), c = len(rng);
+    boxes.push_back(BoxSpec::triclinic({a, 0, 0}, {skew(rng) * a, b, 0}, {skew(rng) * a, skew(rng) * b, c}));
+  }
+  boxes.push_back(BoxSpec::triclinic({10, 0, 0}, {30, 10, 0}, {-20, 10, 10}));  // unreduced cube
+  boxes.push_back(BoxSpec::orthorhombic(9, 11, 13));
+  return boxes;
+}
+
+// Random points plus points on faces and corners of the cell.
+std::vector<Vec3<double>> probe_points(const BoxSpec& box, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-0.7, 1.7);
+  std::vector<Vec3<double>> pts;
+  const double corners[] = {0.0, 0.5, 1.0};
+  for (double f0 : corners)
+    for (double f1 : corners)
+      for (double f2 : corners) pts.push_back(f0 * box.edges[0] + f1 * box.edges[1] + f2 * box.edges[2]);
+  for (int n = 0; n < 300; ++n) pts.push_back(u(rng) * box.edges[0] + u(rng) * box.edges[1] + u(rng) * box.edges[2]);
+  return pts;
+}
+
+template <class ExecSpace, class Box>
+std::vector<double> kmol_distances(const Box& kbox, const std::vector<Vec3<double>>& pts) {
+  const std::int64_t n = pts.size();
+  Kokkos::View<Vec3<double>*, typename ExecSpace::memory_space> p("p", n);
+  Kokkos::View<double**, typename ExecSpace::memory_space> r("r", n, n);
+  Kokkos::deep_copy(p, Kokkos::View<const Vec3<double>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(pts.data(), n));
+  Kokkos::parallel_for("test::minimum_image", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(std::int64_t i) {
+    for (std::int64_t j = 0; j < n; ++j) r(i, j) = kmol::math::sqrt(kmol::norm2(kbox.minimum_image(p(j) - p(i))));
+  });
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r);
+  return std::vector<double>(h.data(), h.data() + n * n);
+}
+
+}  // namespace
+
+KMOL_BACKEND_TEST(Box, MinimumImageMatchesBruteForceWithinInscribedRadius) {
+  std::mt19937_64 rng(7);
+  for (const BoxSpec& box : skewed_cells(rng)) {
+    const double r_in = kmol::inscribed_radius(kmol::validated(box));
+    const auto pts = probe_points(box, rng);
+    const auto got = kmol::visit_box<double>(box, [&](auto kbox) { return kmol_distances<ExecSpace>(kbox, pts); });
+    std::size_t checked = 0;
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      for (std::size_t j = 0; j < pts.size(); ++j) {
+        const double want = brute_force_distance(box, pts[j] - pts[i]);
+        if (want > r_in) continue;
+        ++checked;
+        ASSERT_NEAR(got[i * pts.size() + j], want, 1e-9 * (1 + want)) << "pair " << i << "," << j;
+      }
+    EXPECT_GT(checked, pts.size());
+  }
+}
+
+TEST(Box, ReductionEnlargesTheInscribedSphereOfAnUnreducedCell) {
+  const BoxSpec skewed = BoxSpec::triclinic({10, 0, 0}, {30, 10, 0}, {-20, 10, 10});
+  EXPECT_NEAR(kmol::inscribed_radius(kmol::validated(skewed)), 5.0, 1e-12);
+}
+
+TEST(Box, RefusesCutoffsBeyondTheInscribedRadiusNamingTheLimit) {
+  const BoxSpec box = BoxSpec::orthorhombic(10, 20, 30);
+  EXPECT_NO_THROW(kmol::require_within_inscribed_radius(box, 5.0, "r_max"));
+  try {
+    kmol::require_within_inscribed_radius(box, 5.01, "r_max");
+    FAIL() << "accepted r_max beyond the limit";
+  } catch (const kmol::UnsupportedError& e) {
+    EXPECT_NE(std::string(e.what()).find("5.000000"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Box, RefusesDegenerateAndNonFiniteCells) {
+  EXPECT_THROW(kmol::validated(BoxSpec::triclinic({1, 0, 0}, {0, 1, 0}, {1, 1, 0})), kmol::InputError);
+  EXPECT_THROW(kmol::validated(BoxSpec::orthorhombic(1, 0, 1)), kmol::InputError);
+  EXPECT_THROW(kmol::validated(BoxSpec::orthorhombic(1, NAN, 1)), kmol::InputError);
+}

@@ -1,0 +1,192 @@
+// Pair histograms of every implementation on every backend against the double-precision oracle,
+// and against each other count for count.
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "kernels/pair_histogram/pair_histogram.hpp"
+#include "kernels/pair_histogram/selection.hpp"
+#include "kmol/core/errors.hpp"
+#include "support/backend_test.hpp"
+#include "support/pair_histogram_oracle.hpp"
+
+namespace {
+
+using kmol::BoxSpec;
+using kmol::PairHistogramImpl;
+using kmol::PairHistogramInput;
+using kmol::PairHistogramSettings;
+using kmol::Vec3;
+
+template <class ExecSpace>
+std::vector<PairHistogramImpl> impls_for(const PairHistogramInput<float>& in, const PairHistogramSettings& s) {
+  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+                                ? kmol::Platform::host : kmol::Platform::cuda;
+  const BoxSpec box = kmol::validated(s.box);
+  const kmol::PairHistogramShape shape{in.n_a, in.n_b, in.one_set(), box.kind, s.r_max, kmol::volume(box),
+                                       2 * kmol::inscribed_radius(box), s.n_bins};
+  std::vector<PairHistogramImpl> out;
+  for (auto impl : {PairHistogramImpl::kokkos, PairHistogramImpl::host, PairHistogramImpl::cuda, PairHistogramImpl::cells})
+    if (kmol::pair_histogram_refusal(impl, shape, platform).empty()) out.push_back(impl);
+  return out;
+}
+
+template <class T>
+std::vector<Vec3<T>> uniform_points(std::int64_t n, const BoxSpec& box, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-0.2, 1.2);  // some points outside the primary cell
+  std::vector<Vec3<T>> pts(n);
+  for (auto& p : pts) {
+    const Vec3<double> q = box.kind == kmol::BoxKind::none
+                               ? Vec3<double>{10 * u(rng), 10 * u(rng), 10 * u(rng)}
+                               : u(rng) * box.edges[0] + u(rng) * box.edges[1] + u(rng) * box.edges[2];
+    p = q.template cast<T>();
+  }
+  return pts;
+}
+
+std::vector<BoxSpec> all_boxes() {
+  return {BoxSpec::none(), BoxSpec::orthorhombic(12, 13, 14),
+          BoxSpec::triclinic({12, 0, 0}, {1.2, 12, 0}, {1.2, 1.2, 12})};
+}
+
+double limit_for(const BoxSpec& box) {
+  return box.kind == kmol::BoxKind::none ? 18.0 : kmol::inscribed_radius(kmol::validated(box));
+}
+
+struct Case {
+  PairHistogramInput<double> input;
+  PairHistogramSettings settings;
+};
+
+template <class ExecSpace>
+void expect_all_impls_match_oracle(const PairHistogramInput<double>& in_d, PairHistogramSettings s) {
+  // Double precision: exactly the oracle.
+  const auto want = kmol::test::oracle_pair_histogram(in_d, s);
+  std::vector<Vec3<float>> a_f, b_f;
+  for (std::int64_t i = 0; i < in_d.n_a; ++i) a_f.push_back(in_d.a[i].cast<float>());
+  for (std::int64_t i = 0; i < in_d.n_b; ++i) b_f.push_back(in_d.b[i].cast<float>());
+  PairHistogramInput<float> in_f{a_f.data(), in_d.n_a, in_d.one_set() ? nullptr : b_f.data(), in_d.n_b,
+                                 in_d.species, in_d.molecule_a, in_d.molecule_b};
+  std::vector<std::uint64_t> float_reference;
+  for (PairHistogramImpl impl : impls_for<ExecSpace>(in_f, s)) {
+    s.impl = impl;
+    const auto got = kmol::pair_histogram(ExecSpace(), in_d, s);
+    EXPECT_EQ(got.counts, want) << "double, impl " << kmol::to_string(impl);
+    const auto got_f = kmol::pair_histogram(ExecSpace(), in_f, s);
+    if (float_reference.empty()) float_reference = got_f.counts;
+    EXPECT_EQ(got_f.counts, float_reference) << "float, impl " << kmol::to_string(impl);
+    std::uint64_t total = 0, total_want = 0;
+    for (auto c : got_f.counts) total += c;
+    for (auto c : want) total_want += c;
+    EXPECT_NEAR(double(total), double(total_want), 1e-4 * double(total_want) + 2) << kmol::to_string(impl);
+  }
+}
+
+}  // namespace
+
+KMOL_BACKEND_TEST(PairHistogram, OneAndTwoSetsInEveryBoxMatchTheOracle) {
+  for (const BoxSpec& box : all_boxes()) {
+    const auto a = uniform_points<double>(300, box, 1);
+    const auto b = uniform_points<double>(170, box, 2);
+    PairHistogramSettings s;
+    s.box = box;
+    s.r_min = 0.5;
+    s.r_max = limit_for(box);
+    s.n_bins = 97;
+    SCOPED_TRACE(kmol::to_string(box.kind));
+    expect_all_impls_match_oracle<ExecSpace>(kmol::one_set(a.data(), 300), s);
+    expect_all_impls_match_oracle<ExecSpace>(kmol::two_sets(a.data(), 300, b.data(), 170), s);
+  }
+}
+
+KMOL_BACKEND_TEST(PairHistogram, SpeciesMasksAndExclusionsMatchTheOracle) {
+  for (const BoxSpec& box : all_boxes()) {
+    const auto a = uniform_points<double>(240, box, 3);
+    const auto b = uniform_points<double>(90, box, 4);
+    std::vector<std::int32_t> species(240), mol_a(240), mol_b(90);
+    for (int i = 0; i < 240; ++i) species[i] = i % 3, mol_a[i] = i / 4;
+    for (int i = 0; i < 90; ++i) mol_b[i] = i / 2;
+    PairHistogramSettings s;
+    s.box = box;
+    s.r_max = limit_for(box);
+    s.n_bins = 50;
+    s.n_species = 3;
+    s.species_pairs_enabled = {1, 1, 0, 1, 1, 1};
+    PairHistogramInput<double> with_species = kmol::one_set(a.data(), 240);
+    with_species.species = species.data();
+    with_species.molecule_a = mol_a.data();
+    expect_all_impls_match_oracle<ExecSpace>(with_species, s);
+    PairHistogramInput<double> excluded = kmol::two_sets(a.data(), 240, b.data(), 90);
+    excluded.molecule_a = mol_a.data();
+    excluded.molecule_b = mol_b.data();
+    s.n_species = 1;
+    s.species_pairs_enabled.clear();
+    expect_all_impls_match_oracle<ExecSpace>(excluded, s);
+  }
+}
+
+KMOL_BACKEND_TEST(PairHistogram, LatticeShellsOnBinEdgesAndBoxFacesAreExact) {
+  // A simple cubic lattice of spacing 1 in a 6^3 box: distances sqrt(1), sqrt(2), ... fall on the
+  // edges of 0.25-wide bins (1.0, 2.0) and atoms sit on the box faces.
+  std::vector<Vec3<double>> xyz;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j)
+      for (int k = 0; k < 6; ++k) xyz.push_back({double(i), double(j), double(k)});
+  PairHistogramSettings s;
+  s.box = BoxSpec::orthorhombic(6, 6, 6);
+  s.r_max = 3.0;  // exactly the inscribed radius
+  s.n_bins = 12;
+  const auto got = kmol::pair_histogram(ExecSpace(), kmol::one_set(xyz.data(), 216), s);
+  EXPECT_EQ(got.at(0, 4), 216u * 6 / 2);   // r = 1 starts bin 4 = [1.0, 1.25)
+  EXPECT_EQ(got.at(0, 8), 216u * 6 / 2);   // r = 2 starts bin 8 = [2.0, 2.25)
+  expect_all_impls_match_oracle<ExecSpace>(kmol::one_set(xyz.data(), 216), s);
+}
+
+KMOL_BACKEND_TEST(PairHistogram, EmptySelectionsAndOneAtomGiveZeroCounts) {
+  const Vec3<double> one{1, 2, 3};
+  PairHistogramSettings s;
+  s.r_max = 5;
+  s.n_bins = 10;
+  for (auto input : {kmol::one_set(&one, 0), kmol::one_set(&one, 1), kmol::two_sets(&one, 1, &one, 0)}) {
+    const auto got = kmol::pair_histogram(ExecSpace(), input, s);
+    EXPECT_EQ(got.counts, std::vector<std::uint64_t>(10, 0));
+  }
+  const auto pair = kmol::pair_histogram(ExecSpace(), kmol::two_sets(&one, 1, &one, 1), s);
+  EXPECT_EQ(pair.at(0, 0), 1u);
+}
+
+KMOL_BACKEND_TEST(PairHistogram, CountsBeyond32BitsInOneBinAreExact) {
+  // 66,000 x 66,000 coincident points: 4,356,000,000 pairs in bin 0, more than 2^32.
+  const std::int64_t n = 66000;
+  const std::vector<Vec3<float>> xyz(n, Vec3<float>{1, 1, 1});
+  PairHistogramSettings s;
+  s.r_max = 1;
+  s.n_bins = 4;
+  const PairHistogramInput<float> in = kmol::two_sets(xyz.data(), n, xyz.data(), n);
+  for (PairHistogramImpl impl : impls_for<ExecSpace>(in, s)) {
+    s.impl = impl;
+    const auto got = kmol::pair_histogram(ExecSpace(), in, s);
+    EXPECT_EQ(got.at(0, 0), std::uint64_t(n) * std::uint64_t(n)) << kmol::to_string(impl);
+  }
+}
+
+KMOL_BACKEND_TEST(PairHistogram, RefusesBadInputNamingTheProblem) {
+  std::vector<Vec3<float>> xyz(5, Vec3<float>{1, 1, 1});
+  xyz[3].y = NAN;
+  PairHistogramSettings s;
+  s.r_max = 5;
+  s.n_bins = 10;
+  try {
+    kmol::pair_histogram(ExecSpace(), kmol::one_set(xyz.data(), 5), s);
+    FAIL() << "accepted a NaN coordinate";
+  } catch (const kmol::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("atom 3"), std::string::npos) << e.what();
+  }
+  xyz[3].y = 1;
+  s.box = BoxSpec::orthorhombic(8, 8, 8);
+  EXPECT_THROW(kmol::pair_histogram(ExecSpace(), kmol::one_set(xyz.data(), 5), s), kmol::UnsupportedError);
+  s.box = BoxSpec::none();
+  s.n_bins = 0;
+  EXPECT_THROW(kmol::pair_histogram(ExecSpace(), kmol::one_set(xyz.data(), 5), s), kmol::InputError);
+}
