@@ -9,14 +9,14 @@ TEST(Rdf, UniformCountsOfAnIdealGasGiveOne) {
   kmol::RdfCountsSummary s;
   s.r_min = 0;
   s.r_max = 10;
-  s.frames = 4;
+  s.frames = 400;
   s.n_a = 1000;
   s.one_set = true;
   s.mean_inverse_volume = 1.0 / 8000.0;
   const double pairs = 1000.0 * 999.0 / 2;
   for (int k = 0; k < 10; ++k) {
     const double shell = 4.0 / 3.0 * M_PI * (std::pow(k + 1, 3) - std::pow(k, 3));
-    s.counts.push_back(std::uint64_t(std::llround(4 * pairs * shell / 8000.0)));
+    s.counts.push_back(std::uint64_t(std::llround(400 * pairs * shell / 8000.0)));
   }
   const auto rdf = kmol::normalize_rdf(s, kmol::RdfNormalization::rdf);
   for (double g : rdf.g) EXPECT_NEAR(g, 1.0, 1e-4);

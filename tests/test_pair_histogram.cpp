@@ -139,7 +139,7 @@ KMOL_BACKEND_TEST(PairHistogram, LatticeShellsOnBinEdgesAndBoxFacesAreExact) {
   s.n_bins = 12;
   const auto got = kmol::pair_histogram(ExecSpace(), kmol::one_set(xyz.data(), 216), s);
   EXPECT_EQ(got.at(0, 4), 216u * 6 / 2);   // r = 1 starts bin 4 = [1.0, 1.25)
-  EXPECT_EQ(got.at(0, 8), 216u * 6 / 2);   // r = 2 starts bin 8 = [2.0, 2.25)
+  EXPECT_EQ(got.at(0, 8), 216u * (6 + 24) / 2);  // r = 2 and sqrt(5) in bin 8 = [2.0, 2.25)
   expect_all_impls_match_oracle<ExecSpace>(kmol::one_set(xyz.data(), 216), s);
 }
 

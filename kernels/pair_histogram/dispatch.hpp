@@ -10,6 +10,7 @@
 #include "kernels/pair_histogram/kokkos/pair_histogram_kokkos.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kernels/pair_histogram/validation.hpp"
+#include "kmol/core/errors.hpp"
 #ifdef KMOL_HAVE_CUDA
 #include "kernels/pair_histogram/cuda/pair_histogram_cuda.hpp"
 #endif

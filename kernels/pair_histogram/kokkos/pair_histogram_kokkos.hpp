@@ -20,15 +20,15 @@ namespace detail {
 template <class T, class Memory>
 Kokkos::View<const Vec3<T>*, Memory> device_copy(const Vec3<T>* host, std::int64_t n,
                                                  const char* label) {
-  Kokkos::View<Vec3<T>*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  Kokkos::View<Vec3<T>*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
   Kokkos::deep_copy(out, Kokkos::View<const Vec3<T>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n));
   return out;
 }
 
-template <class V, class Memory>
+template <class Memory, class V>
 Kokkos::View<const V*, Memory> device_copy_or_empty(const V* host, std::int64_t n, const char* label) {
   if (host == nullptr) return {};
-  Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
   Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n));
   return out;
 }
@@ -48,10 +48,10 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   const auto a = detail::device_copy<T, Memory>(job.a, job.n_a, "kmol::pair_histogram::a");
   const auto b = job.one_set ? a : detail::device_copy<T, Memory>(job.b, job.n_b, "kmol::pair_histogram::b");
   const auto n_pairs_species = job.labels.n_species * (job.labels.n_species + 1) / 2;
-  const auto species = detail::device_copy_or_empty(job.labels.species, job.n_a, "kmol::pair_histogram::species");
-  const auto enabled = detail::device_copy_or_empty(job.labels.enabled, n_pairs_species, "kmol::pair_histogram::enabled");
-  const auto mol_a = detail::device_copy_or_empty(job.labels.molecule_a, job.n_a, "kmol::pair_histogram::molecule_a");
-  const auto mol_b = job.one_set ? mol_a : detail::device_copy_or_empty(job.labels.molecule_b, job.n_b, "kmol::pair_histogram::molecule_b");
+  const auto species = detail::device_copy_or_empty<Memory>(job.labels.species, job.n_a, "kmol::pair_histogram::species");
+  const auto enabled = detail::device_copy_or_empty<Memory>(job.labels.enabled, n_pairs_species, "kmol::pair_histogram::enabled");
+  const auto mol_a = detail::device_copy_or_empty<Memory>(job.labels.molecule_a, job.n_a, "kmol::pair_histogram::molecule_a");
+  const auto mol_b = job.one_set ? mol_a : detail::device_copy_or_empty<Memory>(job.labels.molecule_b, job.n_b, "kmol::pair_histogram::molecule_b");
   PairLabels labels = job.labels;
   labels.species = species.data();
   labels.enabled = enabled.data();
@@ -63,15 +63,23 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   Kokkos::View<std::uint64_t*, Memory> totals("kmol::pair_histogram::totals", flat_bins);
   auto scatter = Kokkos::Experimental::create_scatter_view(totals);
 
-  // Tuner: the histogram window takes what scratch has left after the B tile and bin buffer.
+  // Out-of-range pairs of the CPU path count into spare slots past the window (taken in turn, never
+  // flushed) instead of taking a branch that random distances would mispredict half the time.
+  constexpr std::int32_t spare_slots = 8;
+
+  // Tuner: the histogram window takes what its scratch level has left after the B tile (kept in
+  // x, y, z arrays so that CPUs vectorise the distance loop) and the staged bins.
   const int team_size = Traits::team_size;
   const std::int64_t a_tile = std::int64_t(team_size) * Traits::a_per_thread;
   const int b_tile = Traits::b_tile;
-  const std::size_t tile_bytes = b_tile * sizeof(Vec3<T>);
-  const std::size_t buffer_bytes = Traits::stage_bins ? b_tile * sizeof(std::int32_t) : 0;
-  const std::size_t scratch_max = Policy::scratch_size_max(0);
-  const std::int64_t window_fit = std::int64_t((scratch_max - tile_bytes - buffer_bytes * team_size) / sizeof(std::uint32_t));
-  const std::int64_t window = flat_bins < window_fit ? flat_bins : window_fit;
+  const std::size_t alignment_slack = 64;  // each scratch allocation is padded to alignment
+  const std::size_t tile_bytes = 3 * (b_tile * sizeof(T) + alignment_slack);
+  const std::size_t staged_bytes = Traits::stage_bins ? b_tile * sizeof(std::int32_t) + alignment_slack : 0;
+  constexpr int level = Traits::histogram_level;
+  const std::size_t level_used = level == 0 ? tile_bytes + staged_bytes * team_size : 0;
+  const std::size_t window_fit =
+      (Policy::scratch_size_max(level) - level_used - alignment_slack) / sizeof(std::uint32_t) - spare_slots;
+  const std::int64_t window = flat_bins < std::int64_t(window_fit) ? flat_bins : std::int64_t(window_fit);
   const std::int64_t n_windows = (flat_bins + window - 1) / window;
   const std::int64_t n_a_tiles = (job.n_a + a_tile - 1) / a_tile;
   const std::int64_t n_a = job.n_a;
@@ -81,16 +89,24 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   const std::int32_t n_bins = range.n_bins;
 
   Policy policy(space, n_a_tiles * n_windows, team_size);
-  policy.set_scratch_size(0, Kokkos::PerTeam(window * sizeof(std::uint32_t) + tile_bytes),
-                          Kokkos::PerThread(buffer_bytes));
+  const std::size_t histogram_bytes = (window + spare_slots) * sizeof(std::uint32_t) + alignment_slack;
+  const bool direct_slots = plain && n_windows == 1;
+  if (level == 0) {
+    policy.set_scratch_size(0, Kokkos::PerTeam(histogram_bytes + tile_bytes), Kokkos::PerThread(staged_bytes));
+  } else {
+    policy.set_scratch_size(0, Kokkos::PerTeam(tile_bytes), Kokkos::PerThread(staged_bytes));
+    policy.set_scratch_size(1, Kokkos::PerTeam(histogram_bytes));
+  }
 
   Kokkos::parallel_for("kmol::pair_histogram::kokkos", policy, KOKKOS_LAMBDA(const Member& team) {
     const std::int64_t a_begin = (team.league_rank() % n_a_tiles) * a_tile;
     const std::int64_t a_end = a_begin + a_tile < n_a ? a_begin + a_tile : n_a;
     const std::int64_t w_begin = (team.league_rank() / n_a_tiles) * window;
     const std::int64_t w_size = w_begin + window < flat_bins ? window : flat_bins - w_begin;
-    Kokkos::View<std::uint32_t*, Scratch, Unmanaged> hist(team.team_scratch(0), w_size);
-    Kokkos::View<Vec3<T>*, Scratch, Unmanaged> tile(team.team_scratch(0), b_tile);
+    Kokkos::View<std::uint32_t*, Scratch, Unmanaged> hist(team.team_scratch(level), w_size + spare_slots);
+    Kokkos::View<T*, Scratch, Unmanaged> tile_x(team.team_scratch(0), b_tile);
+    Kokkos::View<T*, Scratch, Unmanaged> tile_y(team.team_scratch(0), b_tile);
+    Kokkos::View<T*, Scratch, Unmanaged> tile_z(team.team_scratch(0), b_tile);
     Kokkos::View<std::int32_t*, Scratch, Unmanaged> staged(team.thread_scratch(0), Traits::stage_bins ? b_tile : 0);
     auto totals_access = scatter.access();
 
@@ -131,17 +147,43 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
         budget.flushed();
       }
       budget.take(tile_pairs);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t_size), [&](int j) { tile(j) = b(t0 + j); });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t_size), [&](int j) {
+        const Vec3<T> p = b(t0 + j);
+        tile_x(j) = p.x;
+        tile_y(j) = p.y;
+        tile_z(j) = p.z;
+      });
       team.team_barrier();
       for (std::int64_t i = a_begin + team.team_rank(); i < a_end; i += team_size) {
         const Vec3<T> ai = a(i);
         const int j_skip = one_set ? int(i + 1 - t0 > 0 ? (i + 1 - t0 < t_size ? i + 1 - t0 : t_size) : 0) : 0;
+        auto bin_of_pair = [&](int j) {
+          return range.bin_of(pair_distance(box, ai, Vec3<T>{tile_x(j), tile_y(j), tile_z(j)}));
+        };
         if constexpr (Traits::stage_bins) {
-          for (int j = 0; j < t_size; ++j) staged(j) = range.bin_of(pair_distance(box, ai, tile(j)));
-          for (int j = j_skip; j < t_size; ++j) count(flat_bin(i, t0 + j, staged(j)));
+          // A branch-free pass the compiler vectorises; the rare unsettled pairs are redone.
+          constexpr std::int32_t unsettled = -2;
+          std::int32_t* __restrict__ bins = staged.data();
+          const std::int32_t miss = direct_slots ? std::int32_t(w_size) : -1;
+          const std::int32_t miss_step = direct_slots ? 1 : 0;
+          for (int j = 0; j < t_size; ++j) {
+            bool settled;
+            const Vec3<T> d = box.wrapped(Vec3<T>{tile_x(j), tile_y(j), tile_z(j)} - ai, settled);
+            const std::int32_t k = range.bin_of(math::sqrt(norm2(d)));
+            const std::int32_t slot = k >= 0 ? k : miss + miss_step * (j & (spare_slots - 1));
+            bins[j] = settled ? slot : unsettled;
+          }
+          if (direct_slots) {
+            for (int j = j_skip; j < t_size; ++j) {
+              const std::int32_t k = bins[j] == unsettled ? bin_of_pair(j) : bins[j];
+              ++hist(k >= 0 ? k : std::int32_t(w_size));
+            }
+          } else {
+            for (int j = j_skip; j < t_size; ++j)
+              count(flat_bin(i, t0 + j, bins[j] == unsettled ? bin_of_pair(j) : bins[j]));
+          }
         } else {
-          for (int j = j_skip; j < t_size; ++j)
-            count(flat_bin(i, t0 + j, range.bin_of(pair_distance(box, ai, tile(j)))));
+          for (int j = j_skip; j < t_size; ++j) count(flat_bin(i, t0 + j, bin_of_pair(j)));
         }
       }
       team.team_barrier();

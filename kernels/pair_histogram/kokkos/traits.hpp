@@ -15,6 +15,9 @@ struct PairHistogramKokkosTraits {
   static constexpr int a_per_thread = on_host ? 64 : 1;
   static constexpr int b_tile = on_host ? 512 : 64;
   static constexpr bool stage_bins = on_host;
+  // Host scratch level 1 is ordinary memory as fast as level 0 and big enough for any histogram;
+  // on GPUs level 0 is shared memory.
+  static constexpr int histogram_level = on_host ? 1 : 0;
 };
 
 }  // namespace kmol

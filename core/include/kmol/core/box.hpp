@@ -41,9 +41,16 @@ void require_within_inscribed_radius(const BoxSpec& box, double cutoff, const st
 double volume(const BoxSpec& box);
 
 // Displacement functors, one per box kind, all trivially copyable onto devices.
+// Each functor also has wrapped(d, settled): the minimum image without data-dependent branches,
+// so that CPU loops vectorise. When `settled` comes back false (a wrapped coordinate within
+// rounding of a face), the caller must use minimum_image for that pair; otherwise both agree.
 template <class T>
 struct NoBox {
   KMOL_INLINE Vec3<T> minimum_image(Vec3<T> d) const { return d; }
+  KMOL_INLINE Vec3<T> wrapped(Vec3<T> d, bool& settled) const {
+    settled = true;
+    return d;
+  }
 };
 
 template <class T>
@@ -59,6 +66,10 @@ struct OrthorhombicBox {
     return {wrap(d.x, length.x, inverse.x), wrap(d.y, length.y, inverse.y),
             wrap(d.z, length.z, inverse.z)};
   }
+  KMOL_INLINE Vec3<T> wrapped(Vec3<T> d, bool& settled) const {
+    settled = true;
+    return minimum_image(d);
+  }
 };
 
 template <class T>
@@ -71,6 +82,18 @@ struct TriclinicBox {
 
   KMOL_INLINE Vec3<T> minimum_image(Vec3<T> d) const {
     T f[3];
+    bool settled;
+    d = wrap_fractions(d, f, settled);
+    return settled ? d : shortest_across_faces(d, f);
+  }
+  KMOL_INLINE Vec3<T> wrapped(Vec3<T> d, bool& settled) const {
+    T f[3];
+    return wrap_fractions(d, f, settled);
+  }
+
+ private:
+  // Wraps each fractional coordinate f into [-1/2, 1/2); unsettled if one is near +-1/2.
+  KMOL_INLINE Vec3<T> wrap_fractions(Vec3<T> d, T* f, bool& settled) const {
     bool near_face = false;
     for (int i = 0; i < 3; ++i) {
       const T s = dot(reciprocal[i], d);
@@ -79,10 +102,10 @@ struct TriclinicBox {
       d = d - n * edge[i];
       near_face |= (f[i] > T(0.5) - face_guard) | (f[i] < face_guard - T(0.5));
     }
-    return near_face ? shortest_across_faces(d, f) : d;
+    settled = !near_face;
+    return d;
   }
 
- private:
   // Tries the images one edge further on the side each wrapped coordinate leans to.
   KMOL_INLINE Vec3<T> shortest_across_faces(Vec3<T> d, const T* f) const {
     Vec3<T> best = d;
