@@ -20,5 +20,7 @@ if(KMOL_BOOTSTRAP AND NOT Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT})
     set(CMAKE_CXX_COMPILER "${kmol_prefix}/bin/kmol-nvcc-wrapper" CACHE FILEPATH "" FORCE)
     set(CMAKE_CUDA_COMPILER "${kmol_prefix}/bin/kmol-nvcc" CACHE FILEPATH "" FORCE)
     set(CMAKE_CUDA_HOST_COMPILER g++-11 CACHE STRING "" FORCE)
+    # Debian's toolkit keeps its headers in /usr/include, where FindCUDAToolkit does not look.
+    set(CUDAToolkit_INCLUDE_DIR /usr/include CACHE PATH "" FORCE)
   endif()
 endif()

@@ -154,13 +154,14 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
         tile_z(j) = p.z;
       });
       team.team_barrier();
-      for (std::int64_t i = a_begin + team.team_rank(); i < a_end; i += team_size) {
-        const Vec3<T> ai = a(i);
-        const int j_skip = one_set ? int(i + 1 - t0 > 0 ? (i + 1 - t0 < t_size ? i + 1 - t0 : t_size) : 0) : 0;
-        auto bin_of_pair = [&](int j) {
-          return range.bin_of(pair_distance(box, ai, Vec3<T>{tile_x(j), tile_y(j), tile_z(j)}));
-        };
-        if constexpr (Traits::stage_bins) {
+      auto tile_point = [&](int j) { return Vec3<T>{tile_x(j), tile_y(j), tile_z(j)}; };
+      auto first_partner = [&](std::int64_t i) {  // one set: only j > i
+        return one_set ? int(i + 1 - t0 > 0 ? (i + 1 - t0 < t_size ? i + 1 - t0 : t_size) : 0) : 0;
+      };
+      if (Traits::stage_bins) {  // a plain if: CUDA lambdas may not first-capture in if constexpr
+        for (std::int64_t i = a_begin + team.team_rank(); i < a_end; i += team_size) {
+          const Vec3<T> ai = a(i);
+          auto bin_of_pair = [&](int j) { return range.bin_of(pair_distance(box, ai, tile_point(j))); };
           // A branch-free pass the compiler vectorises; the rare unsettled pairs are redone.
           constexpr std::int32_t unsettled = -2;
           std::int32_t* __restrict__ bins = staged.data();
@@ -168,22 +169,36 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
           const std::int32_t miss_step = direct_slots ? 1 : 0;
           for (int j = 0; j < t_size; ++j) {
             bool settled;
-            const Vec3<T> d = box.wrapped(Vec3<T>{tile_x(j), tile_y(j), tile_z(j)} - ai, settled);
+            const Vec3<T> d = box.wrapped(tile_point(j) - ai, settled);
             const std::int32_t k = range.bin_of(math::sqrt(norm2(d)));
             const std::int32_t slot = k >= 0 ? k : miss + miss_step * (j & (spare_slots - 1));
             bins[j] = settled ? slot : unsettled;
           }
           if (direct_slots) {
-            for (int j = j_skip; j < t_size; ++j) {
+            for (int j = first_partner(i); j < t_size; ++j) {
               const std::int32_t k = bins[j] == unsettled ? bin_of_pair(j) : bins[j];
               ++hist(k >= 0 ? k : std::int32_t(w_size));
             }
           } else {
-            for (int j = j_skip; j < t_size; ++j)
+            for (int j = first_partner(i); j < t_size; ++j)
               count(flat_bin(i, t0 + j, bins[j] == unsettled ? bin_of_pair(j) : bins[j]));
           }
-        } else {
-          for (int j = j_skip; j < t_size; ++j) count(flat_bin(i, t0 + j, bin_of_pair(j)));
+        }
+      } else {
+        // GPUs: each thread keeps its atoms of A in registers, so every B atom read from scratch
+        // serves several pairs.
+        constexpr int held = Traits::on_host ? 1 : Traits::a_per_thread;
+        Vec3<T> mine[held];
+        std::int64_t mine_index[held];
+        for (int u = 0; u < held; ++u) {
+          mine_index[u] = a_begin + team.team_rank() + std::int64_t(u) * team_size;
+          mine[u] = mine_index[u] < a_end ? a(mine_index[u]) : Vec3<T>{};
+        }
+        for (int j = 0; j < t_size; ++j) {
+          const Vec3<T> bj = tile_point(j);
+          for (int u = 0; u < held; ++u)
+            if (mine_index[u] < a_end && (!one_set || t0 + j > mine_index[u]))
+              count(flat_bin(mine_index[u], t0 + j, range.bin_of(pair_distance(box, mine[u], bj))));
         }
       }
       team.team_barrier();

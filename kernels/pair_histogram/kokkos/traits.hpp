@@ -1,7 +1,7 @@
 #pragma once
 // Launch shape of the portable engine per backend, in one place. CPU spaces run one thread per
-// team with a long A tile and stage bins in a buffer so the distance loop vectorises; GPU spaces
-// give each thread one atom of A and count straight into the team's shared histogram.
+// team with a long A tile and stage bins in a buffer so the distance loop vectorises; GPU threads
+// hold a few atoms of A in registers and count straight into the team's shared histogram.
 #include <Kokkos_Core.hpp>
 
 #include <type_traits>
@@ -12,8 +12,8 @@ template <class ExecSpace>
 struct PairHistogramKokkosTraits {
   static constexpr bool on_host = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
   static constexpr int team_size = on_host ? 1 : 256;
-  static constexpr int a_per_thread = on_host ? 64 : 1;
-  static constexpr int b_tile = on_host ? 512 : 64;
+  static constexpr int a_per_thread = on_host ? 64 : 4;
+  static constexpr int b_tile = on_host ? 512 : 32;  // 32 leaves 10,000 bins in one GPU pass
   static constexpr bool stage_bins = on_host;
   // Host scratch level 1 is ordinary memory as fast as level 0 and big enough for any histogram;
   // on GPUs level 0 is shared memory.
