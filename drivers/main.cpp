@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 #include "drivers/commands.hpp"
@@ -6,6 +7,9 @@
 #include "kmol/core/runtime.hpp"
 
 int main(int argc, char** argv) {
+  // Thread placement OpenMP recommends, unless the user chose otherwise.
+  setenv("OMP_PROC_BIND", "spread", 0);
+  setenv("OMP_PLACES", "threads", 0);
   CLI::App app{"kmol: performance-portable kernels for molecular modeling"};
   app.set_version_flag("--version", kmol::kmol_version());
   app.require_subcommand(1);

@@ -89,14 +89,17 @@ KMOL_BACKEND_TEST(PairHistogram, OneAndTwoSetsInEveryBoxMatchTheOracle) {
   for (const BoxSpec& box : all_boxes()) {
     const auto a = uniform_points<double>(300, box, 1);
     const auto b = uniform_points<double>(170, box, 2);
-    PairHistogramSettings s;
-    s.box = box;
-    s.r_min = 0.5;
-    s.r_max = limit_for(box);
-    s.n_bins = 97;
-    SCOPED_TRACE(kmol::to_string(box.kind));
-    expect_all_impls_match_oracle<ExecSpace>(kmol::one_set(a.data(), 300), s);
-    expect_all_impls_match_oracle<ExecSpace>(kmol::two_sets(a.data(), 300, b.data(), 170), s);
+    // Short cutoffs leave room for 3 and more cells across the box (the cell path).
+    for (double fraction : {1.0, 0.6, 0.3}) {
+      PairHistogramSettings s;
+      s.box = box;
+      s.r_min = 0.5;
+      s.r_max = fraction * limit_for(box);
+      s.n_bins = 97;
+      SCOPED_TRACE(kmol::to_string(box.kind) + " r_max " + std::to_string(s.r_max));
+      expect_all_impls_match_oracle<ExecSpace>(kmol::one_set(a.data(), 300), s);
+      expect_all_impls_match_oracle<ExecSpace>(kmol::two_sets(a.data(), 300, b.data(), 170), s);
+    }
   }
 }
 
@@ -109,7 +112,7 @@ KMOL_BACKEND_TEST(PairHistogram, SpeciesMasksAndExclusionsMatchTheOracle) {
     for (int i = 0; i < 90; ++i) mol_b[i] = i / 2;
     PairHistogramSettings s;
     s.box = box;
-    s.r_max = limit_for(box);
+    s.r_max = box.kind == kmol::BoxKind::none ? limit_for(box) : 0.6 * limit_for(box);  // cells too
     s.n_bins = 50;
     s.n_species = 3;
     s.species_pairs_enabled = {1, 1, 0, 1, 1, 1};
@@ -141,6 +144,22 @@ KMOL_BACKEND_TEST(PairHistogram, LatticeShellsOnBinEdgesAndBoxFacesAreExact) {
   EXPECT_EQ(got.at(0, 4), 216u * 6 / 2);   // r = 1 starts bin 4 = [1.0, 1.25)
   EXPECT_EQ(got.at(0, 8), 216u * (6 + 24) / 2);  // r = 2 and sqrt(5) in bin 8 = [2.0, 2.25)
   expect_all_impls_match_oracle<ExecSpace>(kmol::one_set(xyz.data(), 216), s);
+}
+
+KMOL_BACKEND_TEST(PairHistogram, TriclinicLatticeWithPairsOnCellFacesIsExact) {
+  // Points on a quarter-cell lattice of a skewed cell: many displacements have fractional
+  // coordinates of exactly +-1/2, where the image across the face must be compared.
+  const BoxSpec box = BoxSpec::triclinic({8, 0, 0}, {2, 8, 0}, {1.5, -2, 8});
+  std::vector<Vec3<double>> xyz;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int k = 0; k < 4; ++k)
+        xyz.push_back(0.25 * i * box.edges[0] + 0.25 * j * box.edges[1] + 0.25 * k * box.edges[2]);
+  PairHistogramSettings s;
+  s.box = box;
+  s.r_max = limit_for(box);
+  s.n_bins = 97;
+  expect_all_impls_match_oracle<ExecSpace>(kmol::one_set(xyz.data(), std::int64_t(xyz.size())), s);
 }
 
 KMOL_BACKEND_TEST(PairHistogram, EmptySelectionsAndOneAtomGiveZeroCounts) {

@@ -1,19 +1,8 @@
-// GCC vectorises floor only without -ftrapping-math, its default. The option changes no rounded
-// result, so distances stay bit-identical to pair_distance wherever that is compiled. It must
-// precede the headers whose inline code the vectorised loops take in.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("no-trapping-math")
-#endif
-
 #include "kernels/pair_histogram/host/pair_histogram_host.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
-
-#if defined(__AVX__)
-#include <immintrin.h>
-#endif
 
 #include "kmol/core/counters.hpp"
 
@@ -24,53 +13,10 @@ namespace {
 // the tile's A block sweeps them; the histograms live in L2.
 constexpr std::int64_t tile_atoms = 1024;
 
-// Pairs outside [r_min, r_max) are counted in spare slots past the last bin, taken in turn, so
-// that a run of them does not serialise on one counter. Spare slots are never flushed.
+// Each private histogram has slots past its last bin that are never flushed: spare_slots for
+// pairs outside [r_min, r_max) or masked off, taken in turn so that runs of them do not queue on
+// one counter, then one for pairs the vectorised loop left unsettled (see box.wrapped).
 constexpr std::int32_t spare_slots = 8;
-
-// Slot of a pair whose minimum image the vectorised loop could not settle.
-constexpr std::int32_t recompute = -1;
-
-// The minimum image as the vectorised loop computes it; false when `d` must be recomputed by
-// box.minimum_image.
-template <class T, class Box>
-inline bool vector_minimum_image(const Box& box, Vec3<T>& d) {
-  d = box.minimum_image(d);
-  return true;
-}
-
-// TriclinicBox::minimum_image step for step, leaving out its rare search across faces (branches
-// that would stop the loop vectorising): near a face, the pair is recomputed in scalar code.
-template <class T>
-inline bool vector_minimum_image(const TriclinicBox<T>& box, Vec3<T>& d) {
-  bool near_face = false;
-  for (int i = 0; i < 3; ++i) {
-    const T s = dot(box.reciprocal[i], d);
-    const T n = math::floor(s + T(0.5));
-    const T f = s - n;
-    d = d - n * box.edge[i];
-    near_face |= (f > T(0.5) - box.face_guard) | (f < box.face_guard - T(0.5));
-  }
-  return !near_face;
-}
-
-// out[k] = math::sqrt(in[k]). GCC does not vectorise math::sqrt, which may set errno; the vector
-// instructions round the same way (correctly, as IEEE 754 requires).
-inline void square_roots(const float* in, float* out, std::int32_t n) {
-  std::int32_t k = 0;
-#if defined(__AVX__)
-  for (; k + 8 <= n; k += 8) _mm256_storeu_ps(out + k, _mm256_sqrt_ps(_mm256_loadu_ps(in + k)));
-#endif
-  for (; k < n; ++k) out[k] = math::sqrt(in[k]);
-}
-
-inline void square_roots(const double* in, double* out, std::int32_t n) {
-  std::int32_t k = 0;
-#if defined(__AVX__)
-  for (; k + 4 <= n; k += 4) _mm256_storeu_pd(out + k, _mm256_sqrt_pd(_mm256_loadu_pd(in + k)));
-#endif
-  for (; k < n; ++k) out[k] = math::sqrt(in[k]);
-}
 
 // Coordinates of B as separate x, y and z arrays, so that the distance loop reads them as vectors.
 template <class T>
@@ -86,27 +32,32 @@ struct SeparateCoordinates {
   }
 };
 
+// One thread's counting: rows of a tile go through a vectorised loop that writes each pair's
+// slot, then a scalar loop that increments the thread's private 32-bit histograms.
 template <class T, class Box>
 class TileCounter {
  public:
   TileCounter(const PairHistogramJob<T>& job, const Box& box, const SeparateCoordinates<T>& b)
-      : job_(job), box_(box), b_(b), stride_(job.range.n_bins + spare_slots),
-        counts_(std::size_t(job.n_histograms) * std::size_t(stride_)),
-        squared_(tile_atoms), distance_(tile_atoms), slots_(tile_atoms) {}
+      : job_(job), box_(box), b_(b), unsettled_slot_(job.range.n_bins + spare_slots),
+        stride_(unsettled_slot_ + 1), counts_(std::size_t(job.n_histograms) * std::size_t(stride_)),
+        squared_(tile_atoms), slots_(tile_atoms) {}
 
   // Counts the pairs of A atoms [i0, i1) with B atoms [j0, j1) (only j > i for one set).
   void count_tile(std::int64_t i0, std::int64_t i1, std::int64_t j0, std::int64_t j1) {
+    // No private count grows by more than one per pair.
     const std::uint64_t pairs = std::uint64_t(i1 - i0) * std::uint64_t(j1 - j0);
     if (budget_.needs_flush_before(pairs)) flush();
     budget_.take(pairs);
     for (std::int64_t i = i0; i < i1; ++i) {
       const std::int64_t j_begin = job_.one_set ? std::max(j0, i + 1) : j0;
       if (j_begin >= j1) continue;
-      compute_slots(job_.a[i], j_begin, std::int32_t(j1 - j_begin));
+      const std::int32_t n = std::int32_t(j1 - j_begin);
+      const bool all_settled = compute_slots(job_.a[i], j_begin, n);
       if (job_.labels.trivial())
-        count_slots(i, j_begin, j1);
+        count_slots(n);
       else
-        count_labelled_slots(i, j_begin, j1);
+        count_labelled_slots(i, j_begin, n);
+      if (!all_settled) count_unsettled(i, j_begin, n);
     }
   }
 
@@ -125,63 +76,73 @@ class TileCounter {
   }
 
  private:
-  // slots_[jj] for the pairs (a_i, b_{j0 + jj}): the bin, a spare slot, or recompute. Three
-  // vectorised passes: squared distances (negative where the image must be recomputed), their
-  // square roots, and the bins.
-  void compute_slots(Vec3<T> a_i, std::int64_t j0, std::int32_t n) {
+  // slots_[jj] for the pairs (a_i, b_{j0 + jj}); false if any is unsettled. The arithmetic is
+  // pair_distance's, with wrapped in place of minimum_image (they agree on settled pairs). Two
+  // loops, because one would chain too many dependent steps for the core to overlap iterations.
+  bool compute_slots(Vec3<T> a_i, std::int64_t j0, std::int32_t n) {
     const T* __restrict x = b_.x.data() + j0;
     const T* __restrict y = b_.y.data() + j0;
     const T* __restrict z = b_.z.data() + j0;
     T* __restrict squared = squared_.data();
-    T* __restrict distance = distance_.data();
     std::int32_t* __restrict slots = slots_.data();
-    const Box box = box_;
+    const Box box = box_;  // local copies stay in registers: no store below can alias them
+    std::int32_t unsettled = 0;
     for (std::int32_t jj = 0; jj < n; ++jj) {
-      Vec3<T> d = Vec3<T>{x[jj], y[jj], z[jj]} - a_i;
-      const bool exact = vector_minimum_image(box, d);
-      squared[jj] = exact ? norm2(d) : T(-1);
+      bool settled;
+      const Vec3<T> d = box.wrapped(Vec3<T>{x[jj], y[jj], z[jj]} - a_i, settled);
+      squared[jj] = settled ? norm2(d) : T(-1);
+      unsettled += !settled;
     }
-    square_roots(squared, distance, n);
     const HistogramRange<T> range = job_.range;
+    const std::int32_t unsettled_slot = unsettled_slot_;
     for (std::int32_t jj = 0; jj < n; ++jj) {
-      const std::int32_t bin = range.bin_of(distance[jj]);
-      slots[jj] = squared[jj] < T(0) ? recompute
-                  : bin >= 0         ? bin
-                                     : range.n_bins + (jj & (spare_slots - 1));
+      const std::int32_t bin = range.bin_of(math::sqrt(squared[jj]));
+      // As unsigned, bin_of's -1 exceeds every slot, so a pair out of range gets the spare one.
+      const auto spare = std::uint32_t(range.n_bins + (jj & (spare_slots - 1)));
+      slots[jj] = squared[jj] < T(0) ? unsettled_slot
+                                     : std::int32_t(std::min(std::uint32_t(bin), spare));
+    }
+    return unsettled == 0;
+  }
+
+  void count_slots(std::int32_t n) {
+    const std::int32_t* __restrict slots = slots_.data();
+    std::uint32_t* __restrict counts = counts_.data();
+#ifndef __CUDACC__  // nvcc, which compiles this file in CUDA builds, rejects GCC's pragma
+#pragma GCC unroll 4
+#endif
+    for (std::int32_t jj = 0; jj < n; ++jj) ++counts[slots[jj]];
+  }
+
+  void count_labelled_slots(std::int64_t i, std::int64_t j0, std::int32_t n) {
+    const std::int32_t* __restrict slots = slots_.data();
+    std::uint32_t* __restrict counts = counts_.data();
+    for (std::int32_t jj = 0; jj < n; ++jj) {
+      const std::int32_t h = job_.labels.histogram_of(i, j0 + jj);
+      ++counts[h >= 0 ? std::size_t(h) * std::size_t(stride_) + std::size_t(slots[jj])
+                      : std::size_t(job_.range.n_bins + (jj & (spare_slots - 1)))];
     }
   }
 
-  std::int32_t scalar_slot(std::int64_t i, std::int64_t j) const {
-    const std::int32_t bin = job_.range.bin_of(pair_distance(box_, job_.a[i], job_.b[j]));
-    return bin >= 0 ? bin : job_.range.n_bins;
-  }
-
-  void count_slots(std::int64_t i, std::int64_t j0, std::int64_t j1) {
-    std::uint32_t* counts = counts_.data();
-    for (std::int64_t j = j0; j < j1; ++j) {
-      std::int32_t slot = slots_[j - j0];
-      if (slot == recompute) slot = scalar_slot(i, j);
-      ++counts[slot];
-    }
-  }
-
-  void count_labelled_slots(std::int64_t i, std::int64_t j0, std::int64_t j1) {
-    std::uint32_t* counts = counts_.data();
-    for (std::int64_t j = j0; j < j1; ++j) {
-      std::int32_t slot = slots_[j - j0];
-      if (slot == recompute) slot = scalar_slot(i, j);
+  // Counts the unsettled pairs of the row again, now with the box's own minimum image.
+  void count_unsettled(std::int64_t i, std::int64_t j0, std::int32_t n) {
+    for (std::int32_t jj = 0; jj < n; ++jj) {
+      if (slots_[jj] != unsettled_slot_) continue;
+      const std::int64_t j = j0 + jj;
+      const std::int32_t bin = job_.range.bin_of(pair_distance(box_, job_.a[i], job_.b[j]));
       const std::int32_t h = job_.labels.histogram_of(i, j);
-      ++counts[h < 0 ? std::size_t(job_.range.n_bins) : std::size_t(h) * stride_ + slot];
+      if (bin >= 0 && h >= 0) ++counts_[std::size_t(h) * std::size_t(stride_) + std::size_t(bin)];
     }
   }
 
   const PairHistogramJob<T>& job_;
   const Box box_;
   const SeparateCoordinates<T>& b_;
-  const std::int32_t stride_;  // bins and spare slots of one private histogram
+  const std::int32_t unsettled_slot_;
+  const std::int32_t stride_;  // bins and extra slots of one private histogram
   std::vector<std::uint32_t> counts_;
-  std::vector<T> squared_, distance_;  // per pair of the current row
-  std::vector<std::int32_t> slots_;
+  std::vector<T> squared_;           // per pair of the current row; negative: unsettled
+  std::vector<std::int32_t> slots_;  // per pair of the current row
   FlushBudget budget_;
 };
 
@@ -190,8 +151,8 @@ void count_all_tiles(const PairHistogramJob<T>& job, const Box& box, int threads
   const SeparateCoordinates<T> b(job.b, job.n_b);
   const std::int64_t tiles_a = (job.n_a + tile_atoms - 1) / tile_atoms;
   const std::int64_t tiles_b = (job.n_b + tile_atoms - 1) / tile_atoms;
-  // For one set only tiles on or above the diagonal hold pairs j > i; they are handed out one at
-  // a time, so diagonal (half-full) tiles do not unbalance the threads.
+  // For one set only tiles on or above the diagonal hold pairs j > i. Tiles are handed out one
+  // at a time, so the half-full diagonal ones do not unbalance the threads.
   const std::int64_t useful_tiles = job.one_set ? tiles_a * (tiles_a + 1) / 2 : tiles_a * tiles_b;
   threads = int(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, useful_tiles)));
 

@@ -1,0 +1,522 @@
+#pragma once
+// Pair-distance histograms in O(N) with spatial cells, on any Kokkos execution space.
+//
+// The periodic box is cut into a grid of cells in fractional coordinates, each at least r_max
+// thick across every pair of faces, so all partners within r_max of an atom lie in its own cell or
+// in the cells next to it (+-1 along each lattice direction, wrapped): 27 cells at most. Atoms are
+// sorted by cell on the device; cells are stored x-fastest, so neighbouring cells along x are one
+// contiguous run of the sorted arrays, which consecutive threads read together.
+//
+// Counts equal the all-pairs implementations' bit for bit: every pair that can count has its
+// distance computed as pair_distance does (same operands, same orientation) and binned by
+// range.bin_of. In one set each unordered pair is examined once, from whichever of its atoms comes
+// first in the sorted order.
+#include <Kokkos_Core.hpp>
+#include <Kokkos_ScatterView.hpp>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "kernels/pair_histogram/job.hpp"
+#include "kmol/core/counters.hpp"
+#include "kmol/core/errors.hpp"
+
+namespace kmol {
+namespace cells_detail {
+
+template <class ExecSpace>
+using DeviceOf = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
+template <class ExecSpace, class V>
+using ArrayOf = Kokkos::View<V*, DeviceOf<ExecSpace>>;
+template <class ExecSpace>
+using TotalsOf = Kokkos::View<unsigned long long*, Kokkos::LayoutRight, DeviceOf<ExecSpace>>;
+
+// CPU spaces keep per-thread 64-bit histograms; devices count into team scratch.
+template <class ExecSpace>
+constexpr bool is_cpu = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+
+// Index of the lowest set bit of a non-zero mask.
+KOKKOS_INLINE_FUNCTION int lowest_set_bit(std::uint32_t mask) {
+#ifdef __CUDA_ARCH__
+  return __ffs(int(mask)) - 1;
+#else
+  return __builtin_ctz(mask);
+#endif
+}
+
+// Runs of consecutive cell columns along x: [first[r], last[r]] for r < count.
+struct ColumnRuns {
+  std::int32_t first[2], last[2];
+  int count;
+};
+
+// Cell (cx, cy, cz) holds the points whose fractional coordinates s_d = reciprocal[d] . x,
+// wrapped into [0, 1), lie in [c_d, c_d + 1) / n[d]; its index is cx + n0 (cy + n1 cz).
+struct CellGrid {
+  std::int32_t n[3] = {1, 1, 1};
+  Vec3<double> reciprocal[3] = {};
+  double thickness[3] = {};  // cell height across each face pair
+
+  KOKKOS_INLINE_FUNCTION std::int32_t count() const { return n[0] * n[1] * n[2]; }
+
+  // In [0, 1], where 1 stands for 0 (s - floor(s) rounds up to 1 for tiny negative s).
+  KOKKOS_INLINE_FUNCTION Vec3<double> wrapped_fractions(Vec3<double> x) const {
+    double s[3];
+    for (int d = 0; d < 3; ++d) {
+      s[d] = dot(reciprocal[d], x);
+      s[d] -= math::floor(s[d]);
+    }
+    return {s[0], s[1], s[2]};
+  }
+
+  KOKKOS_INLINE_FUNCTION std::int32_t cell_of(Vec3<double> wrapped) const {
+    const double s[3] = {wrapped.x, wrapped.y, wrapped.z};
+    std::int32_t c[3];
+    for (int d = 0; d < 3; ++d) c[d] = math::min(std::int32_t(s[d] * n[d]), n[d] - 1);
+    return c[0] + n[0] * (c[1] + n[1] * c[2]);
+  }
+
+  // Calls f(first_cell, end_cell) for the runs of consecutive cells that make up cell c and its
+  // neighbours, each cell once (fewer than three cells along a direction are all neighbours).
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each_neighbour_run(std::int32_t c, F&& f) const {
+    const std::int32_t cx = c % n[0], cy = c / n[0] % n[1], cz = c / (n[0] * n[1]);
+    const ColumnRuns runs = x_runs(cx);
+    for (int k = 0; k < neighbour_count(2); ++k)
+      for (int l = 0; l < neighbour_count(1); ++l) {
+        const std::int32_t row = n[0] * (neighbour(1, cy, l) + n[1] * neighbour(2, cz, k));
+        for (int r = 0; r < runs.count; ++r) f(row + runs.first[r], row + runs.last[r] + 1);
+      }
+  }
+
+ private:
+  KOKKOS_INLINE_FUNCTION int neighbour_count(int d) const { return n[d] < 3 ? n[d] : 3; }
+
+  // The k-th distinct neighbour of column c along direction d, c itself included.
+  KOKKOS_INLINE_FUNCTION std::int32_t neighbour(int d, std::int32_t c, int k) const {
+    if (n[d] < 3) return k;
+    const std::int32_t w = c - 1 + k;
+    return w < 0 ? w + n[d] : w >= n[d] ? w - n[d] : w;
+  }
+
+  KOKKOS_INLINE_FUNCTION ColumnRuns x_runs(std::int32_t cx) const {
+    const std::int32_t nx = n[0];
+    if (nx < 3) return {{0, 0}, {nx - 1, 0}, 1};
+    if (cx == 0) return {{0, nx - 1}, {1, nx - 1}, 2};
+    if (cx == nx - 1) return {{nx - 2, 0}, {nx - 1, 0}, 2};
+    return {{cx - 1, 0}, {cx + 1, 0}, 1};
+  }
+};
+
+// How far rounding in T can move a computed pair distance, or a distance taken from fractional
+// coordinates, away from the exact one, for coordinates up to `extent` in magnitude: a generous
+// few ulps of the largest lengths involved.
+template <class T>
+double rounding_margin(const BoxSpec& box, double extent) {
+  double lengths = extent;
+  for (const Vec3<double>& edge : box.edges) lengths += std::sqrt(norm2(edge));
+  return 64 * double(std::numeric_limits<T>::epsilon()) * lengths;
+}
+
+// As many cells per direction as fit at thickness r_max + margin, so that a pair whose distance
+// rounds below r_max never lies two cells apart; at most max_cells in all (emptier cells only
+// add loop overhead). Fewer than three cells along a direction are all neighbours, so any count
+// is correct.
+inline CellGrid make_cell_grid(const BoxSpec& box, double r_max, double margin,
+                               std::int64_t max_cells) {
+  const Vec3<double>* e = box.edges;
+  const double volume = dot(e[0], cross(e[1], e[2]));
+  CellGrid grid;
+  double product = 1;
+  for (int d = 0; d < 3; ++d) {
+    grid.reciprocal[d] = (1 / volume) * cross(e[(d + 1) % 3], e[(d + 2) % 3]);
+    const double height = 1 / std::sqrt(norm2(grid.reciprocal[d]));
+    grid.n[d] = std::int32_t(std::fmax(1.0, std::floor(height / (r_max + margin))));
+    product *= grid.n[d];
+  }
+  const double shrink = std::cbrt(double(max_cells) / product);
+  for (int d = 0; d < 3; ++d) {
+    if (shrink < 1) grid.n[d] = std::int32_t(std::fmax(1.0, std::floor(grid.n[d] * shrink)));
+    grid.thickness[d] = 1 / (std::sqrt(norm2(grid.reciprocal[d])) * grid.n[d]);
+  }
+  return grid;
+}
+
+// The screen, a cheap (and vectorisable) stand-in for pair_distance: two atoms' difference in wrapped
+// fractional coordinates, each folded into [-1/2, 1/2], is their minimum image for every pair
+// within the inscribed radius. Its length in T lies within the rounding margin of the distance
+// pair_distance computes, so a pair whose bound is at or beyond (r_max + margin)^2 cannot count.
+template <class T>
+struct NearBound {
+  Vec3<T> edge[3];
+  T reach_squared;
+
+  KOKKOS_INLINE_FUNCTION T squared_length(T f0, T f1, T f2) const {
+    const T u = fold(f0), v = fold(f1), w = fold(f2);
+    return norm2(Vec3<T>{math::fma(u, edge[0].x, math::fma(v, edge[1].x, w * edge[2].x)),
+                         math::fma(u, edge[0].y, math::fma(v, edge[1].y, w * edge[2].y)),
+                         math::fma(u, edge[0].z, math::fma(v, edge[1].z, w * edge[2].z))});
+  }
+
+  // nearbyint: unlike floor or a comparison, CPU compilers vectorise it under the default
+  // -ftrapping-math.
+  KOKKOS_INLINE_FUNCTION static T fold(T f) { return f - Kokkos::Experimental::nearbyint(f); }
+};
+
+template <class T>
+NearBound<T> make_near_bound(const BoxSpec& box, double r_max, double margin) {
+  return {{box.edges[0].cast<T>(), box.edges[1].cast<T>(), box.edges[2].cast<T>()},
+          T((r_max + margin) * (r_max + margin))};
+}
+
+template <class ExecSpace, class V>
+ArrayOf<ExecSpace, V> uninitialised_array(const char* label, std::size_t n) {
+  return ArrayOf<ExecSpace, V>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                               n);
+}
+
+template <class ExecSpace, class V>
+ArrayOf<ExecSpace, V> copy_to_device(const ExecSpace& space, const V* host, std::int64_t n,
+                                     const char* label) {
+  const auto device = uninitialised_array<ExecSpace, V>(label, std::size_t(n));
+  if (host != nullptr)
+    Kokkos::deep_copy(space, device,
+                      Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n));
+  return device;
+}
+
+template <class ExecSpace, class T>
+double max_abs_coordinate(const ExecSpace& space, const ArrayOf<ExecSpace, Vec3<T>>& xyz) {
+  double extent = 0;
+  Kokkos::parallel_reduce(
+      "kmol::pair_histogram::cells::extent",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(space, 0, xyz.extent(0)),
+      KOKKOS_LAMBDA(std::int32_t i, double& m) {
+        const Vec3<T> x = xyz(i);
+        const T largest = math::max(math::max(math::max(x.x, -x.x), math::max(x.y, -x.y)),
+                                    math::max(x.z, -x.z));
+        m = math::max(m, double(largest));
+      },
+      Kokkos::Max<double>(extent));
+  return extent;
+}
+
+// Atoms in cell order (structure of arrays): position p holds original atom index(p) of cell
+// cell(p); cell c's atoms are positions [begin(c), begin(c + 1)). Labels follow the same order.
+template <class ExecSpace, class T>
+struct SortedAtoms {
+  ArrayOf<ExecSpace, T> x, y, z;
+  ArrayOf<ExecSpace, T> fx, fy, fz;  // wrapped fractional coordinates, for the screen
+  ArrayOf<ExecSpace, std::int32_t> index, cell, begin;
+  ArrayOf<ExecSpace, std::int32_t> species, molecule;  // empty without labels
+};
+
+// Counting sort by cell: each atom takes a slot in its cell with an atomic increment, the cell
+// offsets are the exclusive sum of the counts, and each atom is written to offset + slot.
+template <class ExecSpace, class T>
+SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid& grid,
+                                          const ArrayOf<ExecSpace, Vec3<T>>& xyz,
+                                          const ArrayOf<ExecSpace, std::int32_t>& species,
+                                          const ArrayOf<ExecSpace, std::int32_t>& molecule) {
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
+  using Index = ArrayOf<ExecSpace, std::int32_t>;
+  const std::int32_t n = std::int32_t(xyz.extent(0)), n_cells = grid.count();
+  const auto reals = [](const char* label, std::size_t size) {
+    return uninitialised_array<ExecSpace, T>(label, size);
+  };
+  const auto indices = [](const char* label, std::size_t size) {
+    return uninitialised_array<ExecSpace, std::int32_t>(label, size);
+  };
+  const Index cell_of_atom = indices("kmol::cells::cell_of_atom", n),
+              slot = indices("kmol::cells::slot", n),
+              per_cell(Kokkos::view_alloc(space, std::string("kmol::cells::per_cell")), n_cells);
+  Kokkos::parallel_for(
+      "kmol::pair_histogram::cells::bin_atoms", Policy(space, 0, n),
+      KOKKOS_LAMBDA(std::int32_t i) {
+        const std::int32_t c = grid.cell_of(grid.wrapped_fractions(xyz(i).template cast<double>()));
+        cell_of_atom(i) = c;
+        slot(i) = Kokkos::atomic_fetch_add(&per_cell(c), 1);
+      });
+
+  const SortedAtoms<ExecSpace, T> out{reals("kmol::cells::x", n),
+                                      reals("kmol::cells::y", n),
+                                      reals("kmol::cells::z", n),
+                                      reals("kmol::cells::fx", n),
+                                      reals("kmol::cells::fy", n),
+                                      reals("kmol::cells::fz", n),
+                                      indices("kmol::cells::index", n),
+                                      indices("kmol::cells::cell", n),
+                                      indices("kmol::cells::begin", std::size_t(n_cells) + 1),
+                                      indices("kmol::cells::species", species.extent(0)),
+                                      indices("kmol::cells::molecule", molecule.extent(0))};
+  Kokkos::parallel_scan(
+      "kmol::pair_histogram::cells::cell_offsets", Policy(space, 0, n_cells + 1),
+      KOKKOS_LAMBDA(std::int32_t c, std::int32_t& offset, bool final) {
+        if (final) out.begin(c) = offset;
+        if (c < n_cells) offset += per_cell(c);
+      });
+
+  Kokkos::parallel_for(
+      "kmol::pair_histogram::cells::scatter_atoms", Policy(space, 0, n),
+      KOKKOS_LAMBDA(std::int32_t i) {
+        const std::int32_t c = cell_of_atom(i), p = out.begin(c) + slot(i);
+        const Vec3<T> x = xyz(i);
+        out.x(p) = x.x;
+        out.y(p) = x.y;
+        out.z(p) = x.z;
+        out.index(p) = i;
+        out.cell(p) = c;
+        const Vec3<double> f = grid.wrapped_fractions(x.template cast<double>());
+        out.fx(p) = T(f.x);
+        out.fy(p) = T(f.y);
+        out.fz(p) = T(f.z);
+        if (out.species.extent(0) != 0) out.species(p) = species(i);
+        if (out.molecule.extent(0) != 0) out.molecule(p) = molecule(i);
+      });
+  return out;
+}
+
+// Examines the partners of atoms of A: the atoms of B in the cells around theirs. OneSet: A and
+// B are the same sorted atoms and only partners later in the sorted order are taken.
+template <class ExecSpace, class T, class Box, bool OneSet>
+struct PairCounter {
+  Box box;
+  HistogramRange<T> range;
+  T cut_squared;      // no squared distance at or beyond it has a root below r_max
+  NearBound<T> near;
+  PairLabels labels;  // over sorted positions: A's labels, B's labels
+  CellGrid grid;
+  SortedAtoms<ExecSpace, T> a, b;
+  T unit[2] = {T(-1), T(1)};  // the signs of b - a, by orientation
+
+  // Calls sink(histogram * n_bins + bin) for each counted pair of atom p of A. Partners are
+  // screened a tile at a time, and only the near ones get the exact distance and a bin: CPU
+  // compilers vectorise the screen, and on devices binning then runs on about half the lanes of
+  // a warp rather than on the one in eight whose current partner is near.
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void count_partners(std::int32_t p, const Sink& sink) const {
+    const Vec3<T> xp{a.x(p), a.y(p), a.z(p)}, fp{a.fx(p), a.fy(p), a.fz(p)};
+    const std::int32_t i = a.index(p);
+    grid.for_each_neighbour_run(a.cell(p), [&](std::int32_t first_cell, std::int32_t end_cell) {
+      const std::int32_t first = b.begin(first_cell), end = b.begin(end_cell);
+      for (std::int32_t q = OneSet ? math::max(first, p + 1) : first; q < end; q += tile)
+        for (std::uint32_t near_ones = near_mask(fp, q, math::min(tile, end - q)); near_ones != 0;
+             near_ones &= near_ones - 1)
+          count_if_within(p, xp, i, q + lowest_set_bit(near_ones), sink);
+    });
+  }
+
+ private:
+  static constexpr int tile = 32;  // partners screened together: one bit each in a mask
+
+  // Bit t is set when partner q + t may lie within r_max.
+  KOKKOS_INLINE_FUNCTION std::uint32_t near_mask(Vec3<T> fp, std::int32_t q, int n) const {
+    std::uint32_t mask = 0;
+    for (int t = 0; t < n; ++t) {
+      const T bound =
+          near.squared_length(b.fx(q + t) - fp.x, b.fy(q + t) - fp.y, b.fz(q + t) - fp.z);
+      mask |= std::uint32_t(bound < near.reach_squared) << t;
+    }
+    return mask;
+  }
+
+  // pair_distance(box, a[i], b[j]), binned if below r_max; the square root is taken only for
+  // squares below cut_squared. One set: i < j in the original order, so b - a is negated (an
+  // exact operation) when q's atom comes first; the sign is looked up rather than selected, as
+  // compilers turn a select between constants into an unpredictable branch.
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void count_if_within(std::int32_t p, Vec3<T> xp, std::int32_t i,
+                                              std::int32_t q, const Sink& sink) const {
+    const T sign = OneSet ? unit[i < b.index(q)] : T(1);
+    const T r2 = norm2(box.minimum_image(sign * (Vec3<T>{b.x(q), b.y(q), b.z(q)} - xp)));
+    if (!(r2 < cut_squared)) return;
+    const std::int32_t bin = range.bin_of(math::sqrt(r2));
+    if (bin < 0) return;
+    const std::int32_t h = labels.histogram_of(p, q);
+    if (h >= 0) sink(std::int64_t(h) * range.n_bins + bin);
+  }
+};
+
+// One thread per atom of A, adding into the ScatterView: per-thread copies of the 64-bit
+// histograms on CPU spaces, atomics in global memory on devices.
+template <class ExecSpace, class Counter>
+void count_with_scatter_view(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
+                             TotalsOf<ExecSpace> totals) {
+  Kokkos::Experimental::ScatterView<unsigned long long*, Kokkos::LayoutRight, DeviceOf<ExecSpace>>
+      scatter(space, totals);
+  Kokkos::parallel_for(
+      "kmol::pair_histogram::cells::count_pairs",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
+                          Kokkos::IndexType<std::int32_t>>(space, 0, n_a),
+      KOKKOS_LAMBDA(std::int32_t p) {
+        auto histogram = scatter.access();
+        counter.count_partners(p, [&](std::int64_t k) { histogram(k) += 1; });
+      });
+  Kokkos::Experimental::contribute(space, totals, scatter);
+}
+
+// A team per `chunk` consecutive sorted atoms of A, its threads on consecutive atoms (which share
+// their neighbour cells), counting into a 32-bit histogram in team scratch that is added into the
+// totals once, at the team's end.
+template <class ExecSpace, class Counter>
+void count_with_team_histograms(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
+                                std::int32_t chunk, int team_size,
+                                const TotalsOf<ExecSpace>& totals) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Scratch = Kokkos::View<std::uint32_t*, typename ExecSpace::scratch_memory_space,
+                               Kokkos::MemoryUnmanaged>;
+  const std::int32_t size = std::int32_t(totals.extent(0));
+  const Policy policy = Policy(space, (n_a + chunk - 1) / chunk, team_size)
+                            .set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(size)));
+  Kokkos::parallel_for(
+      "kmol::pair_histogram::cells::count_pairs_in_teams", policy,
+      KOKKOS_LAMBDA(const typename Policy::member_type& team) {
+        const Scratch histogram(team.team_scratch(0), size);
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size),
+                             [&](std::int32_t k) { histogram(k) = 0; });
+        team.team_barrier();
+        const std::int32_t first = team.league_rank() * chunk;
+        Kokkos::parallel_for(
+            Kokkos::TeamThreadRange(team, first, math::min(first + chunk, n_a)),
+            [&](std::int32_t p) {
+              counter.count_partners(p, [&](std::int64_t k) {
+                Kokkos::atomic_add(&histogram(k), std::uint32_t(1));
+              });
+            });
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](std::int32_t k) {
+          if (histogram(k) != 0) Kokkos::atomic_add(&totals(k), (unsigned long long)histogram(k));
+        });
+      });
+}
+
+// The most atoms of B around any one cell: no atom of A has more partners to examine.
+template <class ExecSpace, class T>
+std::int64_t max_partners(const ExecSpace& space, const CellGrid& grid,
+                          const SortedAtoms<ExecSpace, T>& b) {
+  std::int64_t most = 0;
+  const auto begin = b.begin;
+  Kokkos::parallel_reduce(
+      "kmol::pair_histogram::cells::max_partners",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(space, 0, grid.count()),
+      KOKKOS_LAMBDA(std::int32_t c, std::int64_t& m) {
+        std::int64_t around = 0;
+        grid.for_each_neighbour_run(
+            c, [&](std::int32_t first, std::int32_t end) { around += begin(end) - begin(first); });
+        m = math::max(m, around);
+      },
+      Kokkos::Max<std::int64_t>(most));
+  return most;
+}
+
+// Counts into `totals` with the fastest scheme the space allows; says which it took. Team
+// histograms need the space's scratch to hold them, and chunks small enough that no 32-bit count
+// can wrap before the team flushes it: each atom adds at most max_partners.
+template <class ExecSpace, class Counter>
+std::string count_pairs(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
+                        const TotalsOf<ExecSpace>& totals) {
+  if (is_cpu<ExecSpace>) {
+    count_with_scatter_view(space, counter, n_a, totals);
+    return "screened tiles, 64-bit per-thread histograms";
+  }
+  constexpr int team_size = 128, atoms_per_thread = 2;
+  const std::size_t scratch = totals.extent(0) * sizeof(std::uint32_t);
+  if (scratch <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0))) {
+    const std::int64_t most = math::max<std::int64_t>(max_partners(space, counter.grid, counter.b), 1);
+    const std::int64_t chunk = math::min<std::int64_t>(
+        team_size * atoms_per_thread, std::int64_t(FlushBudget().capacity()) / most);
+    if (chunk >= 1) {
+      count_with_team_histograms(space, counter, n_a, std::int32_t(chunk), team_size, totals);
+      return "32-bit team histograms in scratch, " + std::to_string(chunk) +
+             " atoms per team of " + std::to_string(team_size);
+    }
+  }
+  count_with_scatter_view(space, counter, n_a, totals);
+  return "64-bit atomic histograms";
+}
+
+inline std::string describe(const CellGrid& grid, std::int64_t n_b, bool one_set) {
+  const double thinnest =
+      math::min(grid.thickness[0], math::min(grid.thickness[1], grid.thickness[2]));
+  return "cells " + std::to_string(grid.n[0]) + "x" + std::to_string(grid.n[1]) + "x" +
+         std::to_string(grid.n[2]) + " (>= " + std::to_string(thinnest) + " thick, " +
+         std::to_string(double(n_b) / grid.count()) + " atoms of B each), " +
+         (one_set ? "one set, " : "two sets, ");
+}
+
+}  // namespace cells_detail
+
+// Adds into job.counts the histogram of the pairs of `job` that lie within r_max, examining only
+// atoms in neighbouring cells. Runs on any Kokkos execution space (Serial, OpenMP, Cuda). Needs a
+// periodic box and fewer than 2^31 atoms per set.
+template <class ExecSpace, class T>
+std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<T>& job) {
+  using namespace cells_detail;
+  using Index = ArrayOf<ExecSpace, std::int32_t>;
+  if (job.box.kind == BoxKind::none)
+    throw UnsupportedError("pair histogram cells: needs a periodic box");
+  if (math::max(job.n_a, job.n_b) > std::numeric_limits<std::int32_t>::max())
+    throw UnsupportedError("pair histogram cells: more than 2^31 - 1 atoms in a set");
+  if (job.pair_count() == 0) return "cells: no pairs";
+
+  const std::int32_t n_a = std::int32_t(job.n_a), n_b = std::int32_t(job.n_b);
+  const PairLabels& labels = job.labels;
+  const auto a_xyz = copy_to_device(space, job.a, n_a, "kmol::cells::a");
+  const auto b_xyz = job.one_set ? a_xyz : copy_to_device(space, job.b, n_b, "kmol::cells::b");
+  const Index species = copy_to_device(space, labels.species, labels.species ? n_a : 0,
+                                       "kmol::cells::species");
+  const std::int32_t n_pairs = labels.n_species * (labels.n_species + 1) / 2;
+  const auto enabled = copy_to_device(space, labels.enabled, labels.enabled ? n_pairs : 0,
+                                      "kmol::cells::enabled");
+  const bool exclusions = labels.molecule_a != nullptr;
+  const Index molecule_a = copy_to_device(space, labels.molecule_a, exclusions ? n_a : 0,
+                                          "kmol::cells::molecule_a");
+  const Index molecule_b =
+      job.one_set ? molecule_a
+                  : copy_to_device(space, labels.molecule_b, exclusions ? n_b : 0,
+                                   "kmol::cells::molecule_b");
+
+  double extent = max_abs_coordinate<ExecSpace, T>(space, a_xyz);
+  if (!job.one_set) extent = math::max(extent, max_abs_coordinate<ExecSpace, T>(space, b_xyz));
+  const double r_max = double(job.range.r_max), margin = rounding_margin<T>(job.box, extent);
+  const CellGrid grid =
+      make_cell_grid(job.box, r_max, margin, math::min<std::int64_t>(n_b, std::int64_t(1) << 30));
+
+  const auto a = sort_into_cells<ExecSpace, T>(space, grid, a_xyz, species, molecule_a);
+  const auto b = job.one_set ? a : sort_into_cells<ExecSpace, T>(space, grid, b_xyz, Index(), molecule_b);
+  PairLabels sorted_labels = labels;
+  sorted_labels.species = labels.species ? a.species.data() : nullptr;
+  sorted_labels.enabled = labels.enabled ? enabled.data() : nullptr;
+  sorted_labels.molecule_a = exclusions ? a.molecule.data() : nullptr;
+  sorted_labels.molecule_b = exclusions ? b.molecule.data() : nullptr;
+
+  // Correctly rounded roots are monotonic: a square this far above r_max^2 has a root >= r_max.
+  const T cut_squared = T(r_max * r_max * (1 + 16 * double(std::numeric_limits<T>::epsilon())));
+  const NearBound<T> near = make_near_bound<T>(job.box, r_max, margin);
+  const TotalsOf<ExecSpace> totals(Kokkos::view_alloc(space, std::string("kmol::cells::totals")),
+                                   std::size_t(job.n_histograms) * job.range.n_bins);
+  const auto count = [&](auto box) {
+    using Box = decltype(box);
+    if (job.one_set)
+      return count_pairs(space,
+                         PairCounter<ExecSpace, T, Box, true>{box, job.range, cut_squared, near,
+                                                              sorted_labels, grid, a, b},
+                         n_a, totals);
+    return count_pairs(space,
+                       PairCounter<ExecSpace, T, Box, false>{box, job.range, cut_squared, near,
+                                                             sorted_labels, grid, a, b},
+                       n_a, totals);
+  };
+  const std::string scheme = job.box.kind == BoxKind::orthorhombic
+                                 ? count(OrthorhombicBox<T>(job.box))
+                                 : count(TriclinicBox<T>(job.box));
+
+  const auto host_totals = Kokkos::create_mirror_view(totals);
+  Kokkos::deep_copy(space, host_totals, totals);
+  space.fence();
+  for (std::size_t k = 0; k < host_totals.extent(0); ++k) job.counts[k] += host_totals(k);
+  return describe(grid, n_b, job.one_set) + scheme;
+}
+
+}  // namespace kmol
