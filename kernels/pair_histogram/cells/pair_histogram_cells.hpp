@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include "kernels/pair_histogram/job.hpp"
 #include "kmol/core/counters.hpp"
@@ -31,6 +32,9 @@ template <class ExecSpace, class V>
 using ArrayOf = Kokkos::View<V*, DeviceOf<ExecSpace>>;
 template <class ExecSpace>
 using TotalsOf = Kokkos::View<unsigned long long*, Kokkos::LayoutRight, DeviceOf<ExecSpace>>;
+template <class ExecSpace, class V>
+using ScratchOf =
+    Kokkos::View<V*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
 
 // CPU spaces keep per-thread 64-bit histograms; devices count into team scratch.
 template <class ExecSpace>
@@ -202,14 +206,16 @@ double max_abs_coordinate(const ExecSpace& space, const ArrayOf<ExecSpace, Vec3<
   return extent;
 }
 
-// Atoms in cell order (structure of arrays): position p holds original atom index(p) of cell
-// cell(p); cell c's atoms are positions [begin(c), begin(c + 1)). Labels follow the same order.
+// Atoms in cell order: position p holds original atom index(p) of cell cell(p); cell c's atoms
+// are positions [begin(c), begin(c + 1)). Fractional coordinates and labels follow the same order.
 template <class ExecSpace, class T>
 struct SortedAtoms {
   ArrayOf<ExecSpace, T> x, y, z;
   ArrayOf<ExecSpace, T> fx, fy, fz;  // wrapped fractional coordinates, for the screen
   ArrayOf<ExecSpace, std::int32_t> index, cell, begin;
   ArrayOf<ExecSpace, std::int32_t> species, molecule;  // empty without labels
+
+  KOKKOS_INLINE_FUNCTION Vec3<T> position(std::int32_t p) const { return {x(p), y(p), z(p)}; }
 };
 
 // Counting sort by cell: each atom takes a slot in its cell with an atomic increment, the cell
@@ -277,6 +283,16 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
   return out;
 }
 
+// Where a device thread keeps the near partners it found until it bins them, in team scratch:
+// its slot k is element k * stride, between the same slots of the other threads of its team, so
+// that a warp's threads use distinct shared-memory banks.
+template <class T>
+struct NearSlots {
+  T* r2;
+  std::int32_t* q;
+  int stride, count;
+};
+
 // Examines the partners of atoms of A: the atoms of B in the cells around theirs. OneSet: A and
 // B are the same sorted atoms and only partners later in the sorted order are taken.
 template <class ExecSpace, class T, class Box, bool OneSet>
@@ -290,25 +306,76 @@ struct PairCounter {
   SortedAtoms<ExecSpace, T> a, b;
   T unit[2] = {T(-1), T(1)};  // the signs of b - a, by orientation
 
-  // Calls sink(histogram * n_bins + bin) for each counted pair of atom p of A. Partners are
-  // screened a tile at a time, and only the near ones get the exact distance and a bin: CPU
-  // compilers vectorise the screen, and on devices binning then runs on about half the lanes of
-  // a warp rather than on the one in eight whose current partner is near.
+  // Calls sink(histogram * n_bins + bin) for each counted pair of atom p of A, a tile of
+  // partners at a time. On CPU spaces the orthorhombic minimum image vectorises (without trap
+  // semantics, as kmol builds), so every partner gets its exact distance in one vectorised loop;
+  // the triclinic one checks faces with loops that do not vectorise, so a vectorised screen
+  // picks the partners that get it.
   template <class Sink>
   KOKKOS_INLINE_FUNCTION void count_partners(std::int32_t p, const Sink& sink) const {
-    const Vec3<T> xp{a.x(p), a.y(p), a.z(p)}, fp{a.fx(p), a.fy(p), a.fz(p)};
+    const Vec3<T> xp = a.position(p), fp{a.fx(p), a.fy(p), a.fz(p)};
     const std::int32_t i = a.index(p);
     grid.for_each_neighbour_run(a.cell(p), [&](std::int32_t first_cell, std::int32_t end_cell) {
-      const std::int32_t first = b.begin(first_cell), end = b.begin(end_cell);
-      for (std::int32_t q = OneSet ? math::max(first, p + 1) : first; q < end; q += tile)
-        for (std::uint32_t near_ones = near_mask(fp, q, math::min(tile, end - q)); near_ones != 0;
-             near_ones &= near_ones - 1)
-          count_if_within(p, xp, i, q + lowest_set_bit(near_ones), sink);
+      const std::int32_t q = first_partner(p, first_cell), end = b.begin(end_cell);
+      if constexpr (is_cpu<ExecSpace> && std::is_same_v<Box, OrthorhombicBox<T>>)
+        exact_run(p, xp, i, q, end, sink);
+      else
+        screened_run(p, xp, fp, i, q, end, sink);
+    });
+  }
+
+  // The same for device threads: exact distances for a tile of partners, the few within reach
+  // kept aside, then binned together, so that binning runs on about half of a warp's lanes
+  // rather than on the one in eight whose current partner is near.
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void count_partners(std::int32_t p, const Sink& sink,
+                                             const NearSlots<T>& kept) const {
+    const Vec3<T> xp = a.position(p);
+    const std::int32_t i = a.index(p);
+    grid.for_each_neighbour_run(a.cell(p), [&](std::int32_t first_cell, std::int32_t end_cell) {
+      buffered_run(p, xp, i, first_partner(p, first_cell), b.begin(end_cell), kept, sink);
     });
   }
 
  private:
-  static constexpr int tile = 32;  // partners screened together: one bit each in a mask
+  static constexpr int tile = 32;  // partners examined together: one bit each in a mask
+
+  KOKKOS_INLINE_FUNCTION std::int32_t first_partner(std::int32_t p, std::int32_t cell) const {
+    return OneSet ? math::max(b.begin(cell), p + 1) : b.begin(cell);
+  }
+
+  // Partners q..end-1 of atom p (position xp, original index i).
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void exact_run(std::int32_t p, Vec3<T> xp, std::int32_t i,
+                                        std::int32_t q, std::int32_t end,
+                                        const Sink& sink) const {
+    for (; q < end; q += tile) {
+      const int n = math::min(tile, end - q);
+      T r2[tile];
+      std::uint32_t near_ones = 0;
+      for (int t = 0; t < n; ++t) {
+        r2[t] = squared_distance(xp, i, q + t, select_sign(i, b.index(q + t)));
+        near_ones |= std::uint32_t(r2[t] < cut_squared) << t;
+      }
+      for (; near_ones != 0; near_ones &= near_ones - 1) {
+        const int t = lowest_set_bit(near_ones);
+        bin_pair(p, q + t, r2[t], sink);
+      }
+    }
+  }
+
+  // As exact_run, with fractional coordinates fp for the screen.
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void screened_run(std::int32_t p, Vec3<T> xp, Vec3<T> fp,
+                                           std::int32_t i, std::int32_t q, std::int32_t end,
+                                           const Sink& sink) const {
+    for (; q < end; q += tile)
+      for (std::uint32_t near_ones = near_mask(fp, q, math::min(tile, end - q)); near_ones != 0;
+           near_ones &= near_ones - 1) {
+        const std::int32_t j = q + lowest_set_bit(near_ones);
+        bin_pair(p, j, squared_distance(xp, i, j, look_up_sign(i, b.index(j))), sink);
+      }
+  }
 
   // Bit t is set when partner q + t may lie within r_max.
   KOKKOS_INLINE_FUNCTION std::uint32_t near_mask(Vec3<T> fp, std::int32_t q, int n) const {
@@ -321,15 +388,51 @@ struct PairCounter {
     return mask;
   }
 
-  // pair_distance(box, a[i], b[j]), binned if below r_max; the square root is taken only for
-  // squares below cut_squared. One set: i < j in the original order, so b - a is negated (an
-  // exact operation) when q's atom comes first; the sign is looked up rather than selected, as
-  // compilers turn a select between constants into an unpredictable branch.
   template <class Sink>
-  KOKKOS_INLINE_FUNCTION void count_if_within(std::int32_t p, Vec3<T> xp, std::int32_t i,
-                                              std::int32_t q, const Sink& sink) const {
-    const T sign = OneSet ? unit[i < b.index(q)] : T(1);
-    const T r2 = norm2(box.minimum_image(sign * (Vec3<T>{b.x(q), b.y(q), b.z(q)} - xp)));
+  KOKKOS_INLINE_FUNCTION void buffered_run(std::int32_t p, Vec3<T> xp, std::int32_t i,
+                                           std::int32_t q, std::int32_t end,
+                                           const NearSlots<T>& kept, const Sink& sink) const {
+    for (; q < end; q += kept.count) {
+      const int n = math::min(kept.count, end - q);
+      T* r2_slot = kept.r2;
+      std::int32_t* q_slot = kept.q;
+      for (int t = 0; t < n; ++t) {
+        const T r2 = squared_distance(xp, i, q + t, select_sign(i, b.index(q + t)));
+        if (r2 < cut_squared) {
+          *r2_slot = r2;
+          *q_slot = q + t;
+          r2_slot += kept.stride;
+          q_slot += kept.stride;
+        }
+      }
+      for (std::int32_t* j = kept.q; j != q_slot; j += kept.stride)
+        bin_pair(p, *j, kept.r2[j - kept.q], sink);
+    }
+  }
+
+  // pair_distance(box, a[i], b[j]) squared. One set: i < j in the original order, so b - a is
+  // negated (an exact operation, sign -1) when q's atom comes first.
+  KOKKOS_INLINE_FUNCTION T squared_distance(Vec3<T> xp, std::int32_t i, std::int32_t q,
+                                            T sign) const {
+    return norm2(box.minimum_image(sign * (b.position(q) - xp)));
+  }
+
+  // The sign where it is computed for many partners at once (vector blends, predicated lanes).
+  KOKKOS_INLINE_FUNCTION T select_sign(std::int32_t i, std::int32_t j) const {
+    return !OneSet || i < j ? T(1) : T(-1);
+  }
+
+  // The sign for one partner on its own: CPU compilers would branch on a select between two
+  // constants, unpredictably; a lookup in a table they cannot see into stays branch-free.
+  KOKKOS_INLINE_FUNCTION T look_up_sign(std::int32_t i, std::int32_t j) const {
+    return OneSet ? unit[i < j] : T(1);
+  }
+
+  // Bins pair_distance's square r2, i.e. its correctly rounded root, if below r_max (the root is
+  // taken only for squares below cut_squared).
+  template <class Sink>
+  KOKKOS_INLINE_FUNCTION void bin_pair(std::int32_t p, std::int32_t q, T r2,
+                                       const Sink& sink) const {
     if (!(r2 < cut_squared)) return;
     const std::int32_t bin = range.bin_of(math::sqrt(r2));
     if (bin < 0) return;
@@ -358,21 +461,29 @@ void count_with_scatter_view(const ExecSpace& space, const Counter& counter, std
 
 // A team per `chunk` consecutive sorted atoms of A, its threads on consecutive atoms (which share
 // their neighbour cells), counting into a 32-bit histogram in team scratch that is added into the
-// totals once, at the team's end.
-template <class ExecSpace, class Counter>
+// totals once, at the team's end. Each thread keeps `slots` near partners in scratch as well.
+template <class ExecSpace, class T, class Counter>
 void count_with_team_histograms(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
-                                std::int32_t chunk, int team_size,
+                                std::int32_t chunk, int team_size, int slots,
                                 const TotalsOf<ExecSpace>& totals) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Scratch = Kokkos::View<std::uint32_t*, typename ExecSpace::scratch_memory_space,
-                               Kokkos::MemoryUnmanaged>;
+  using Histogram = ScratchOf<ExecSpace, std::uint32_t>;
+  using Distances = ScratchOf<ExecSpace, T>;
+  using Partners = ScratchOf<ExecSpace, std::int32_t>;
   const std::int32_t size = std::int32_t(totals.extent(0));
+  const int n_slots = team_size * slots;
+  const std::size_t scratch = Histogram::shmem_size(size) + Distances::shmem_size(n_slots) +
+                              Partners::shmem_size(n_slots);
   const Policy policy = Policy(space, (n_a + chunk - 1) / chunk, team_size)
-                            .set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(size)));
+                            .set_scratch_size(0, Kokkos::PerTeam(scratch));
   Kokkos::parallel_for(
       "kmol::pair_histogram::cells::count_pairs_in_teams", policy,
       KOKKOS_LAMBDA(const typename Policy::member_type& team) {
-        const Scratch histogram(team.team_scratch(0), size);
+        const Histogram histogram(team.team_scratch(0), size);
+        const Distances distances(team.team_scratch(0), n_slots);
+        const Partners partners(team.team_scratch(0), n_slots);
+        const NearSlots<T> kept{distances.data() + team.team_rank(),
+                                partners.data() + team.team_rank(), team.team_size(), slots};
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size),
                              [&](std::int32_t k) { histogram(k) = 0; });
         team.team_barrier();
@@ -380,9 +491,9 @@ void count_with_team_histograms(const ExecSpace& space, const Counter& counter, 
         Kokkos::parallel_for(
             Kokkos::TeamThreadRange(team, first, math::min(first + chunk, n_a)),
             [&](std::int32_t p) {
-              counter.count_partners(p, [&](std::int64_t k) {
-                Kokkos::atomic_add(&histogram(k), std::uint32_t(1));
-              });
+              counter.count_partners(
+                  p, [&](std::int64_t k) { Kokkos::atomic_add(&histogram(k), std::uint32_t(1)); },
+                  kept);
             });
         team.team_barrier();
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](std::int32_t k) {
@@ -413,21 +524,23 @@ std::int64_t max_partners(const ExecSpace& space, const CellGrid& grid,
 // Counts into `totals` with the fastest scheme the space allows; says which it took. Team
 // histograms need the space's scratch to hold them, and chunks small enough that no 32-bit count
 // can wrap before the team flushes it: each atom adds at most max_partners.
-template <class ExecSpace, class Counter>
+template <class ExecSpace, class T, class Counter>
 std::string count_pairs(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
                         const TotalsOf<ExecSpace>& totals) {
   if (is_cpu<ExecSpace>) {
     count_with_scatter_view(space, counter, n_a, totals);
     return "screened tiles, 64-bit per-thread histograms";
   }
-  constexpr int team_size = 128, atoms_per_thread = 2;
-  const std::size_t scratch = totals.extent(0) * sizeof(std::uint32_t);
+  constexpr int team_size = 128, atoms_per_thread = 1, slots = 16;
+  const std::size_t scratch =
+      totals.extent(0) * sizeof(std::uint32_t) + team_size * slots * (sizeof(T) + sizeof(std::int32_t));
   if (scratch <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0))) {
     const std::int64_t most = math::max<std::int64_t>(max_partners(space, counter.grid, counter.b), 1);
     const std::int64_t chunk = math::min<std::int64_t>(
         team_size * atoms_per_thread, std::int64_t(FlushBudget().capacity()) / most);
     if (chunk >= 1) {
-      count_with_team_histograms(space, counter, n_a, std::int32_t(chunk), team_size, totals);
+      count_with_team_histograms<ExecSpace, T>(space, counter, n_a, std::int32_t(chunk),
+                                               team_size, slots, totals);
       return "32-bit team histograms in scratch, " + std::to_string(chunk) +
              " atoms per team of " + std::to_string(team_size);
     }
@@ -499,11 +612,11 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
   const auto count = [&](auto box) {
     using Box = decltype(box);
     if (job.one_set)
-      return count_pairs(space,
+      return count_pairs<ExecSpace, T>(space,
                          PairCounter<ExecSpace, T, Box, true>{box, job.range, cut_squared, near,
                                                               sorted_labels, grid, a, b},
                          n_a, totals);
-    return count_pairs(space,
+    return count_pairs<ExecSpace, T>(space,
                        PairCounter<ExecSpace, T, Box, false>{box, job.range, cut_squared, near,
                                                              sorted_labels, grid, a, b},
                        n_a, totals);

@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_ScatterView.hpp>
 
+#include <limits>
 #include <string>
 
 #include "kernels/pair_histogram/job.hpp"
@@ -70,7 +71,7 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   // Tuner: the histogram window takes what its scratch level has left after the B tile (kept in
   // x, y, z arrays so that CPUs vectorise the distance loop) and the staged bins.
   const int team_size = Traits::team_size;
-  const std::int64_t a_tile = std::int64_t(team_size) * Traits::a_per_thread;
+  const std::int64_t a_tile = std::int64_t(team_size) * Traits::template a_per_thread<T>;
   const int b_tile = Traits::b_tile;
   const std::size_t alignment_slack = 64;  // each scratch allocation is padded to alignment
   const std::size_t tile_bytes = 3 * (b_tile * sizeof(T) + alignment_slack);
@@ -87,6 +88,7 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   const bool one_set = job.one_set;
   const auto range = job.range;
   const std::int32_t n_bins = range.n_bins;
+  const T far = std::numeric_limits<T>::infinity();
 
   Policy policy(space, n_a_tiles * n_windows, team_size);
   const std::size_t histogram_bytes = (window + spare_slots) * sizeof(std::uint32_t) + alignment_slack;
@@ -186,19 +188,31 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
         }
       } else {
         // GPUs: each thread keeps its atoms of A in registers, so every B atom read from scratch
-        // serves several pairs.
-        constexpr int held = Traits::on_host ? 1 : Traits::a_per_thread;
+        // serves several pairs. Missing atoms lie at infinity (bin_of drops them), and only tiles that
+        // overlap the team's A range need the i < j test of one set.
+        constexpr int held = Traits::on_host ? 1 : Traits::template a_per_thread<T>;
         Vec3<T> mine[held];
         std::int64_t mine_index[held];
         for (int u = 0; u < held; ++u) {
           mine_index[u] = a_begin + team.team_rank() + std::int64_t(u) * team_size;
-          mine[u] = mine_index[u] < a_end ? a(mine_index[u]) : Vec3<T>{};
+          mine[u] = mine_index[u] < a_end ? a(mine_index[u]) : Vec3<T>{far, far, far};
         }
-        for (int j = 0; j < t_size; ++j) {
-          const Vec3<T> bj = tile_point(j);
-          for (int u = 0; u < held; ++u)
-            if (mine_index[u] < a_end && (!one_set || t0 + j > mine_index[u]))
-              count(flat_bin(mine_index[u], t0 + j, range.bin_of(pair_distance(box, mine[u], bj))));
+        const bool ordered = one_set && t0 < a_end;
+        if (direct_slots && !ordered) {
+          for (int j = 0; j < t_size; ++j) {
+            const Vec3<T> bj = tile_point(j);
+            for (int u = 0; u < held; ++u) {
+              const std::int32_t k = range.bin_of(pair_distance(box, mine[u], bj));
+              if (k >= 0) Kokkos::atomic_increment(&hist(k));
+            }
+          }
+        } else {
+          for (int j = 0; j < t_size; ++j) {
+            const Vec3<T> bj = tile_point(j);
+            for (int u = 0; u < held; ++u)
+              if (mine_index[u] < a_end && (!one_set || t0 + j > mine_index[u]))
+                count(flat_bin(mine_index[u], t0 + j, range.bin_of(pair_distance(box, mine[u], bj))));
+          }
         }
       }
       team.team_barrier();

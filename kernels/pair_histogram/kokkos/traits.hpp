@@ -12,7 +12,10 @@ template <class ExecSpace>
 struct PairHistogramKokkosTraits {
   static constexpr bool on_host = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
   static constexpr int team_size = on_host ? 1 : 256;
-  static constexpr int a_per_thread = on_host ? 64 : 4;
+  // Atoms of A per thread: a CPU thread sweeps 64 in turn; a GPU thread holds them in registers
+  // (eight doubles made the kernel fail to load on Hopper, so four).
+  template <class T>
+  static constexpr int a_per_thread = on_host ? 64 : (sizeof(T) == 4 ? 8 : 4);
   static constexpr int b_tile = on_host ? 512 : 32;  // 32 leaves 10,000 bins in one GPU pass
   static constexpr bool stage_bins = on_host;
   // Host scratch level 1 is ordinary memory as fast as level 0 and big enough for any histogram;
