@@ -13,6 +13,7 @@
 #include "kernels/pair_histogram/gr.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/precision.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace kmol::cli {
@@ -94,7 +95,8 @@ Action add_histogram_command(CLI::App& app) {
   cmd->add_option("--rmax", o->r_max, "Largest distance binned (Angstrom); default: the box's limit")->check(CLI::PositiveNumber);
   cmd->add_option("--bins", o->bins, "Number of bins");
   cmd->add_option("--impl", o->impl, "auto, kokkos, host, cuda or cells");
-  cmd->add_option("--precision", o->precision, "single or double")->check(CLI::IsMember({"single", "double"}));
+  cmd->add_option("--precision", o->precision, "single or double")
+      ->check(CLI::IsMember({std::string(to_string(Precision::single)), std::string(to_string(Precision::double_))}));
   cmd->add_option("--device", o->device, "auto, cpu or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
   cmd->add_option("--norm", o->norm, "rdf, density or none")->check(CLI::IsMember({"rdf", "density", "none"}));
@@ -112,8 +114,9 @@ Action add_histogram_command(CLI::App& app) {
     settings.n_bins = o->bins;
     settings.impl = pair_histogram_impl_from_string(o->impl);
     Kokkos::Timer timer;
-    const auto result = o->precision == "double" ? compute<double>(*o, system, settings)
-                                                 : compute<float>(*o, system, settings);
+    const Precision precision = o->precision == "double" ? Precision::double_ : Precision::single;
+    const auto result = precision == Precision::double_ ? compute<double>(*o, system, settings)
+                                                        : compute<float>(*o, system, settings);
     const double seconds = timer.seconds();
     RdfCountsSummary summary{result.counts, settings.r_min, settings.r_max, 1,
                              std::int64_t(system.positions.size()), 0, true, 0,
