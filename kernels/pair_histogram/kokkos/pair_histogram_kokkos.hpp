@@ -75,7 +75,8 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   const int b_tile = Traits::b_tile;
   const std::size_t alignment_slack = 64;  // each scratch allocation is padded to alignment
   const std::size_t tile_bytes = 3 * (b_tile * sizeof(T) + alignment_slack);
-  const std::size_t staged_bytes = Traits::stage_bins ? b_tile * sizeof(std::int32_t) + alignment_slack : 0;
+  const std::size_t staged_bytes =
+      Traits::stage_bins ? b_tile * (sizeof(std::int32_t) + sizeof(T)) + 2 * alignment_slack : 0;
   constexpr int level = Traits::histogram_level;
   const std::size_t level_used = level == 0 ? tile_bytes + staged_bytes * team_size : 0;
   const std::size_t window_fit =
@@ -110,6 +111,7 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
     Kokkos::View<T*, Scratch, Unmanaged> tile_y(team.team_scratch(0), b_tile);
     Kokkos::View<T*, Scratch, Unmanaged> tile_z(team.team_scratch(0), b_tile);
     Kokkos::View<std::int32_t*, Scratch, Unmanaged> staged(team.thread_scratch(0), Traits::stage_bins ? b_tile : 0);
+    Kokkos::View<T*, Scratch, Unmanaged> squared_buffer(team.thread_scratch(0), Traits::stage_bins ? b_tile : 0);
     auto totals_access = scatter.access();
 
     auto clear = [&]() {
@@ -169,12 +171,17 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
           std::int32_t* __restrict__ bins = staged.data();
           const std::int32_t miss = direct_slots ? std::int32_t(w_size) : -1;
           const std::int32_t miss_step = direct_slots ? 1 : 0;
+          // Two passes: one long loop would leave the core waiting on its dependent steps.
+          T* __restrict__ squared = squared_buffer.data();
           for (int j = 0; j < t_size; ++j) {
             bool settled;
             const Vec3<T> d = box.wrapped(tile_point(j) - ai, settled);
-            const std::int32_t k = range.bin_of(math::sqrt(norm2(d)));
+            squared[j] = settled ? norm2(d) : T(-1);
+          }
+          for (int j = 0; j < t_size; ++j) {
+            const std::int32_t k = range.bin_of(math::sqrt(squared[j]));
             const std::int32_t slot = k >= 0 ? k : miss + miss_step * (j & (spare_slots - 1));
-            bins[j] = settled ? slot : unsettled;
+            bins[j] = squared[j] >= T(0) ? slot : unsettled;
           }
           if (direct_slots) {
             for (int j = first_partner(i); j < t_size; ++j) {
