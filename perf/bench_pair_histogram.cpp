@@ -73,8 +73,7 @@ void register_space(const std::string& space_name, std::int64_t n) {
       s.box = ref.box;
       s.r_max = ref.r_max;
       s.n_bins = bins;
-      const BoxSpec box = validated(ref.box);
-      const PairHistogramShape shape{n, n, false, box.kind, s.r_max, volume(box), 2 * inscribed_radius(box), bins};
+      const PairHistogramShape shape = shape_of(n, n, false, s);
       for (auto impl : {PairHistogramImpl::kokkos, PairHistogramImpl::host, PairHistogramImpl::cuda}) {
         if (!pair_histogram_refusal(impl, shape, platform).empty()) continue;
         s.impl = impl;

@@ -22,9 +22,7 @@ template <class ExecSpace>
 std::vector<PairHistogramImpl> impls_for(const PairHistogramInput<float>& in, const PairHistogramSettings& s) {
   constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
                                 ? kmol::Platform::host : kmol::Platform::cuda;
-  const BoxSpec box = kmol::validated(s.box);
-  const kmol::PairHistogramShape shape{in.n_a, in.n_b, in.one_set(), box.kind, s.r_max, kmol::volume(box),
-                                       2 * kmol::inscribed_radius(box), s.n_bins};
+  const kmol::PairHistogramShape shape = kmol::shape_of(in.n_a, in.n_b, in.one_set(), s);
   std::vector<PairHistogramImpl> out;
   for (auto impl : {PairHistogramImpl::kokkos, PairHistogramImpl::host, PairHistogramImpl::cuda, PairHistogramImpl::cells})
     if (kmol::pair_histogram_refusal(impl, shape, platform).empty()) out.push_back(impl);

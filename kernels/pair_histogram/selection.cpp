@@ -25,6 +25,13 @@ bool cells_pay(const PairHistogramShape& s) {
 
 }  // namespace
 
+PairHistogramShape shape_of(std::int64_t n_a, std::int64_t n_b, bool one_set,
+                            const PairHistogramSettings& settings) {
+  const BoxSpec box = validated(settings.box);
+  return {n_a, n_b, one_set, box.kind, settings.r_max, volume(box), 2 * inscribed_radius(box),
+          settings.n_bins};
+}
+
 std::string to_string(PairHistogramImpl impl) {
   switch (impl) {
     case PairHistogramImpl::kokkos: return "kokkos";

@@ -21,6 +21,10 @@ struct PairHistogramShape {
   std::int32_t n_bins = 0;
 };
 
+// The shape of a problem with these set sizes and settings.
+PairHistogramShape shape_of(std::int64_t n_a, std::int64_t n_b, bool one_set,
+                            const PairHistogramSettings& settings);
+
 // Empty when `impl` can run the problem on the platform, else why not.
 std::string pair_histogram_refusal(PairHistogramImpl impl, const PairHistogramShape& shape,
                                    Platform platform);

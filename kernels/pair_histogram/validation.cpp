@@ -89,8 +89,7 @@ void prepare_pair_histogram(const PairHistogramInput<T>& in, const PairHistogram
   out.result.counts.assign(std::size_t(job.n_histograms) * std::size_t(s.n_bins), 0);
   job.counts = out.result.counts.data();
 
-  out.shape = {job.n_a, job.n_b, job.one_set, box.kind, s.r_max, volume(box),
-               2 * inscribed_radius(box), s.n_bins};
+  out.shape = shape_of(job.n_a, job.n_b, job.one_set, s);
 }
 
 template void prepare_pair_histogram(const PairHistogramInput<float>&,

@@ -18,16 +18,9 @@
 namespace kmol {
 namespace detail {
 
-template <class T, class Memory>
-Kokkos::View<const Vec3<T>*, Memory> device_copy(const Vec3<T>* host, std::int64_t n,
-                                                 const char* label) {
-  Kokkos::View<Vec3<T>*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
-  Kokkos::deep_copy(out, Kokkos::View<const Vec3<T>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n));
-  return out;
-}
-
+// A copy of n host values in Memory; an empty view for a null pointer (an absent label).
 template <class Memory, class V>
-Kokkos::View<const V*, Memory> device_copy_or_empty(const V* host, std::int64_t n, const char* label) {
+Kokkos::View<const V*, Memory> device_copy(const V* host, std::int64_t n, const char* label) {
   if (host == nullptr) return {};
   Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
   Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n));
@@ -46,13 +39,13 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   using Scratch = typename ExecSpace::scratch_memory_space;
   using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
 
-  const auto a = detail::device_copy<T, Memory>(job.a, job.n_a, "kmol::pair_histogram::a");
-  const auto b = job.one_set ? a : detail::device_copy<T, Memory>(job.b, job.n_b, "kmol::pair_histogram::b");
+  const auto a = detail::device_copy<Memory>(job.a, job.n_a, "kmol::pair_histogram::a");
+  const auto b = job.one_set ? a : detail::device_copy<Memory>(job.b, job.n_b, "kmol::pair_histogram::b");
   const auto n_pairs_species = job.labels.n_species * (job.labels.n_species + 1) / 2;
-  const auto species = detail::device_copy_or_empty<Memory>(job.labels.species, job.n_a, "kmol::pair_histogram::species");
-  const auto enabled = detail::device_copy_or_empty<Memory>(job.labels.enabled, n_pairs_species, "kmol::pair_histogram::enabled");
-  const auto mol_a = detail::device_copy_or_empty<Memory>(job.labels.molecule_a, job.n_a, "kmol::pair_histogram::molecule_a");
-  const auto mol_b = job.one_set ? mol_a : detail::device_copy_or_empty<Memory>(job.labels.molecule_b, job.n_b, "kmol::pair_histogram::molecule_b");
+  const auto species = detail::device_copy<Memory>(job.labels.species, job.n_a, "kmol::pair_histogram::species");
+  const auto enabled = detail::device_copy<Memory>(job.labels.enabled, n_pairs_species, "kmol::pair_histogram::enabled");
+  const auto mol_a = detail::device_copy<Memory>(job.labels.molecule_a, job.n_a, "kmol::pair_histogram::molecule_a");
+  const auto mol_b = job.one_set ? mol_a : detail::device_copy<Memory>(job.labels.molecule_b, job.n_b, "kmol::pair_histogram::molecule_b");
   PairLabels labels = job.labels;
   labels.species = species.data();
   labels.enabled = enabled.data();
