@@ -1,8 +1,9 @@
+#include "kernels/coulomb/selection.hpp"
 #include "kernels/pair_histogram/selection.hpp"
 #include "kernels/registry.hpp"
 
 namespace kmol {
 
-std::vector<AlgorithmSummary> algorithm_catalog() { return {pair_histogram_summary()}; }
+std::vector<AlgorithmSummary> algorithm_catalog() { return {pair_histogram_summary(), coulomb_summary()}; }
 
 }  // namespace kmol

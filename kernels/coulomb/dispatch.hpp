@@ -1,0 +1,70 @@
+#pragma once
+// coulomb_potential(): validate, choose an implementation, run it, scale to the requested units.
+// Instantiated per execution space in instances_<space>.cpp.
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+#include "kernels/coulomb/coulomb.hpp"
+#include "kernels/coulomb/host/coulomb_host.hpp"
+#include "kernels/coulomb/kokkos/coulomb_kokkos.hpp"
+#include "kernels/coulomb/selection.hpp"
+#include "kernels/coulomb/units.hpp"
+#include "kernels/coulomb/validation.hpp"
+#include "kmol/core/errors.hpp"
+#ifdef KMOL_HAVE_CUDA
+#include "kernels/coulomb/cuda/coulomb_cuda.hpp"
+#endif
+
+namespace kmol {
+
+template <class ExecSpace>
+constexpr CoulombPlatform coulomb_platform_of() {
+  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? CoulombPlatform::host
+                                                                              : CoulombPlatform::cuda;
+}
+
+template <class ExecSpace, class T>
+std::string run_coulomb(const ExecSpace& space, CoulombImpl impl, const CoulombJob<T>& job) {
+  switch (impl) {
+    case CoulombImpl::host:
+      if constexpr (coulomb_platform_of<ExecSpace>() == CoulombPlatform::host) return coulomb_host(job, space.concurrency());
+      break;
+    case CoulombImpl::cuda:
+#ifdef KMOL_HAVE_CUDA
+      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return coulomb_cuda(job, space.cuda_stream());
+#endif
+      break;
+    case CoulombImpl::kokkos: return coulomb_kokkos(space, job);
+    case CoulombImpl::automatic: break;
+  }
+  throw UnsupportedError("potential: " + to_string(impl) + " cannot run on this execution space");
+}
+
+template <class ExecSpace, class T>
+PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>& input,
+                                  const CoulombSettings& settings) {
+  Kokkos::Profiling::pushRegion("kmol::coulomb_potential");
+  CoulombJob<T> job = prepare_coulomb(input, settings);
+  PotentialMap<T> map;
+  map.lattice = settings.lattice;
+  map.units = settings.units;
+  map.values.assign(std::size_t(settings.lattice.points()), T(0));
+  job.values = map.values.data();
+  const CoulombShape shape{settings.method, input.n, job.points(), settings.faces_only};
+  map.impl_used = choose_coulomb_impl(shape, coulomb_platform_of<ExecSpace>(), settings.impl);
+  map.launch = run_coulomb(space, map.impl_used, job);
+  space.fence();
+  const T scale = T(coulomb::potential_scale(settings.units, settings.temperature, effective_dielectric(settings)));
+  for (T& v : map.values) v *= scale;
+  Kokkos::Profiling::popRegion();
+  return map;
+}
+
+}  // namespace kmol
+
+#define KMOL_INSTANTIATE_COULOMB(Space)                                                                    \
+  template kmol::PotentialMap<float> kmol::coulomb_potential(const Space&, const kmol::CoulombInput<float>&,  \
+                                                              const kmol::CoulombSettings&);                  \
+  template kmol::PotentialMap<double> kmol::coulomb_potential(const Space&, const kmol::CoulombInput<double>&, \
+                                                               const kmol::CoulombSettings&);

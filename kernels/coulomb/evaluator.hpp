@@ -1,0 +1,57 @@
+#pragma once
+// The per-(point, atom) physics every implementation shares, in e/Angstrom before the unit factor
+// (see units.hpp). Kokkos-free, so the raw CUDA kernels include it too.
+#include "kmol/core/math.hpp"
+
+namespace kmol::coulomb {
+
+template <class T>
+KMOL_INLINE T exp_(T x);
+template <>
+KMOL_INLINE float exp_(float x) { return ::expf(x); }
+template <>
+KMOL_INLINE double exp_(double x) { return ::exp(x); }
+
+// A running sum, optionally compensated (Kahan): the carry holds the low-order bits each addition
+// loses, which bounds the error independently of how many atoms contribute.
+template <class T, bool Compensated>
+struct Accumulator {
+  T sum = 0, carry = 0;
+  KMOL_INLINE void add(T x) {
+    if constexpr (Compensated) {
+      const T y = x - carry;
+      const T t = sum + y;
+      carry = (t - sum) - y;
+      sum = t;
+    } else {
+      sum += x;
+    }
+  }
+  // The sum with the last lost bits put back.
+  KMOL_INLINE T value() const { return Compensated ? sum - carry : sum; }
+};
+
+// q / r. An atom exactly on a lattice point is left out of that point (its self-term is infinite).
+template <class T>
+KMOL_INLINE T direct_term(T q, T r2) {
+  return r2 > T(0) ? q / math::sqrt(r2) : T(0);
+}
+
+// q / r * (1 - r^2/rc^2)^2 inside the cutoff (NAMD's shifting function: value and slope vanish at rc).
+template <class T>
+KMOL_INLINE T cutoff_term(T q, T r2, T rc2, T inv_rc2) {
+  if (!(r2 < rc2) || r2 == T(0)) return T(0);
+  const T s = math::fma(-r2, inv_rc2, T(1));
+  return q / math::sqrt(r2) * (s * s);
+}
+
+// APBS' Debye-Hueckel sphere: q exp(-kappa (d - a)) / (d (1 + kappa a)). The atom's factor
+// exp(kappa a) / (1 + kappa a) is folded into `q` when the job is prepared (mdh_charge).
+template <class T>
+KMOL_INLINE T mdh_term(T q_folded, T r2, T kappa) {
+  if (r2 == T(0)) return T(0);
+  const T d = math::sqrt(r2);
+  return q_folded * exp_(-kappa * d) / d;
+}
+
+}  // namespace kmol::coulomb

@@ -1,0 +1,128 @@
+#pragma once
+// The portable potential-map engine: one code for every Kokkos backend. One thread per lattice
+// point (flat over the job's blocks); direct and mdh loop over all atoms, cutoff over the atoms in
+// the 27 cells around the point (cell_list.hpp).
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+#include "kernels/coulomb/cell_list.hpp"
+#include "kernels/coulomb/evaluator.hpp"
+#include "kernels/coulomb/job.hpp"
+#include "kernels/coulomb/point_table.hpp"
+
+namespace kmol {
+namespace coulomb_detail {
+
+template <class Memory, class V>
+Kokkos::View<const V*, Memory> to_device(const std::vector<V>& host, const char* label) {
+  Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), host.size());
+  Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
+  return out;
+}
+
+// Copies the flat point values back into the job's lattice.
+template <class T, class Memory>
+void store_points(const CoulombJob<T>& job, const coulomb::PointTable& table, Kokkos::View<T*, Memory> flat) {
+  const std::int64_t counts[3] = {job.counts[0], job.counts[1], job.counts[2]};
+  Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> whole(job.values, table.points());
+  if (table.is_whole(counts)) {
+    Kokkos::deep_copy(whole, flat);
+    return;
+  }
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), flat);
+  for (std::int64_t p = 0; p < table.points(); ++p) {
+    std::int64_t ijk[3];
+    table.locate(p, ijk);
+    job.values[job.index(ijk[0], ijk[1], ijk[2])] = host(p);
+  }
+}
+
+template <bool Compensated, class ExecSpace, class T>
+void all_atoms(const ExecSpace& space, const CoulombJob<T>& job, const coulomb::PointTable& table,
+               Kokkos::View<T*, typename ExecSpace::memory_space> out) {
+  using Memory = typename ExecSpace::memory_space;
+  const auto x = to_device<Memory>(job.coords[0], "kmol::coulomb::x");
+  const auto y = to_device<Memory>(job.coords[1], "kmol::coulomb::y");
+  const auto z = to_device<Memory>(job.coords[2], "kmol::coulomb::z");
+  const auto q = to_device<Memory>(job.charges, "kmol::coulomb::q");
+  const std::int64_t n = job.n;
+  const T h = job.spacing, kappa = job.kappa;
+  const bool mdh = job.method == CoulombMethod::mdh;
+  Kokkos::parallel_for(
+      "kmol::coulomb::all_atoms", Kokkos::RangePolicy<ExecSpace>(space, 0, table.points()),
+      KOKKOS_LAMBDA(const std::int64_t p) {
+        std::int64_t ijk[3];
+        table.locate(p, ijk);
+        const T px = T(ijk[0]) * h, py = T(ijk[1]) * h, pz = T(ijk[2]) * h;
+        coulomb::Accumulator<T, Compensated> sum;
+        for (std::int64_t a = 0; a < n; ++a) {
+          const T dx = x(a) - px, dy = y(a) - py, dz = z(a) - pz;
+          const T r2 = math::fma(dx, dx, math::fma(dy, dy, dz * dz));
+          sum.add(mdh ? coulomb::mdh_term(q(a), r2, kappa) : coulomb::direct_term(q(a), r2));
+        }
+        out(p) = sum.value();
+      });
+}
+
+template <bool Compensated, class ExecSpace, class T>
+void cells(const ExecSpace& space, const CoulombJob<T>& job, const coulomb::PointTable& table,
+           Kokkos::View<T*, typename ExecSpace::memory_space> out) {
+  using Memory = typename ExecSpace::memory_space;
+  const coulomb::CellList<T> list = coulomb::build_cell_list(job);
+  const auto x = to_device<Memory>(list.coords[0], "kmol::coulomb::x");
+  const auto y = to_device<Memory>(list.coords[1], "kmol::coulomb::y");
+  const auto z = to_device<Memory>(list.coords[2], "kmol::coulomb::z");
+  const auto q = to_device<Memory>(list.charges, "kmol::coulomb::q");
+  const auto start = to_device<Memory>(list.start, "kmol::coulomb::cell_start");
+  const T h = job.spacing, rc2 = job.cutoff * job.cutoff, inv_rc2 = T(1) / rc2;
+  const T side = list.side, o0 = list.origin[0], o1 = list.origin[1], o2 = list.origin[2];
+  const std::int64_t n0 = list.cells[0], n1 = list.cells[1], n2 = list.cells[2];
+  Kokkos::parallel_for(
+      "kmol::coulomb::cells", Kokkos::RangePolicy<ExecSpace>(space, 0, table.points()),
+      KOKKOS_LAMBDA(const std::int64_t p) {
+        std::int64_t ijk[3];
+        table.locate(p, ijk);
+        const T px = T(ijk[0]) * h, py = T(ijk[1]) * h, pz = T(ijk[2]) * h;
+        // The point's cell, clamped to one cell outside the grid: farther cells hold nothing in reach.
+        const T fc[3] = {math::floor((px - o0) / side), math::floor((py - o1) / side), math::floor((pz - o2) / side)};
+        const std::int64_t n_c[3] = {n0, n1, n2};
+        std::int64_t lo[3], hi[3];
+        for (int d = 0; d < 3; ++d) {
+          const T c = math::min(math::max(fc[d], T(-2)), T(n_c[d] + 1));
+          lo[d] = math::max(std::int64_t(c) - 1, std::int64_t(0));
+          hi[d] = math::min(std::int64_t(c) + 1, n_c[d] - 1);
+        }
+        coulomb::Accumulator<T, Compensated> sum;
+        for (std::int64_t c2 = lo[2]; c2 <= hi[2]; ++c2)
+          for (std::int64_t c1 = lo[1]; c1 <= hi[1]; ++c1) {
+            const std::int64_t row = (c2 * n1 + c1) * n0;
+            for (std::int64_t a = start(row + lo[0]); a < start(row + hi[0] + 1); ++a) {
+              const T dx = x(a) - px, dy = y(a) - py, dz = z(a) - pz;
+              const T r2 = math::fma(dx, dx, math::fma(dy, dy, dz * dz));
+              sum.add(coulomb::cutoff_term(q(a), r2, rc2, inv_rc2));
+            }
+          }
+        out(p) = sum.value();
+      });
+}
+
+}  // namespace coulomb_detail
+
+template <class ExecSpace, class T>
+std::string coulomb_kokkos(const ExecSpace& space, const CoulombJob<T>& job) {
+  using Memory = typename ExecSpace::memory_space;
+  const auto table = coulomb::PointTable::of(job);
+  Kokkos::View<T*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::coulomb::values")),
+                               table.points());
+  const bool cutoff = job.method == CoulombMethod::cutoff;
+  if (cutoff && job.compensated) coulomb_detail::cells<true>(space, job, table, out);
+  if (cutoff && !job.compensated) coulomb_detail::cells<false>(space, job, table, out);
+  if (!cutoff && job.compensated) coulomb_detail::all_atoms<true>(space, job, table, out);
+  if (!cutoff && !job.compensated) coulomb_detail::all_atoms<false>(space, job, table, out);
+  space.fence();
+  coulomb_detail::store_points(job, table, out);
+  return std::string("kokkos: ") + (cutoff ? "27-cell list" : "all atoms") + ", one point per thread";
+}
+
+}  // namespace kmol

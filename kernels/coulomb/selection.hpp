@@ -1,0 +1,27 @@
+#pragma once
+// Which potential-map implementation runs a problem, and what each supports: the one place where
+// implementations are registered and chosen (see docs/architecture.md).
+#include <cstdint>
+#include <string>
+
+#include "kernels/coulomb/coulomb.hpp"
+#include "kernels/registry.hpp"
+
+namespace kmol {
+
+enum class CoulombPlatform { host, cuda };
+
+struct CoulombShape {
+  CoulombMethod method = CoulombMethod::direct;
+  std::int64_t atoms = 0, points = 0;
+  bool faces_only = false;
+};
+
+std::string coulomb_refusal(CoulombImpl impl, const CoulombShape& shape, CoulombPlatform platform);
+
+// `requested` if it can run (UnsupportedError if not), else the fastest that can.
+CoulombImpl choose_coulomb_impl(const CoulombShape& shape, CoulombPlatform platform, CoulombImpl requested);
+
+AlgorithmSummary coulomb_summary();
+
+}  // namespace kmol

@@ -1,0 +1,145 @@
+#include "kernels/coulomb/validation.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cmath>
+#include <string>
+
+#include "kernels/coulomb/units.hpp"
+#include "kmol/core/errors.hpp"
+
+namespace kmol {
+namespace {
+
+constexpr double water_dielectric = 78.54;  // APBS' default solvent
+
+double physical_memory_bytes() {
+  return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+}
+
+std::string describe_too_large(const Lattice& l, double points, double bytes, double memory) {
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "lattice %lld x %lld x %lld (%.3g points) needs about %.3g GiB for the map, more than half of "
+                "this machine's %.3g GiB; use a coarser spacing or less padding",
+                (long long)l.counts[0], (long long)l.counts[1], (long long)l.counts[2], points,
+                bytes / double(1 << 30), memory / double(1 << 30));
+  return text;
+}
+
+}  // namespace
+
+Lattice lattice_around(const Vec3<double>* positions, std::int64_t n, double spacing, double padding) {
+  if (!(spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
+  if (!(padding >= 0)) throw InputError({"", "--padding", -1}, "must not be negative (Angstrom)");
+  if (n <= 0) throw InputError({"", "atoms", -1}, "no atoms to place a lattice around");
+  Vec3<double> lo = positions[0], hi = positions[0];
+  for (std::int64_t a = 1; a < n; ++a) {
+    lo = {std::min(lo.x, positions[a].x), std::min(lo.y, positions[a].y), std::min(lo.z, positions[a].z)};
+    hi = {std::max(hi.x, positions[a].x), std::max(hi.y, positions[a].y), std::max(hi.z, positions[a].z)};
+  }
+  Lattice lattice;
+  lattice.spacing = spacing;
+  const double lo_c[3] = {lo.x, lo.y, lo.z}, hi_c[3] = {hi.x, hi.y, hi.z};
+  double origin[3];
+  for (int d = 0; d < 3; ++d) {
+    const double extent = hi_c[d] - lo_c[d] + 2 * padding;
+    const double steps = std::ceil(extent / spacing);
+    if (!(steps < 1e9)) throw InputError({"", "--spacing", -1}, "gives a lattice too large to index");
+    lattice.counts[d] = std::int64_t(steps) + 1;
+    origin[d] = 0.5 * (lo_c[d] + hi_c[d]) - 0.5 * steps * spacing;
+  }
+  lattice.origin = {origin[0], origin[1], origin[2]};
+  return lattice;
+}
+
+std::int64_t potential_map_bytes(const Lattice& lattice, int value_bytes) {
+  return lattice.points() * value_bytes;
+}
+
+double effective_dielectric(const CoulombSettings& s) {
+  if (s.dielectric > 0) return s.dielectric;
+  return s.method == CoulombMethod::mdh ? water_dielectric : 1.0;
+}
+
+void validate_coulomb(std::int64_t n_atoms, const CoulombSettings& s, int value_bytes) {
+  if (n_atoms <= 0) throw InputError({"", "atoms", -1}, "no atoms: the potential needs at least one charge");
+  if (!(s.lattice.spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
+  double points = 1;
+  for (int d = 0; d < 3; ++d) {
+    if (s.lattice.counts[d] < 1)
+      throw InputError({"", "lattice counts", -1}, "every lattice dimension needs at least one point");
+    points *= double(s.lattice.counts[d]);
+  }
+  const double bytes = points * value_bytes, memory = physical_memory_bytes();
+  if (bytes > 0.5 * memory)
+    throw InputError({"", "--spacing", -1},
+                     describe_too_large(s.lattice, points, bytes, memory));
+  if (s.method == CoulombMethod::cutoff && !(s.cutoff > 0))
+    throw InputError({"", "--cutoff", -1}, "must be positive (Angstrom) for the cutoff method");
+  if (!(s.ionic_strength >= 0)) throw InputError({"", "--ionic-strength", -1}, "must not be negative (mol/L)");
+  if (!(s.temperature > 0)) throw InputError({"", "--temperature", -1}, "must be positive (K)");
+  if (!(s.dielectric >= 0)) throw InputError({"", "--dielectric", -1}, "must be positive");
+  if (s.faces_only && s.method != CoulombMethod::mdh)
+    throw InputError({"", "--faces-only", -1}, "applies to the mdh method only");
+}
+
+std::vector<LatticeBlock> lattice_blocks(const Lattice& lattice, bool faces_only) {
+  const auto [nx, ny, nz] = lattice.counts;
+  if (!faces_only) return {{{0, 0, 0}, {nx, ny, nz}, 0}};
+  std::vector<LatticeBlock> blocks;
+  auto add = [&](LatticeBlock b) {
+    if (b.points() > 0) blocks.push_back(b);
+  };
+  for (std::int64_t k : {std::int64_t(0), nz - 1}) {
+    add({{0, 0, k}, {nx, ny, 1}, 0});
+    if (nz == 1) break;
+  }
+  for (std::int64_t j : {std::int64_t(0), ny - 1}) {
+    add({{0, j, 1}, {nx, 1, nz - 2}, 0});
+    if (ny == 1) break;
+  }
+  for (std::int64_t i : {std::int64_t(0), nx - 1}) {
+    add({{i, 1, 1}, {1, ny - 2, nz - 2}, 1});
+    if (nx == 1) break;
+  }
+  return blocks;
+}
+
+template <class T>
+CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSettings& s) {
+  validate_coulomb(input.n, s, int(sizeof(T)));
+  if (s.method == CoulombMethod::mdh && input.radii == nullptr)
+    throw InputError({"", "radii", -1}, "the mdh method needs atomic radii");
+  CoulombJob<T> job;
+  job.method = s.method;
+  job.n = input.n;
+  job.spacing = T(s.lattice.spacing);
+  job.counts = s.lattice.counts;
+  job.cutoff = T(s.cutoff);
+  job.compensated = s.compensated;
+  const double eps_r = effective_dielectric(s);
+  const double kappa = coulomb::debye_kappa(s.ionic_strength, s.temperature, eps_r);
+  job.kappa = T(kappa);
+  for (auto& c : job.coords) c.resize(input.n);
+  job.charges.resize(input.n);
+  const double origin[3] = {s.lattice.origin.x, s.lattice.origin.y, s.lattice.origin.z};
+  for (std::int64_t a = 0; a < input.n; ++a) {
+    const Vec3<T> p = input.positions[a];
+    const double xyz[3] = {double(p.x), double(p.y), double(p.z)};
+    const double q = double(input.charges[a]);
+    if (!std::isfinite(xyz[0]) || !std::isfinite(xyz[1]) || !std::isfinite(xyz[2]) || !std::isfinite(q))
+      throw InputError({"", "atoms", long(a)}, "atom " + std::to_string(a) + " has a non-finite position or charge");
+    for (int d = 0; d < 3; ++d) job.coords[d][a] = T(xyz[d] - origin[d]);
+    job.charges[a] = s.method == CoulombMethod::mdh ? T(coulomb::mdh_charge(q, double(input.radii[a]), kappa)) : T(q);
+  }
+  job.blocks = lattice_blocks(s.lattice, s.faces_only);
+  return job;
+}
+
+template CoulombJob<float> prepare_coulomb(const CoulombInput<float>&, const CoulombSettings&);
+template CoulombJob<double> prepare_coulomb(const CoulombInput<double>&, const CoulombSettings&);
+
+}  // namespace kmol
