@@ -1,0 +1,66 @@
+#pragma once
+// H5MD 1.1 trajectory reader (HDF5 C API), frame by frame: each read_frame() reads one hyperslab
+// of position/value, never the whole trajectory. Understands
+//   particles/<group>/position/{value [T][N][3], step, time}  (step/time as [T] or scalar + offset)
+//   particles/<group>/box: dimension, boundary, edges fixed ([3] or [3][3]) or time-dependent
+//                          (edges/value [T][3] or [T][3][3])
+//   optional species, charge, mass, id ([N], or time-dependent: first frame), velocity
+//   the "unit" attribute of lengths: Angstrom, Ang, A, nm, pm (converted to Angstrom; absent:
+//   Angstrom, with a warning).
+// Errors are InputError naming the file, the dataset and the frame or atom.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kmol/core/box.hpp"
+
+namespace kmol::io {
+
+struct H5mdFrameInfo {
+  std::int64_t index = 0;  // position in the file, 0-based
+  std::int64_t step = 0;
+  double time = 0;
+  BoxSpec box;  // Angstrom; kind none for open boundaries
+};
+
+class H5mdReader {
+ public:
+  // particle_group empty: the file's only group, or "all" when there are several.
+  explicit H5mdReader(const std::string& path, const std::string& particle_group = "");
+  ~H5mdReader();
+  H5mdReader(const H5mdReader&) = delete;
+  H5mdReader& operator=(const H5mdReader&) = delete;
+
+  const std::string& path() const;
+  const std::string& particle_group() const;
+  std::int64_t n_frames() const;
+  std::int64_t n_atoms() const;
+  BoxKind box_kind() const;
+  bool box_time_dependent() const;
+  bool has_velocities() const;
+
+  // Per-atom data when the file has it (empty otherwise).
+  const std::vector<std::int32_t>& species() const;
+  const std::vector<std::string>& species_names() const;  // attribute "names" of species, if any
+  const std::vector<double>& charges() const;
+  const std::vector<double>& masses() const;
+  const std::vector<std::int64_t>& ids() const;
+
+  // Notes for the user (a missing unit attribute, say).
+  const std::vector<std::string>& warnings() const;
+
+  // Reads frame t into positions[0..n_atoms) (Angstrom), and velocities when not null. Throws
+  // InputError for unreadable data (naming the frame) or non-finite coordinates (frame and atom).
+  template <class T>
+  H5mdFrameInfo read_frame(std::int64_t t, Vec3<T>* positions, Vec3<T>* velocities = nullptr);
+
+  // Only the metadata and box of frame t.
+  H5mdFrameInfo frame_info(std::int64_t t);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace kmol::io

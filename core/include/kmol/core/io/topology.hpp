@@ -1,0 +1,25 @@
+#pragma once
+// Atom names and residues from a structure file given with --top, for selections and for
+// excluding pairs within one residue or molecule. The file's atoms must be the trajectory's, in
+// the same order.
+//   PDB (.pdb, .ent): ATOM/HETATM records; molecules end at TER records and chain changes.
+//   GRO (.gro): fixed columns; each residue is a molecule (GRO has no molecule records).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kmol::io {
+
+struct Topology {
+  std::vector<std::string> names, resnames, chains;
+  std::vector<std::int32_t> resids;     // as written in the file
+  std::vector<std::int32_t> residues;   // 0-based: a new residue where chain, resid or resname changes
+  std::vector<std::int32_t> molecules;  // 0-based
+
+  std::size_t size() const { return names.size(); }
+};
+
+// Chooses the format by extension. Throws InputError naming the file and line.
+Topology read_topology(const std::string& path);
+
+}  // namespace kmol::io

@@ -1,0 +1,360 @@
+#include "kmol/core/io/h5md_reader.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "kmol/core/io/hdf5_handle.hpp"
+#include "kmol/core/io/units.hpp"
+#include "kmol/core/errors.hpp"
+
+namespace kmol::io {
+namespace {
+
+std::string shape_text(const std::vector<hsize_t>& shape) {
+  std::string text;
+  for (hsize_t d : shape) text += "[" + std::to_string(d) + "]";
+  return text.empty() ? "a scalar" : text;
+}
+
+// Per-frame step or time: a [T] dataset, or a scalar interval with an optional offset.
+struct Clock {
+  Hid dataset;
+  bool per_frame = false;
+  hsize_t length = 0;
+  double interval = 0, offset = 0;
+
+  bool present() const { return dataset.valid(); }
+};
+
+}  // namespace
+
+struct H5mdReader::State {
+  std::string path, group_name, group_path;
+  QuietHdf5 quiet;  // kmol reports HDF5 errors itself
+  Hid file, position, velocity, box_edges;
+  Clock step, time;
+  std::int64_t frames = 0, atoms = 0;
+  double length_factor = 1, velocity_factor = 1, box_factor = 1;
+  BoxKind box_kind = BoxKind::none;
+  bool box_time_dependent = false;
+  hsize_t box_frames = 0;
+  BoxSpec fixed_box;
+  std::vector<std::int32_t> species;
+  std::vector<std::string> species_names, warnings;
+  std::vector<double> charges, masses;
+  std::vector<std::int64_t> ids;
+  std::vector<double> buffer;  // staging for box reads
+  std::string velocity_unit_error;
+
+  ErrorContext at(const std::string& field, long index = -1) const { return {path, group_path + "/" + field, index}; }
+
+  Hid open_dataset(const std::string& name) const {
+    if (!link_exists(file.get(), group_path + "/" + name)) return {};
+    return Hid(H5Dopen2(file.get(), (group_path + "/" + name).c_str(), H5P_DEFAULT));
+  }
+
+  // The Angstrom factor of a length dataset's unit attribute (warning when absent).
+  double length_unit(hid_t dataset, const std::string& field) {
+    const auto unit = read_string_attribute(dataset, "unit");
+    if (unit.empty()) {
+      warnings.push_back(path + ": " + group_path + "/" + field + " has no unit attribute; assuming Angstrom");
+      return 1;
+    }
+    // Velocities carry "<length> <time>-1": only the length part is converted.
+    const std::string length = unit[0].substr(0, unit[0].find(' '));
+    const auto factor = angstrom_per_unit(length);
+    if (!factor)
+      throw InputError(at(field), "unknown length unit '" + unit[0] + "' (expected " + accepted_length_units() + ")");
+    return *factor;
+  }
+
+  void open_file() {
+    struct stat info;
+    if (stat(path.c_str(), &info) != 0) throw InputError({path, "", -1}, "no such file");
+    if (H5Fis_hdf5(path.c_str()) <= 0) throw InputError({path, "", -1}, "not an HDF5 file (expected H5MD)");
+    file = Hid(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+    if (!file.valid())
+      throw InputError({path, "", -1}, "cannot open the HDF5 file (" + last_hdf5_message() + "; truncated or damaged?)");
+  }
+
+  void choose_group(const std::string& requested) {
+    if (!link_exists(file.get(), "particles"))
+      throw InputError({path, "particles", -1}, "no 'particles' group: not an H5MD trajectory");
+    Hid particles(H5Gopen2(file.get(), "particles", H5P_DEFAULT));
+    H5G_info_t info;
+    H5Gget_info(particles.get(), &info);
+    std::vector<std::string> names;
+    for (hsize_t i = 0; i < info.nlinks; ++i) {
+      char name[256] = {};
+      H5Lget_name_by_idx(particles.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof(name), H5P_DEFAULT);
+      names.emplace_back(name);
+    }
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    if (!requested.empty()) {
+      if (std::find(names.begin(), names.end(), requested) == names.end())
+        throw InputError({path, "particles/" + requested, -1}, "no such particle group (the file has: " + list + ")");
+      group_name = requested;
+    } else if (names.size() == 1) {
+      group_name = names[0];
+    } else if (std::find(names.begin(), names.end(), "all") != names.end()) {
+      group_name = "all";
+    } else {
+      throw InputError({path, "particles", -1},
+                       names.empty() ? "no particle group" : "several particle groups (" + list + "): choose one");
+    }
+    group_path = "particles/" + group_name;
+  }
+
+  void open_positions() {
+    position = open_dataset("position/value");
+    if (!position.valid()) throw InputError(at("position/value"), "missing (every H5MD trajectory needs positions)");
+    const auto shape = dataset_shape(position.get());
+    if (shape.size() != 3 || shape[2] != 3)
+      throw InputError(at("position/value"), "shape is " + shape_text(shape) + ", expected [frames][atoms][3]");
+    frames = std::int64_t(shape[0]);
+    atoms = std::int64_t(shape[1]);
+    length_factor = length_unit(position.get(), "position/value");
+    step = open_clock("position/step");
+    time = open_clock("position/time");
+    velocity = open_dataset("velocity/value");
+    if (velocity.valid()) {
+      if (dataset_shape(velocity.get()) != shape)
+        throw InputError(at("velocity/value"), "shape is " + shape_text(dataset_shape(velocity.get())) +
+                                                   ", expected that of position/value, " + shape_text(shape));
+      // Only an error once velocities are asked for: analyses of positions do not need them.
+      try {
+        velocity_factor = length_unit(velocity.get(), "velocity/value");
+      } catch (const InputError& e) {
+        velocity_unit_error = e.what();
+      }
+    }
+  }
+
+  Clock open_clock(const std::string& name) {
+    Clock clock;
+    clock.dataset = open_dataset(name);
+    if (!clock.dataset.valid()) return clock;
+    const auto shape = dataset_shape(clock.dataset.get());
+    if (shape.empty()) {
+      H5Dread(clock.dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &clock.interval);
+      if (attribute_exists(clock.dataset.get(), "offset")) {
+        Hid offset(H5Aopen(clock.dataset.get(), "offset", H5P_DEFAULT));
+        H5Aread(offset.get(), H5T_NATIVE_DOUBLE, &clock.offset);
+      }
+    } else if (shape.size() == 1) {
+      clock.per_frame = true;
+      clock.length = shape[0];
+    } else {
+      throw InputError(at(name), "shape is " + shape_text(shape) + ", expected [frames] or a scalar");
+    }
+    return clock;
+  }
+
+  double clock_value(const Clock& clock, const std::string& name, std::int64_t t) {
+    if (!clock.present()) return double(t);
+    if (!clock.per_frame) return clock.offset + clock.interval * double(t);
+    if (hsize_t(t) >= clock.length)
+      throw InputError(at(name, t), "has only " + std::to_string(clock.length) + " entries for " +
+                                        std::to_string(frames) + " frames (truncated file?)");
+    double value = 0;
+    read_rows(clock.dataset.get(), t, 1, H5T_NATIVE_DOUBLE, &value, name);
+    return value;
+  }
+
+  // Reads `count` rows of data from row t of a dataset whose first dimension counts frames.
+  void read_rows(hid_t dataset, std::int64_t t, hsize_t row_size, hid_t memory_type, void* out, const std::string& name) {
+    Hid file_space(H5Dget_space(dataset));
+    const int rank = H5Sget_simple_extent_ndims(file_space.get());
+    std::vector<hsize_t> dims(rank), start(rank, 0), count(rank);
+    H5Sget_simple_extent_dims(file_space.get(), dims.data(), nullptr);
+    start[0] = hsize_t(t);
+    count = dims;
+    count[0] = 1;
+    H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
+    const hsize_t n = row_size;
+    Hid memory_space(H5Screate_simple(1, &n, nullptr));
+    if (H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
+      throw InputError(at(name, t), "cannot read this frame (" + last_hdf5_message() + "; truncated or damaged file?)");
+  }
+
+  void open_box() {
+    if (!link_exists(file.get(), group_path + "/box")) {
+      warnings.push_back(path + ": " + group_path + "/box is missing; treating the system as non-periodic");
+      return;
+    }
+    Hid box(H5Gopen2(file.get(), (group_path + "/box").c_str(), H5P_DEFAULT));
+    const auto boundary = read_string_attribute(box.get(), "boundary");
+    int periodic = 0;
+    for (const auto& b : boundary) periodic += b == "periodic";
+    if (!boundary.empty() && periodic == 0) return;
+    if (!boundary.empty() && (periodic != 3 || boundary.size() != 3))
+      throw InputError(at("box"), "boundary must be periodic in all three dimensions or in none");
+    const std::string edges_path = group_path + "/box/edges";
+    if (!link_exists(file.get(), edges_path)) throw InputError(at("box/edges"), "missing for a periodic box");
+    H5O_info_t info;
+    H5Oget_info_by_name(file.get(), edges_path.c_str(), &info, H5P_DEFAULT);
+    std::vector<hsize_t> shape;
+    if (info.type == H5O_TYPE_GROUP) {
+      box_time_dependent = true;
+      box_edges = open_dataset("box/edges/value");
+      if (!box_edges.valid()) throw InputError(at("box/edges/value"), "missing");
+      shape = dataset_shape(box_edges.get());
+      const bool ok = (shape.size() == 2 && shape[1] == 3) || (shape.size() == 3 && shape[1] == 3 && shape[2] == 3);
+      if (!ok) throw InputError(at("box/edges/value"), "shape is " + shape_text(shape) + ", expected [frames][3] or [frames][3][3]");
+      box_frames = shape[0];
+      box_factor = length_unit(box_edges.get(), "box/edges/value");
+      shape.erase(shape.begin());
+    } else {
+      box_edges = open_dataset("box/edges");
+      shape = dataset_shape(box_edges.get());
+      if (shape != std::vector<hsize_t>{3} && shape != std::vector<hsize_t>{3, 3})
+        throw InputError(at("box/edges"), "shape is " + shape_text(shape) + ", expected [3] or [3][3]");
+      box_factor = length_unit(box_edges.get(), "box/edges");
+    }
+    box_kind = shape.size() == 1 ? BoxKind::orthorhombic : BoxKind::triclinic;
+    if (!box_time_dependent) {
+      buffer.assign(9, 0.0);
+      H5Dread(box_edges.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data());
+      fixed_box = box_from(buffer.data(), -1);
+    }
+  }
+
+  BoxSpec box_from(const double* e, std::int64_t t) {
+    const double f = box_factor;
+    BoxSpec box;
+    if (box_kind == BoxKind::orthorhombic) {
+      box = BoxSpec::orthorhombic(f * e[0], f * e[1], f * e[2]);
+    } else if (e[1] == 0 && e[2] == 0 && e[3] == 0 && e[5] == 0 && e[6] == 0 && e[7] == 0) {
+      // A diagonal [3][3] matrix is a rectangular box (MDAnalysis writes every box as a matrix).
+      box = BoxSpec::orthorhombic(f * e[0], f * e[4], f * e[8]);
+    } else {
+      box = BoxSpec::triclinic({f * e[0], f * e[1], f * e[2]}, {f * e[3], f * e[4], f * e[5]},
+                               {f * e[6], f * e[7], f * e[8]});
+    }
+    try {
+      validated(box);
+    } catch (const InputError& e) {
+      throw InputError(at(box_time_dependent ? "box/edges/value" : "box/edges", t), e.what());
+    }
+    return box;
+  }
+
+  BoxSpec box_at(std::int64_t t) {
+    if (box_kind == BoxKind::none || !box_time_dependent) return box_kind == BoxKind::none ? BoxSpec::none() : fixed_box;
+    if (hsize_t(t) >= box_frames)
+      throw InputError(at("box/edges/value", t), "has only " + std::to_string(box_frames) + " frames for " +
+                                                     std::to_string(frames) + " (truncated file?)");
+    buffer.assign(9, 0.0);
+    read_rows(box_edges.get(), t, box_kind == BoxKind::orthorhombic ? 3 : 9, H5T_NATIVE_DOUBLE, buffer.data(),
+              "box/edges/value");
+    return box_from(buffer.data(), t);
+  }
+
+  // A per-atom property: dataset [N], or a time-dependent group whose value [T][N] gives frame 0.
+  template <class V>
+  std::vector<V> per_atom(const std::string& name, hid_t memory_type) {
+    std::string dataset_name = name;
+    if (link_exists(file.get(), group_path + "/" + name + "/value")) dataset_name = name + "/value";
+    Hid dataset = open_dataset(dataset_name);
+    if (!dataset.valid()) return {};
+    const auto shape = dataset_shape(dataset.get());
+    const bool fixed = shape.size() == 1 && std::int64_t(shape[0]) == atoms;
+    const bool varying = shape.size() == 2 && std::int64_t(shape[1]) == atoms;
+    if (!fixed && !varying)
+      throw InputError(at(dataset_name), "shape is " + shape_text(shape) + ", expected [" + std::to_string(atoms) +
+                                             "] or [frames][" + std::to_string(atoms) + "]");
+    std::vector<V> values(atoms);
+    if (atoms == 0) return values;
+    if (fixed) {
+      if (H5Dread(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+        throw InputError(at(dataset_name), "cannot read (" + last_hdf5_message() + ")");
+    } else {
+      read_rows(dataset.get(), 0, hsize_t(atoms), memory_type, values.data(), dataset_name);
+    }
+    if (name == "species") species_names = read_string_attribute(dataset.get(), "names");
+    return values;
+  }
+
+  template <class T>
+  void check_finite(const Vec3<T>* p, std::int64_t t, const std::string& field) const {
+    for (std::int64_t i = 0; i < atoms; ++i)
+      if (!std::isfinite(p[i].x) || !std::isfinite(p[i].y) || !std::isfinite(p[i].z))
+        throw InputError(at(field, t), "atom " + std::to_string(i) + " has a non-finite coordinate");
+  }
+};
+
+H5mdReader::H5mdReader(const std::string& path, const std::string& particle_group) : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.path = path;
+  s.open_file();
+  s.choose_group(particle_group);
+  s.open_positions();
+  s.open_box();
+  s.species = s.per_atom<std::int32_t>("species", H5T_NATIVE_INT32);
+  s.charges = s.per_atom<double>("charge", H5T_NATIVE_DOUBLE);
+  s.masses = s.per_atom<double>("mass", H5T_NATIVE_DOUBLE);
+  s.ids = s.per_atom<std::int64_t>("id", H5T_NATIVE_INT64);
+  for (std::size_t i = 0; i < s.species.size(); ++i)
+    if (s.species[i] < 0) throw InputError(s.at("species", long(i)), "negative species index");
+}
+
+H5mdReader::~H5mdReader() = default;
+
+const std::string& H5mdReader::path() const { return state_->path; }
+const std::string& H5mdReader::particle_group() const { return state_->group_name; }
+std::int64_t H5mdReader::n_frames() const { return state_->frames; }
+std::int64_t H5mdReader::n_atoms() const { return state_->atoms; }
+BoxKind H5mdReader::box_kind() const { return state_->box_kind; }
+bool H5mdReader::box_time_dependent() const { return state_->box_time_dependent; }
+bool H5mdReader::has_velocities() const { return state_->velocity.valid(); }
+const std::vector<std::int32_t>& H5mdReader::species() const { return state_->species; }
+const std::vector<std::string>& H5mdReader::species_names() const { return state_->species_names; }
+const std::vector<double>& H5mdReader::charges() const { return state_->charges; }
+const std::vector<double>& H5mdReader::masses() const { return state_->masses; }
+const std::vector<std::int64_t>& H5mdReader::ids() const { return state_->ids; }
+const std::vector<std::string>& H5mdReader::warnings() const { return state_->warnings; }
+
+H5mdFrameInfo H5mdReader::frame_info(std::int64_t t) {
+  State& s = *state_;
+  if (t < 0 || t >= s.frames)
+    throw InputError(s.at("position/value", t), "no such frame (the file has " + std::to_string(s.frames) + ")");
+  H5mdFrameInfo info;
+  info.index = t;
+  info.step = std::int64_t(std::llround(s.clock_value(s.step, "position/step", t)));
+  info.time = s.time.present() ? s.clock_value(s.time, "position/time", t) : double(info.step);
+  info.box = s.box_at(t);
+  return info;
+}
+
+template <class T>
+H5mdFrameInfo H5mdReader::read_frame(std::int64_t t, Vec3<T>* positions, Vec3<T>* velocities) {
+  State& s = *state_;
+  const H5mdFrameInfo info = frame_info(t);
+  const hid_t memory = std::is_same_v<T, double> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+  const hsize_t values = hsize_t(s.atoms) * 3;
+  auto scale = [&](Vec3<T>* p, double factor) {
+    if (factor == 1) return;
+    const T f = T(factor);
+    for (std::int64_t i = 0; i < s.atoms; ++i) p[i] = f * p[i];
+  };
+  if (s.atoms > 0) {
+    s.read_rows(s.position.get(), t, values, memory, positions, "position/value");
+    scale(positions, s.length_factor);
+    s.check_finite(positions, t, "position/value");
+    if (velocities != nullptr) {
+      if (!s.velocity.valid()) throw InputError(s.at("velocity/value"), "missing");
+      if (!s.velocity_unit_error.empty()) throw InputError({}, s.velocity_unit_error);
+      s.read_rows(s.velocity.get(), t, values, memory, velocities, "velocity/value");
+      scale(velocities, s.velocity_factor);
+    }
+  }
+  return info;
+}
+
+template H5mdFrameInfo H5mdReader::read_frame(std::int64_t, Vec3<float>*, Vec3<float>*);
+template H5mdFrameInfo H5mdReader::read_frame(std::int64_t, Vec3<double>*, Vec3<double>*);
+
+}  // namespace kmol::io

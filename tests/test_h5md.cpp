@@ -1,0 +1,225 @@
+// H5MD writer and reader: round trips, units, boxes, per-atom data and the errors bad files raise.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <random>
+
+#include "kmol/core/io/h5md_reader.hpp"
+#include "kmol/core/io/h5md_writer.hpp"
+#include "kmol/core/io/hdf5_handle.hpp"
+#include "kmol/core/io/units.hpp"
+#include "kmol/core/errors.hpp"
+
+namespace kmol::io {
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return testing::TempDir() + "kmol_h5md_" + std::to_string(::getpid()) + "_" + name;
+}
+
+std::vector<Vec3<double>> random_positions(std::int64_t n, double length, unsigned seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> u(0, length);
+  std::vector<Vec3<double>> p(n);
+  for (auto& v : p) v = {u(random), u(random), u(random)};
+  return p;
+}
+
+// Rewrites a string attribute (or removes it when value is empty).
+void set_unit(const std::string& path, const std::string& dataset, const std::string& value) {
+  Hid file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+  Hid d(H5Dopen2(file.get(), dataset.c_str(), H5P_DEFAULT));
+  H5Adelete(d.get(), "unit");
+  if (!value.empty()) write_string_attribute(d.get(), "unit", value);
+}
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(H5md, RoundTripDoubleTriclinicWithEverything) {
+  const std::string path = temp_path("round.h5");
+  const std::int64_t n = 37, frames = 5;
+  H5mdWriterOptions options;
+  options.double_precision = true;
+  options.velocities = true;
+  options.observables = {"potential_energy", "temperature"};
+  options.species_names = {"Na", "Cl"};
+  std::vector<std::int32_t> species(n);
+  for (std::int64_t i = 0; i < n; ++i) species[i] = std::int32_t(i % 2);
+  std::vector<std::vector<Vec3<double>>> written;
+  {
+    H5mdWriter writer(path, n, species, options);
+    for (int t = 0; t < frames; ++t) {
+      written.push_back(random_positions(n, 10, 7 + t));
+      const auto v = random_positions(n, 1, 100 + t);
+      const BoxSpec box = BoxSpec::triclinic({10 + t * 0.1, 0, 0}, {1, 11, 0}, {0.5, 0.25, 12});
+      writer.append(H5mdFrameView<double>{10 * t, 0.5 * t, box, written.back().data(), v.data()}, {-1.5 * t, 300.0 + t});
+    }
+    std::ifstream not_yet(path);
+    EXPECT_FALSE(not_yet.good()) << "the final file must appear only on close";
+    writer.close();
+  }
+  H5mdReader reader(path);
+  EXPECT_EQ(reader.particle_group(), "all");
+  EXPECT_EQ(reader.n_frames(), frames);
+  EXPECT_EQ(reader.n_atoms(), n);
+  EXPECT_EQ(reader.box_kind(), BoxKind::triclinic);
+  EXPECT_TRUE(reader.box_time_dependent());
+  EXPECT_TRUE(reader.has_velocities());
+  EXPECT_EQ(reader.species(), species);
+  EXPECT_EQ(reader.species_names(), (std::vector<std::string>{"Na", "Cl"}));
+  EXPECT_TRUE(reader.warnings().empty());
+  std::vector<Vec3<double>> p(n), v(n);
+  for (int t = frames - 1; t >= 0; --t) {  // any order: frames are read independently
+    const auto info = reader.read_frame(t, p.data(), v.data());
+    EXPECT_EQ(info.step, 10 * t);
+    EXPECT_DOUBLE_EQ(info.time, 0.5 * t);
+    EXPECT_DOUBLE_EQ(info.box.edges[0].x, 10 + t * 0.1);
+    EXPECT_DOUBLE_EQ(info.box.edges[2].y, 0.25);
+    for (std::int64_t i = 0; i < n; ++i) {
+      EXPECT_EQ(p[i].x, written[t][i].x);
+      EXPECT_EQ(p[i].z, written[t][i].z);
+    }
+  }
+  std::remove(path.c_str());
+}
+
+TEST(H5md, SinglePrecisionOrthorhombicAndOpenBoxes) {
+  for (BoxKind kind : {BoxKind::orthorhombic, BoxKind::none}) {
+    const std::string path = temp_path("single.h5");
+    const auto p = random_positions(100, 20, 3);
+    std::vector<Vec3<float>> pf;
+    for (const auto& x : p) pf.push_back(x.cast<float>());
+    {
+      H5mdWriter writer(path, 100, {});
+      const BoxSpec box = kind == BoxKind::none ? BoxSpec::none() : BoxSpec::orthorhombic(20, 21, 22);
+      for (int t = 0; t < 3; ++t) writer.append(H5mdFrameView<float>{t, double(t), box, pf.data()});
+      writer.close();
+    }
+    H5mdReader reader(path);
+    EXPECT_EQ(reader.box_kind(), kind == BoxKind::none ? BoxKind::none : BoxKind::triclinic);  // as stored
+    EXPECT_EQ(reader.frame_info(0).box.kind, kind);  // a diagonal matrix reads as rectangular
+    EXPECT_TRUE(reader.species().empty());
+    std::vector<Vec3<float>> q(100);
+    const auto info = reader.read_frame(2, q.data());
+    EXPECT_EQ(q[42].y, pf[42].y);
+    if (kind != BoxKind::none) {
+      EXPECT_DOUBLE_EQ(volume(info.box), 20.0 * 21 * 22);
+    }
+    std::remove(path.c_str());
+  }
+}
+
+TEST(H5md, LengthUnitsAreConverted) {
+  const std::string path = temp_path("units.h5");
+  const std::vector<Vec3<double>> p{{1, 2, 3}};
+  {
+    H5mdWriter writer(path, 1, {}, [] { H5mdWriterOptions o; o.double_precision = true; return o; }());
+    writer.append(H5mdFrameView<double>{0, 0, BoxSpec::orthorhombic(5, 5, 5), p.data()});
+    writer.close();
+  }
+  const std::vector<std::pair<std::string, double>> cases{{"nm", 10}, {"pm", 0.01}, {"Ang", 1}, {"A", 1}, {"Angstrom", 1}};
+  for (const auto& [unit, factor] : cases) {
+    set_unit(path, "particles/all/position/value", unit);
+    H5mdReader reader(path);
+    std::vector<Vec3<double>> q(1);
+    reader.read_frame(0, q.data());
+    EXPECT_DOUBLE_EQ(q[0].z, 3 * factor) << unit;
+  }
+  set_unit(path, "particles/all/position/value", "");
+  {
+    H5mdReader reader(path);
+    ASSERT_EQ(reader.warnings().size(), 1u);
+    EXPECT_NE(reader.warnings()[0].find("no unit attribute; assuming Angstrom"), std::string::npos);
+  }
+  set_unit(path, "particles/all/position/value", "furlong");
+  EXPECT_NE(error_of([&] { H5mdReader r(path); }).find("position/value: unknown length unit 'furlong'"), std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST(H5md, CommandLineLengths) {
+  EXPECT_DOUBLE_EQ(parse_length("12", "--rmax"), 12);
+  EXPECT_DOUBLE_EQ(parse_length("12A", "--rmax"), 12);
+  EXPECT_DOUBLE_EQ(parse_length("1.2nm", "--rmax"), 12);
+  EXPECT_DOUBLE_EQ(parse_length("150pm", "--rmax"), 1.5);
+  EXPECT_NE(error_of([] { parse_length("3parsec", "--rmax"); }).find("--rmax: unknown length unit 'parsec'"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_length("nm", "--rmax"); }).find("is not a length"), std::string::npos);
+}
+
+TEST(H5md, BadFilesAreNamed) {
+  EXPECT_NE(error_of([] { H5mdReader r("/nonexistent/t.h5"); }).find("/nonexistent/t.h5: no such file"), std::string::npos);
+  const std::string text = temp_path("text.h5");
+  std::ofstream(text) << "not hdf5\n";
+  EXPECT_NE(error_of([&] { H5mdReader r(text); }).find("not an HDF5 file"), std::string::npos);
+  std::remove(text.c_str());
+
+  const std::string empty = temp_path("empty.h5");
+  { Hid f(H5Fcreate(empty.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)); }
+  EXPECT_NE(error_of([&] { H5mdReader r(empty); }).find("no 'particles' group"), std::string::npos);
+  {
+    Hid f(H5Fopen(empty.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    Hid links(H5Pcreate(H5P_LINK_CREATE));
+    H5Pset_create_intermediate_group(links.get(), 1);
+    Hid g(H5Gcreate2(f.get(), "particles/all/position", links.get(), H5P_DEFAULT, H5P_DEFAULT));
+    const hsize_t dims[2] = {4, 3};
+    Hid space(H5Screate_simple(2, dims, nullptr));
+    Hid d(H5Dcreate2(g.get(), "value", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  }
+  EXPECT_NE(error_of([&] { H5mdReader r(empty); }).find("position/value: shape is [4][3], expected [frames][atoms][3]"),
+            std::string::npos);
+  std::remove(empty.c_str());
+}
+
+TEST(H5md, NonFiniteCoordinatesNameFrameAndAtom) {
+  const std::string path = temp_path("nan.h5");
+  auto p = random_positions(10, 5, 1);
+  {
+    H5mdWriter writer(path, 10, {});
+    writer.append(H5mdFrameView<double>{0, 0, BoxSpec::orthorhombic(5, 5, 5), p.data()});
+    // The writer refuses them itself:
+    p[7].y = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_NE(error_of([&] { writer.append(H5mdFrameView<double>{1, 1, BoxSpec::orthorhombic(5, 5, 5), p.data()}); })
+                  .find("[1] atom 7 has a non-finite coordinate"),
+              std::string::npos);
+    writer.close();
+  }
+  {  // so plant one behind its back.
+    Hid f(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    Hid d(H5Dopen2(f.get(), "particles/all/position/value", H5P_DEFAULT));
+    Hid space(H5Dget_space(d.get()));
+    const hsize_t start[3] = {0, 3, 2}, count[3] = {1, 1, 1};
+    H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr);
+    Hid one(H5Screate_simple(1, count, nullptr));
+    const float inf = std::numeric_limits<float>::infinity();
+    H5Dwrite(d.get(), H5T_NATIVE_FLOAT, one.get(), space.get(), H5P_DEFAULT, &inf);
+  }
+  H5mdReader reader(path);
+  std::vector<Vec3<float>> q(10);
+  EXPECT_NE(error_of([&] { reader.read_frame(0, q.data()); }).find("position/value: [0] atom 3 has a non-finite coordinate"),
+            std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST(H5md, UnclosedWriterLeavesNothing) {
+  const std::string path = temp_path("abandoned.h5");
+  {
+    H5mdWriter writer(path, 2, {});
+    const std::vector<Vec3<double>> p{{0, 0, 0}, {1, 1, 1}};
+    writer.append(H5mdFrameView<double>{0, 0, BoxSpec::none(), p.data()});
+  }
+  std::ifstream f(path);
+  EXPECT_FALSE(f.good());
+}
+
+}  // namespace
+}  // namespace kmol::io
