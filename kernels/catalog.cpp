@@ -1,9 +1,12 @@
 #include "kernels/coulomb/selection.hpp"
+#include "kernels/md/selection.hpp"
 #include "kernels/pair_histogram/selection.hpp"
 #include "kernels/registry.hpp"
 
 namespace kmol {
 
-std::vector<AlgorithmSummary> algorithm_catalog() { return {pair_histogram_summary(), coulomb_summary()}; }
+std::vector<AlgorithmSummary> algorithm_catalog() {
+  return {pair_histogram_summary(), coulomb_summary(), md_summary()};
+}
 
 }  // namespace kmol

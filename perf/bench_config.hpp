@@ -2,6 +2,7 @@
 // Problem sizes: representative by default, tiny with --kmol_smoke (the ctest that keeps the
 // suites from rotting).
 #include <cstdint>
+#include <vector>
 
 namespace kmol::bench {
 
@@ -10,9 +11,17 @@ struct Sizes {
   std::int64_t host_points = 20000;      // all-pairs reference problem on CPUs
   std::int64_t gpu_points = 1000000;     // all-pairs reference problem on GPUs
   std::int64_t cells_points = 1000000;   // cell-path frame at 0.1 / A^3
+  std::int64_t rand48_host = 100000000;  // numbers per call on CPUs
+  std::int64_t rand48_gpu = 1 << 30;     // numbers per call on GPUs
+  std::int64_t md_host_atoms = 32000;    // LAMMPS' LJ benchmark size
+  std::vector<std::int64_t> md_gpu_atoms = {1000000, 4000000};
+  std::int64_t md_all_pairs_host_atoms = 4000;
+  std::int64_t md_all_pairs_gpu_atoms = 100000;
 };
 
 Sizes& sizes();
 void register_pair_histogram_benchmarks();
+void register_rand48_benchmarks();
+void register_md_benchmarks();
 
 }  // namespace kmol::bench

@@ -45,6 +45,9 @@ int main(int argc, char** argv) {
       s.host_points = 300;
       s.gpu_points = 2000;
       s.cells_points = 20000;
+      s.rand48_host = s.rand48_gpu = 100000;
+      s.md_host_atoms = s.md_all_pairs_host_atoms = s.md_all_pairs_gpu_atoms = 2048;
+      s.md_gpu_atoms = {4000};
     } else {
       args.push_back(argv[i]);
     }
@@ -54,6 +57,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&n, args.data());
   record_machine();
   kmol::bench::register_pair_histogram_benchmarks();
+  kmol::bench::register_rand48_benchmarks();
+  kmol::bench::register_md_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

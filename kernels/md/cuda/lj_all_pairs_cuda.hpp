@@ -1,0 +1,29 @@
+#pragma once
+// All-pairs Lennard-Jones forces in a raw CUDA kernel with shared-memory tiles (no Kokkos here, so
+// the .cu keeps its whole constant bank). Arrays are one component after another (x then y then
+// z, `stride` apart), as the Kokkos Cuda views lay them out.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "kernels/md/lennard_jones.hpp"
+
+namespace kmol {
+
+template <class T>
+struct LjAllPairsCudaArgs {
+  const T* x;  // x[d * stride + i]
+  T* f;        // same layout
+  T* energy;   // per atom, half of each pair
+  T* virial;
+  int n, stride;
+  PeriodicBox<T> box;
+  ShiftedForceLJ<T> lj;
+};
+
+// Launches on `stream` and returns the launch shape.
+template <class T>
+std::string lj_all_pairs_cuda(const LjAllPairsCudaArgs<T>& args, cudaStream_t stream);
+
+}  // namespace kmol

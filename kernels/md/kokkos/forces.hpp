@@ -1,0 +1,136 @@
+#pragma once
+// The portable force loops, all calling ShiftedForceLJ::evaluate. Each writes per atom the force,
+// an energy and a virial whose sums are the system's (full-list loops give each atom half of
+// each pair; the half-list loop gives the whole pair to the atom that owns it).
+#include <Kokkos_Core.hpp>
+#include <Kokkos_ScatterView.hpp>
+
+#include "kernels/md/kokkos/cell_list.hpp"
+#include "kernels/md/kokkos/traits.hpp"
+
+namespace kmol::md {
+
+template <class ExecSpace, class T>
+struct ForceOutput {
+  typename Types<ExecSpace, T>::Vectors f;
+  typename Types<ExecSpace, T>::Scalars energy, virial;
+};
+
+// Adds pair (i, j) to the accumulators of i when within the cutoff.
+template <class T>
+struct PairSum {
+  Vec3<T> f;
+  T energy = 0, virial = 0;
+
+  KOKKOS_INLINE_FUNCTION void add(const ShiftedForceLJ<T>& lj, Vec3<T> d) {
+    const T r2 = norm2(d);
+    if (r2 < lj.cutoff2) {
+      T f_over_r, e;
+      lj.evaluate(r2, f_over_r, e);
+      f = {math::fma(f_over_r, d.x, f.x), math::fma(f_over_r, d.y, f.y), math::fma(f_over_r, d.z, f.z)};
+      energy += e;
+      virial = math::fma(f_over_r, r2, virial);
+    }
+  }
+};
+
+template <class ExecSpace, class T, class Out>
+KOKKOS_INLINE_FUNCTION void store_full(const Out& out, int i, const PairSum<T>& s) {
+  out.f(i, 0) = s.f.x;
+  out.f(i, 1) = s.f.y;
+  out.f(i, 2) = s.f.z;
+  out.energy(i) = T(0.5) * s.energy;
+  out.virial(i) = T(0.5) * s.virial;
+}
+
+// All pairs in tiles: the team stages a tile of partners in scratch, and each thread sweeps its
+// own atoms of the block over it, keeping their sums in scratch between tiles.
+template <class ExecSpace, class T>
+struct AllPairsTiles {
+  using Tr = Traits<ExecSpace>;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Scratch = Kokkos::View<T*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  typename Types<ExecSpace, T>::Vectors x;
+  ForceOutput<ExecSpace, T> out;
+  PeriodicBox<T> box;
+  ShiftedForceLJ<T> lj;
+  int n;
+
+  static std::size_t scratch_bytes() {
+    return Scratch::shmem_size(3 * Tr::tile) + Scratch::shmem_size(5 * Tr::block) + 64;  // alignment slack
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Scratch xs(team.team_scratch(Tr::scratch_level), 3 * Tr::tile);
+    Scratch sums(team.team_scratch(Tr::scratch_level), 5 * Tr::block);
+    const int i0 = team.league_rank() * Tr::block;
+    const int ni = n - i0 < Tr::block ? n - i0 : Tr::block;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 5 * Tr::block), [&](int k) { sums(k) = 0; });
+    for (int j0 = 0; j0 < n; j0 += Tr::tile) {
+      const int nj = n - j0 < Tr::tile ? n - j0 : Tr::tile;
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nj), [&](int k) {
+        xs(k) = x(j0 + k, 0);
+        xs(Tr::tile + k) = x(j0 + k, 1);
+        xs(2 * Tr::tile + k) = x(j0 + k, 2);
+      });
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, ni), [&](int a) {
+        const int i = i0 + a;
+        const Vec3<T> xi = load<T>(x, i);
+        PairSum<T> s{{sums(a), sums(Tr::block + a), sums(2 * Tr::block + a)}, sums(3 * Tr::block + a), sums(4 * Tr::block + a)};
+        for (int k = 0; k < nj; ++k)
+          if (j0 + k != i) s.add(lj, box.displacement(xi, {xs(k), xs(Tr::tile + k), xs(2 * Tr::tile + k)}));
+        sums(a) = s.f.x;
+        sums(Tr::block + a) = s.f.y;
+        sums(2 * Tr::block + a) = s.f.z;
+        sums(3 * Tr::block + a) = s.energy;
+        sums(4 * Tr::block + a) = s.virial;
+      });
+    }
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, ni), [&](int a) {
+      store_full<ExecSpace>(out, i0 + a,
+                            PairSum<T>{{sums(a), sums(Tr::block + a), sums(2 * Tr::block + a)}, sums(3 * Tr::block + a),
+                                       sums(4 * Tr::block + a)});
+    });
+  }
+};
+
+template <class ExecSpace, class T>
+void all_pairs_forces(const ExecSpace& space, const typename Types<ExecSpace, T>::Vectors& x,
+                      const ForceOutput<ExecSpace, T>& out, PeriodicBox<T> box, ShiftedForceLJ<T> lj) {
+  using Tr = Traits<ExecSpace>;
+  const int n = int(x.extent(0));
+  using F = AllPairsTiles<ExecSpace, T>;
+  Kokkos::TeamPolicy<ExecSpace> policy(space, (n + Tr::block - 1) / Tr::block, Tr::team_size);
+  Kokkos::parallel_for("kmol::md::all_pairs",
+                       policy.set_scratch_size(Tr::scratch_level, Kokkos::PerTeam(F::scratch_bytes())),
+                       F{x, out, box, lj, n});
+}
+
+// Cell lists: each atom (taken cell after cell, so neighbouring threads share cells) sums over
+// the 27 cells around its own.
+template <class ExecSpace, class T>
+void cell_forces(const ExecSpace& space, const typename Types<ExecSpace, T>::Vectors& x, const CellList<ExecSpace, T>& cells,
+                 const ForceOutput<ExecSpace, T>& out, PeriodicBox<T> box, ShiftedForceLJ<T> lj) {
+  const auto g = cells.grid;
+  const auto of = cells.cell_of_atom, off = cells.offsets, at = cells.atoms;
+  const auto xs = x;
+  const auto o = out;
+  Kokkos::parallel_for("kmol::md::cells", Kokkos::RangePolicy<ExecSpace>(space, 0, int(x.extent(0))), KOKKOS_LAMBDA(int k) {
+    const int i = at(k);
+    const Vec3<T> xi = load<T>(xs, i);
+    PairSum<T> s;
+    for (int m = 0; m < 27; ++m) {
+      const int c = g.neighbour(of(i), m);
+      for (int a = off(c); a < off(c + 1); ++a) {
+        const int j = at(a);
+        if (j != i) s.add(lj, box.displacement(xi, load<T>(xs, j)));
+      }
+    }
+    store_full<ExecSpace>(o, i, s);
+  });
+}
+
+}  // namespace kmol::md

@@ -1,0 +1,158 @@
+#pragma once
+// Verlet neighbour lists with a skin, built on the device from cell lists of edge >= r_c + skin,
+// and the force loops over them. Full lists hold every partner of an atom (each atom sums its
+// own force, no atomics); half lists hold each pair once, under its lower index, and scatter the
+// partner's share through a ScatterView (per-thread copies on CPUs, atomics on GPUs).
+// The list is rebuilt only once some atom has moved more than skin / 2 since the last build.
+#include <Kokkos_Core.hpp>
+#include <Kokkos_ScatterView.hpp>
+
+#include "kernels/md/kokkos/cell_list.hpp"
+#include "kernels/md/kokkos/forces.hpp"
+
+namespace kmol::md {
+
+enum class ListKind { half, full };
+
+template <class ExecSpace, class T>
+struct NeighbourList {
+  using Ty = Types<ExecSpace, T>;
+  ListKind kind = ListKind::full;
+  typename Ty::Table partners;  // [atom][k]
+  typename Ty::Ints counts, order;  // order: atoms cell after cell, for locality
+  typename Ty::Vectors x_at_build;
+  CellList<ExecSpace, T> cells;
+  int capacity = 0;
+  std::int64_t builds = 0;
+
+  void build(const ExecSpace& space, const typename Ty::Vectors& x, Vec3<double> box_length, PeriodicBox<T> box,
+             double reach) {
+    const int n = int(x.extent(0));
+    cells.build(space, x, box_length, reach);
+    if (int(counts.extent(0)) != n) {
+      counts = typename Ty::Ints(std::string("md::neighbour_counts"), n);
+      x_at_build = typename Ty::Vectors(std::string("md::x_at_build"), n);
+    }
+    order = cells.atoms;
+    Kokkos::deep_copy(space, x_at_build, x);
+    if (capacity == 0) capacity = kind == ListKind::full ? 96 : 56;  // LJ liquid near 0.85 needs ~78 / ~39
+    for (;;) {
+      if (int(partners.extent(0)) != n || int(partners.extent(1)) != capacity)
+        partners = typename Ty::Table(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("md::neighbours")), n,
+                                      capacity);
+      const int most = fill(space, x, box, T(reach * reach));
+      if (most <= capacity) break;
+      capacity = most + most / 8 + 8;
+    }
+    ++builds;
+  }
+
+  // Largest squared distance any atom has moved since the build, reduced on the device.
+  T largest_move2(const ExecSpace& space, const typename Ty::Vectors& x, PeriodicBox<T> box) const {
+    const auto x0 = x_at_build;
+    const auto xs = x;
+    T most = 0;
+    Kokkos::parallel_reduce("kmol::md::neighbours::moved", Kokkos::RangePolicy<ExecSpace>(space, 0, int(x.extent(0))),
+                            KOKKOS_LAMBDA(int i, T& m) {
+                              const T d2 = norm2(box.displacement(load<T>(xs, i), load<T>(x0, i)));
+                              if (d2 > m) m = d2;
+                            },
+                            Kokkos::Max<T>(most));
+    return most;
+  }
+
+ private:
+  // Writes the lists (as many as fit) and returns the longest.
+  int fill(const ExecSpace& space, const typename Ty::Vectors& x, PeriodicBox<T> box, T reach2) {
+    const auto g = cells.grid;
+    const auto of = cells.cell_of_atom, off = cells.offsets, at = cells.atoms;
+    const auto xs = x;
+    const auto p = partners;
+    const auto cnt = counts;
+    const int cap = capacity;
+    const bool half = kind == ListKind::half;
+    int most = 0;
+    Kokkos::parallel_reduce("kmol::md::neighbours::build", Kokkos::RangePolicy<ExecSpace>(space, 0, int(x.extent(0))),
+                            KOKKOS_LAMBDA(int k, int& longest) {
+                              const int i = at(k);
+                              const Vec3<T> xi = load<T>(xs, i);
+                              int c = 0;
+                              for (int m = 0; m < 27; ++m) {
+                                const int cell = g.neighbour(of(i), m);
+                                for (int a = off(cell); a < off(cell + 1); ++a) {
+                                  const int j = at(a);
+                                  if (half ? j <= i : j == i) continue;
+                                  if (norm2(box.displacement(xi, load<T>(xs, j))) < reach2) {
+                                    if (c < cap) p(i, c) = j;
+                                    ++c;
+                                  }
+                                }
+                              }
+                              cnt(i) = c;
+                              if (c > longest) longest = c;
+                            },
+                            Kokkos::Max<int>(most));
+    return most;
+  }
+};
+
+template <class ExecSpace, class T>
+void neighbour_forces(const ExecSpace& space, const typename Types<ExecSpace, T>::Vectors& x,
+                      const NeighbourList<ExecSpace, T>& list, const ForceOutput<ExecSpace, T>& out, PeriodicBox<T> box,
+                      ShiftedForceLJ<T> lj) {
+  const auto xs = x;
+  const auto p = list.partners;
+  const auto cnt = list.counts;
+  const auto order = list.order;
+  const auto o = out;
+  const int n = int(x.extent(0));
+  if (list.kind == ListKind::full) {
+    Kokkos::parallel_for("kmol::md::neighbours::full", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(int k) {
+      const int i = order(k);
+      const Vec3<T> xi = load<T>(xs, i);
+      PairSum<T> s;
+      const int m = cnt(i);
+      for (int a = 0; a < m; ++a) s.add(lj, box.displacement(xi, load<T>(xs, p(i, a))));
+      store_full<ExecSpace>(o, i, s);
+    });
+    return;
+  }
+  auto forces = out.f;
+  Kokkos::deep_copy(space, forces, T(0));
+  // Per-thread copies or atomics, whichever the backend's default is.
+  using Scatter = Kokkos::Experimental::ScatterView<T* [3], typename Types<ExecSpace, T>::Vectors::array_layout,
+                                                    Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>>;
+  Scatter scatter(forces);
+  scatter.reset_except(space, forces);
+  Kokkos::parallel_for("kmol::md::neighbours::half", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(int k) {
+    auto f = scatter.access();
+    const int i = order(k);
+    const Vec3<T> xi = load<T>(xs, i);
+    PairSum<T> s;
+    const int m = cnt(i);
+    for (int a = 0; a < m; ++a) {
+      const int j = p(i, a);
+      const Vec3<T> d = box.displacement(xi, load<T>(xs, j));
+      const T r2 = norm2(d);
+      if (r2 < lj.cutoff2) {
+        T f_over_r, e;
+        lj.evaluate(r2, f_over_r, e);
+        const Vec3<T> fij = f_over_r * d;
+        s.f = s.f + fij;
+        s.energy += e;
+        s.virial = math::fma(f_over_r, r2, s.virial);
+        f(j, 0) -= fij.x;
+        f(j, 1) -= fij.y;
+        f(j, 2) -= fij.z;
+      }
+    }
+    f(i, 0) += s.f.x;
+    f(i, 1) += s.f.y;
+    f(i, 2) += s.f.z;
+    o.energy(i) = s.energy;
+    o.virial(i) = s.virial;
+  });
+  Kokkos::Experimental::contribute(space, forces, scatter);
+}
+
+}  // namespace kmol::md

@@ -1,0 +1,37 @@
+#pragma once
+// Views and launch shapes of the MD engine per backend, in one place.
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+#include "kernels/md/lennard_jones.hpp"
+
+namespace kmol::md {
+
+template <class ExecSpace, class T>
+struct Types {
+  using memory_space = typename ExecSpace::memory_space;
+  // The space's own layout: atom-major rows on CPUs, one array per component on GPUs (coalesced).
+  using Vectors = Kokkos::View<T* [3], memory_space>;
+  using Scalars = Kokkos::View<T*, memory_space>;
+  using Ints = Kokkos::View<int*, memory_space>;
+  using Table = Kokkos::View<int**, memory_space>;  // neighbours: [atom][k] on CPUs, [k] coalesced on GPUs
+};
+
+template <class ExecSpace>
+struct Traits {
+  static constexpr bool on_host = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+  // All-pairs tiles: a CPU thread sweeps a block of 64 atoms over a long tile; a GPU thread owns one
+  // atom of a 128-atom block and the team shares each 128-atom tile.
+  static constexpr int team_size = on_host ? 1 : 128;
+  static constexpr int block = on_host ? 64 : 128;
+  static constexpr int tile = on_host ? 512 : 128;
+  static constexpr int scratch_level = on_host ? 1 : 0;  // host level 1 is plain memory, as fast
+};
+
+template <class T, class V>
+KOKKOS_INLINE_FUNCTION Vec3<T> load(const V& x, int i) {
+  return {x(i, 0), x(i, 1), x(i, 2)};
+}
+
+}  // namespace kmol::md

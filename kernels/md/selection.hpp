@@ -1,0 +1,26 @@
+#pragma once
+// Which Lennard-Jones force implementation runs a system, and what each supports: the one place
+// where they are registered and chosen (see docs/architecture.md and docs/md.md).
+#include <string>
+
+#include "kernels/md/md.hpp"
+#include "kernels/pair_histogram/selection.hpp"  // Platform
+#include "kernels/registry.hpp"
+
+namespace kmol {
+
+struct MdShape {
+  std::int64_t atoms = 0;
+  Vec3<double> box;
+  double cutoff = 0, skin = 0;
+};
+
+// Empty when `impl` can run the system on the platform, else why not.
+std::string md_force_refusal(MdForceImpl impl, const MdShape& shape, Platform platform);
+
+// `requested` if it can run (UnsupportedError if not), else the fastest that can.
+MdForceImpl choose_md_force_impl(const MdShape& shape, Platform platform, MdForceImpl requested);
+
+AlgorithmSummary md_summary();
+
+}  // namespace kmol

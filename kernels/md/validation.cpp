@@ -1,0 +1,47 @@
+#include <cmath>
+#include <string>
+
+#include "kernels/md/engine.hpp"
+
+namespace kmol::md {
+namespace {
+
+bool positive(double x) { return x > 0 && std::isfinite(x); }
+
+}  // namespace
+
+void validate(const MdState& start, const MdSettings& s) {
+  const std::size_t n = start.positions.size();
+  if (n < 2) throw InputError({"", "positions", -1}, "need at least two atoms");
+  if (n > std::size_t(1) << 30) throw InputError({"", "positions", -1}, "at most 2^30 atoms");
+  if (!start.velocities.empty() && start.velocities.size() != n)
+    throw InputError({"", "velocities", -1}, "one velocity per atom expected (" + std::to_string(n) + "), got " +
+                                                 std::to_string(start.velocities.size()));
+  if (!positive(s.cutoff)) throw InputError({"", "cutoff", -1}, "must be a positive number");
+  if (!(s.skin >= 0) || !std::isfinite(s.skin)) throw InputError({"", "skin", -1}, "must be a non-negative number");
+  if (!positive(s.dt)) throw InputError({"", "dt", -1}, "must be a positive number");
+  if (s.thermostat != Thermostat::none) {
+    if (!(s.temperature >= 0) || !std::isfinite(s.temperature))
+      throw InputError({"", "temperature", -1}, "must be a non-negative number");
+    if (!positive(s.coupling)) throw InputError({"", "coupling", -1}, "must be a positive number");
+  }
+  const double l[3] = {start.box.x, start.box.y, start.box.z};
+  for (double side : l) {
+    if (!positive(side)) throw InputError({"", "box", -1}, "box lengths must be positive numbers");
+    if (side < 2 * s.cutoff)
+      throw InputError({"", "box", -1}, "every box length must be at least twice the cutoff (" +
+                                            std::to_string(2 * s.cutoff) + ") for the minimum image");
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& p = start.positions[i];
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+      throw InputError({"", "positions", long(i)}, "positions must be finite");
+    if (!start.velocities.empty()) {
+      const auto& u = start.velocities[i];
+      if (!std::isfinite(u.x) || !std::isfinite(u.y) || !std::isfinite(u.z))
+        throw InputError({"", "velocities", long(i)}, "velocities must be finite");
+    }
+  }
+}
+
+}  // namespace kmol::md
