@@ -1,5 +1,7 @@
 // Pair histograms: rate = N_A * N_B (or N(N-1)/2) per second, copies to and from the device
-// included, for every implementation on every backend, in the three reference boxes.
+// included, for every implementation on every backend, in the three reference boxes; and sweeps
+// of the raw CUDA kernel's launch parameters against its tuner. Names and counters follow
+// docs/study.md.
 #include <benchmark/benchmark.h>
 
 #include <Kokkos_Core.hpp>
@@ -46,8 +48,17 @@ std::vector<Vec3<float>> uniform_cube(std::int64_t n, double length, std::uint64
   return pts;
 }
 
+// Instructions the shared evaluator needs per pair at the least, one per arithmetic operation, in
+// float on a GPU (docs/study.md derives them): distance and r^2 (6), range test (2), correctly
+// rounded root (6), bin with its edge test (7), counter address (2), the count (1); plus the
+// minimum image: 3 per axis in an orthorhombic box, 12 per axis in a triclinic one.
+double instructions_per_pair(BoxKind box) {
+  return box == BoxKind::none ? 24 : box == BoxKind::orthorhombic ? 33 : 60;
+}
+
 template <class ExecSpace>
-void run(benchmark::State& state, PairHistogramInput<float> input, PairHistogramSettings settings, double pairs) {
+PairHistogramResult run(benchmark::State& state, PairHistogramInput<float> input, PairHistogramSettings settings,
+                        double pairs) {
   PairHistogramResult result;
   for (auto _ : state) {
     result = pair_histogram(ExecSpace(), input, settings);
@@ -56,6 +67,19 @@ void run(benchmark::State& state, PairHistogramInput<float> input, PairHistogram
   state.counters["pairs_per_s"] = benchmark::Counter(pairs, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["bins"] = settings.n_bins;
   state.SetLabel(result.launch);
+  return result;
+}
+
+// All pairs are examined, so the demand per pair is known: one shared-memory count per pair in
+// range, and the evaluator's instructions.
+template <class ExecSpace>
+void run_all_pairs(benchmark::State& state, PairHistogramInput<float> input, PairHistogramSettings settings,
+                   double pairs) {
+  const PairHistogramResult result = run<ExecSpace>(state, input, settings, pairs);
+  double counted = 0;
+  for (auto c : result.counts) counted += double(c);
+  state.counters["smem_atomics_per_item"] = counted / pairs;
+  state.counters["instructions_per_item"] = instructions_per_pair(settings.box.kind);
 }
 
 template <class ExecSpace>
@@ -80,7 +104,7 @@ void register_space(const std::string& space_name, std::int64_t n) {
         const std::string name = "pair_histogram/" + space_name + "/" + to_string(impl) + "/" + ref.name + "/bins:" +
                                  std::to_string(bins) + "/n:" + std::to_string(n);
         benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
-          run<ExecSpace>(st, two_sets(a, n, b, n), s, double(n) * double(n));
+          run_all_pairs<ExecSpace>(st, two_sets(a, n, b, n), s, double(n) * double(n));
         })->Unit(benchmark::kMillisecond)->UseRealTime();
       }
     }
@@ -114,6 +138,51 @@ void register_cells(const std::string& space_name, std::int64_t n, bool with_all
   }
 }
 
+#ifdef KOKKOS_ENABLE_CUDA
+// The raw CUDA kernel's launch parameters swept around its tuner's choice, on the no-box problem
+// with a histogram that fits one block (10,000 bins: the tuner takes one sweep) and one that does
+// not (100,000 bins: the tuner takes two sweeps of 50,000). The tuner's own choice runs first,
+// with tuner_default = 1.
+void register_cuda_sweeps(std::int64_t n) {
+  static const std::vector<Vec3<float>> a = uniform_cube(n, side, 4), b = uniform_cube(n, side, 5);
+  struct Sweep {
+    std::int32_t bins;
+    std::vector<int> blocks;
+    std::vector<std::int64_t> bins_per_sweep;
+    std::vector<int> tiles;
+  };
+  const std::vector<Sweep> sweeps = {{10000, {128, 256, 512, 1024}, {2500, 5000, 10000}, {1024, 2048, 4096}},
+                                     {100000, {256, 512, 1024}, {25000, 34000, 50000}, {4096}}};
+  for (const Sweep& sweep : sweeps) {
+    PairHistogramSettings s;
+    s.box = BoxSpec::none();
+    s.r_max = std::sqrt(3.0) * side;
+    s.n_bins = sweep.bins;
+    s.impl = PairHistogramImpl::cuda;
+    const std::string base = "pair_histogram/Cuda/cuda/nobox/bins:" + std::to_string(sweep.bins) + "/n:" + std::to_string(n);
+    const double pairs = double(n) * double(n);
+    benchmark::RegisterBenchmark((base + "/tuner").c_str(), [=](benchmark::State& st) {
+      run<Kokkos::Cuda>(st, two_sets(a.data(), n, b.data(), n), s, pairs);
+      st.counters["tuner_default"] = 1;
+    })->Unit(benchmark::kMillisecond)->UseRealTime();
+    for (int block : sweep.blocks)
+      for (std::int64_t window : sweep.bins_per_sweep)
+        for (int tile : sweep.tiles) {
+          PairHistogramSettings forced = s;
+          forced.launch = {block, window, tile};
+          const std::string name = base + "/block:" + std::to_string(block) + "/bins_per_sweep:" +
+                                   std::to_string(window) + "/tile:" + std::to_string(tile);
+          benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+            run<Kokkos::Cuda>(st, two_sets(a.data(), n, b.data(), n), forced, pairs);
+            st.counters["knob_block"] = block;
+            st.counters["knob_bins_per_sweep"] = double(window);
+            st.counters["knob_tile"] = tile;
+          })->Unit(benchmark::kMillisecond)->UseRealTime();
+        }
+  }
+}
+#endif
+
 }  // namespace
 
 void register_pair_histogram_benchmarks() {
@@ -126,6 +195,7 @@ void register_pair_histogram_benchmarks() {
   if (gpu_devices().empty()) return;
   register_space<Kokkos::Cuda>("Cuda", z.gpu_points);
   register_cells<Kokkos::Cuda>("Cuda", z.cells_points, true);
+  register_cuda_sweeps(z.sweep_points);
 #endif
 }
 

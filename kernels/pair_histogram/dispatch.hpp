@@ -54,6 +54,9 @@ PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramIn
   const PairHistogramImpl impl =
       choose_pair_histogram_impl(prepared.shape, platform_of<ExecSpace>(), settings.impl);
   prepared.result.impl_used = impl;
+  if (prepared.job.launch.any() && impl != PairHistogramImpl::cuda)
+    throw UnsupportedError("pair histogram: forced launch parameters are knobs of the cuda "
+                           "implementation, not of " + to_string(impl));
   if (prepared.job.pair_count() > 0)
     prepared.result.launch = run_pair_histogram(space, impl, prepared.job);
   space.fence();

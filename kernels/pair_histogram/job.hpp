@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernels/pair_histogram/binning.hpp"
+#include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kernels/pair_histogram/pair_labels.hpp"
 
 namespace kmol {
@@ -21,6 +22,7 @@ struct PairHistogramJob {
   PairLabels labels;           // host pointers, same layout as on devices
   std::int32_t n_histograms = 1;
   std::uint64_t* counts = nullptr;  // [n_histograms][n_bins], zeroed; implementations add to it
+  PairHistogramLaunchOverride launch;  // forced launch parameters (cuda only)
 
   std::int64_t pair_count() const { return one_set ? n_a * (n_a - 1) / 2 : n_a * n_b; }
 };

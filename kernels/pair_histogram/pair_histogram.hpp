@@ -40,6 +40,17 @@ PairHistogramInput<T> two_sets(const Vec3<T>* a, std::int64_t n_a, const Vec3<T>
   return {a, n_a, b, n_b};
 }
 
+// Launch parameters forced instead of the tuner's choice, for tuning sweeps (perf/); 0 leaves a
+// parameter to the tuner. Only the raw CUDA implementation has these knobs: forcing one for any
+// other is refused.
+struct PairHistogramLaunchOverride {
+  int block = 0;                    // threads per block (a multiple of 32)
+  std::int64_t bins_per_sweep = 0;  // flattened bins per shared-memory window
+  int tile = 0;                     // A atoms per constant-memory tile
+
+  bool any() const { return block != 0 || bins_per_sweep != 0 || tile != 0; }
+};
+
 struct PairHistogramSettings {
   BoxSpec box;
   double r_min = 0;
@@ -48,6 +59,7 @@ struct PairHistogramSettings {
   std::int32_t n_species = 1;
   std::vector<std::uint8_t> species_pairs_enabled;  // empty: all n(n+1)/2 pairs
   PairHistogramImpl impl = PairHistogramImpl::automatic;
+  PairHistogramLaunchOverride launch;
 };
 
 struct PairHistogramResult {

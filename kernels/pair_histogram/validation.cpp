@@ -88,6 +88,9 @@ void prepare_pair_histogram(const PairHistogramInput<T>& in, const PairHistogram
   out.result.n_histograms = job.n_histograms;
   out.result.counts.assign(std::size_t(job.n_histograms) * std::size_t(s.n_bins), 0);
   job.counts = out.result.counts.data();
+  require(s.launch.block >= 0 && s.launch.bins_per_sweep >= 0 && s.launch.tile >= 0, "launch",
+          "forced launch parameters must be positive (0: the tuner's choice)");
+  job.launch = s.launch;
 
   out.shape = shape_of(job.n_a, job.n_b, job.one_set, s);
 }

@@ -548,17 +548,25 @@ struct Launch {
   int tile = 0, sub_tile = 0;  // A atoms per constant tile and per work unit
 };
 
+void refuse(const std::string& why) {
+  throw std::invalid_argument("CUDA pair histogram: forced launch: " + why);
+}
+
 // Shared windows take as many bins as one block may hold; the block size keeps the most threads
 // resident (ties: smaller blocks, so more window copies and finer balance); the sub-tile gives
-// every block kUnitsPerBlock units per tile where the problem is large enough.
+// every block kUnitsPerBlock units per tile where the problem is large enough. Parameters in
+// `forced` replace those choices (a forced window always counts in shared memory).
 template <class T, class Box, bool kGeneric>
 Launch tune(const Device& device, std::int64_t flat_bins, std::int64_t tile_atoms,
-            std::int64_t b_atoms) {
+            std::int64_t b_atoms, const PairHistogramLaunchOverride& forced) {
   Launch l;
   const std::int64_t max_window =
       std::int64_t(device.shared_per_block / sizeof(std::uint32_t)) - 1 - kWarp;
-  l.sweeps = ceil_div(flat_bins, max_window);
-  l.shared = l.sweeps <= (kGeneric ? kMaxSweepsGeneric : kMaxSweepsFast);
+  if (forced.bins_per_sweep > max_window)
+    refuse(std::to_string(forced.bins_per_sweep) + " bins per sweep exceed the " +
+           std::to_string(max_window) + " a block's shared memory holds");
+  l.sweeps = ceil_div(flat_bins, forced.bins_per_sweep > 0 ? forced.bins_per_sweep : max_window);
+  l.shared = forced.bins_per_sweep > 0 || l.sweeps <= (kGeneric ? kMaxSweepsGeneric : kMaxSweepsFast);
   l.window = l.shared ? ceil_div(flat_bins, l.sweeps) : flat_bins;
   if (!l.shared) l.sweeps = 1;
   const void* kernel = l.shared
@@ -572,7 +580,12 @@ Launch tune(const Device& device, std::int64_t flat_bins, std::int64_t tile_atom
                                cudaSharedmemCarveoutMaxShared),
           "shared memory carveout");
   }
-  for (int block = 128; block <= kMaxBlock<T>; block *= 2) {
+  if (forced.block != 0 && (forced.block % kWarp != 0 || forced.block > kMaxBlock<T>))
+    refuse("a block of " + std::to_string(forced.block) + " threads is not a multiple of " +
+           std::to_string(kWarp) + " up to " + std::to_string(kMaxBlock<T>));
+  const int first_block = forced.block != 0 ? forced.block : 128;
+  const int last_block = forced.block != 0 ? forced.block : kMaxBlock<T>;
+  for (int block = first_block; block <= last_block; block *= 2) {
     int blocks = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block, bytes),
           "occupancy query");
@@ -585,7 +598,10 @@ Launch tune(const Device& device, std::int64_t flat_bins, std::int64_t tile_atom
   l.grid = device.multiprocessors * l.blocks_per_sm;
   const std::int64_t capacity =
       std::int64_t(std::min(kConstantBytes, device.constant_bytes) / sizeof(Packed<T>));
-  l.tile = int(std::min(capacity, tile_atoms));
+  if (forced.tile > capacity)
+    refuse("a tile of " + std::to_string(forced.tile) + " atoms exceeds the " +
+           std::to_string(capacity) + " constant memory holds");
+  l.tile = int(std::min(forced.tile != 0 ? forced.tile : capacity, tile_atoms));
   l.atoms_per_thread = atoms_per_thread<T, Box>();
   const std::int64_t chunks = ceil_div(b_atoms, std::int64_t(l.block) * l.atoms_per_thread);
   const std::int64_t sub_tiles = ceil_div(kUnitsPerBlock * l.grid, chunks);
@@ -615,7 +631,8 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
   const std::int64_t n_b = job.one_set ? job.n_a : job.n_b;
   // One set: a tile meets on average half of the set.
   const Launch l =
-      tune<T, Box, kGeneric>(device, flat_bins, job.n_a, job.one_set ? n_b / 2 + 1 : n_b);
+      tune<T, Box, kGeneric>(device, flat_bins, job.n_a, job.one_set ? n_b / 2 + 1 : n_b,
+                             job.launch);
   const std::int64_t chunk = std::int64_t(l.block) * l.atoms_per_thread;
 
   // One set in a box keeps its order: the minimum image of b - a and of a - b can differ in
