@@ -38,12 +38,14 @@ void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, MdFor
   for (auto _ : state) md.run(steps);
   const double n = double(md.atoms());
   state.counters["atom_steps_per_s"] = benchmark::Counter(n * steps, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["portable"] = impl != MdForceImpl::cuda;  // Kokkos code (docs/study.md)
   state.counters["list_builds_per_step"] =
       double(md.list_builds() - builds) / (double(state.iterations()) * steps);
   if (all_pairs) {
     state.counters["pairs_per_s"] = benchmark::Counter(n * n * steps, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["flops_per_s"] =
         benchmark::Counter(n * n * steps * flops_per_pair, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["fp32_flops_per_item"] = n * flops_per_pair;  // per atom-step: the study's FP32 bound
     const auto gpus = gpu_devices();
     if (!gpus.empty() && !std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>) {
       // 128 FP32 lanes per SM on compute capability 8.x/9.x, two flops per fma.

@@ -66,6 +66,8 @@ PairHistogramResult run(benchmark::State& state, PairHistogramInput<float> input
   }
   state.counters["pairs_per_s"] = benchmark::Counter(pairs, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["bins"] = settings.n_bins;
+  state.counters["portable"] =
+      settings.impl == PairHistogramImpl::kokkos || settings.impl == PairHistogramImpl::cells;
   state.SetLabel(result.launch);
   return result;
 }

@@ -18,8 +18,12 @@
 namespace kmol::bench {
 namespace {
 
-void set_rate(benchmark::State& state, std::int64_t n, const std::string& label) {
+// The rate, and for the study (docs/study.md) the bytes each number stores and whether the code
+// is Kokkos' (portable).
+void set_rate(benchmark::State& state, std::int64_t n, const std::string& label, std::size_t bytes, bool portable) {
   state.counters["numbers_per_s"] = benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["dram_bytes_per_item"] = double(bytes);
+  state.counters["portable"] = portable;
   state.SetLabel(label);
 }
 
@@ -34,7 +38,7 @@ void kmol_rand48(benchmark::State& state, Rand48Kind kind, std::int64_t n) {
     space.fence();
     seed = r.state_after;
   }
-  set_rate(state, n, std::to_string(r.streams) + " " + to_string(r.layout) + " streams");
+  set_rate(state, n, std::to_string(r.streams) + " " + to_string(r.layout) + " streams", sizeof(T), true);
 }
 
 void glibc_lrand48(benchmark::State& state, std::int64_t n) {
@@ -44,7 +48,7 @@ void glibc_lrand48(benchmark::State& state, std::int64_t n) {
     for (auto& x : out) x = std::int32_t(lrand48());
     benchmark::DoNotOptimize(out.data());
   }
-  set_rate(state, n, "one thread");
+  set_rate(state, n, "one thread", sizeof(std::int32_t), false);
 }
 
 template <class ExecSpace>
@@ -57,7 +61,7 @@ void kokkos_xorshift64(benchmark::State& state, std::int64_t n) {
     Kokkos::fill_random(out, pool, std::uint32_t(0x7fffffff));
     space.fence();
   }
-  set_rate(state, n, "Kokkos::fill_random");
+  set_rate(state, n, "Kokkos::fill_random", sizeof(std::uint32_t), true);
 }
 
 #ifdef KMOL_HAVE_CUDA
@@ -76,7 +80,7 @@ void curand_xorwow(benchmark::State& state, std::int64_t n) {
     Kokkos::Cuda().fence();
   }
   curandDestroyGenerator(generator);
-  set_rate(state, n, "curandGenerate 32-bit");
+  set_rate(state, n, "curandGenerate 32-bit", sizeof(unsigned int), false);
 }
 #endif
 

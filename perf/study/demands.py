@@ -13,9 +13,18 @@ _PAIR_HISTOGRAM = {
 }
 
 
+# Potential maps in single precision: direct Coulomb needs one reciprocal square root per atom
+# evaluation, multiple Debye-Hueckel an exponential as well (both special-function unit work).
+_COULOMB_SINGLE = {"direct": {"special_functions": 1.0}, "mdh": {"special_functions": 2.0}}
+
+
 def defaults(kernel, case):
     if kernel == "pair_histogram":
         for segment in case:
             if segment in _PAIR_HISTOGRAM:
                 return _PAIR_HISTOGRAM[segment]
+    if kernel.startswith("coulomb") and any(s.startswith("single") for s in case):
+        for method, demand in _COULOMB_SINGLE.items():
+            if method in kernel:
+                return demand
     return {}

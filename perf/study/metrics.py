@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from . import demands as demand_table
 from . import machines
 
-PORTABLE_IMPLS = ("kokkos", "cells")  # code written once with Kokkos for every backend
 BEST_OF = "best-of"
 
 
@@ -64,12 +63,15 @@ class Case:
     def impls(self):
         return sorted({i for i, _ in self.cells if i != BEST_OF}, key=_impl_order)
 
+    def portable_impls(self):
+        return [i for i in self.impls() if any(c.result.portable for (j, _), c in self.cells.items() if j == i)]
+
     def efficiencies(self, impl, kind):
         return {p: getattr(c, kind) for (i, p), c in self.cells.items() if i == impl}
 
 
 def _impl_order(impl):
-    return (impl not in PORTABLE_IMPLS, impl)
+    return (impl == BEST_OF, impl)
 
 
 def _representative(results):
@@ -115,7 +117,7 @@ def platforms_of(cases):
 
 def portable_impl(case, platforms):
     """The portable implementation with the highest application PP in this case (None if none ran)."""
-    candidates = [i for i in case.impls() if i in PORTABLE_IMPLS]
+    candidates = case.portable_impls()
     if not candidates:
         return None
     return max(candidates, key=lambda i: (pennycook(case.efficiencies(i, "app"), platforms), i == "kokkos"))

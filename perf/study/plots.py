@@ -64,7 +64,8 @@ def rates_figure(kernel, cases, path):
         ax.set_ylabel(f"rate ({unit_label(unit, prefix)}, log scale)")
         ax.set_title(platform, fontsize=10)
         ax.grid(axis="y", which="both", alpha=0.3)
-        ax.legend(fontsize=8, title="implementation", title_fontsize=8)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8, title="implementation", title_fontsize=8)
     fig.suptitle(f"{kernel}: rate of each implementation (higher is better)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -87,7 +88,8 @@ def efficiency_figure(kernel, cases, path):
         ax.set_ylabel("efficiency (fraction)")
         ax.set_title(title, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=8, title="implementation", title_fontsize=8)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8, title="implementation", title_fontsize=8)
     fig.suptitle(f"{kernel}: efficiencies (missing bar: not run, or no bound known)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -5,12 +5,16 @@ import re
 import statistics
 from dataclasses import dataclass, field
 
-BACKENDS = ("Serial", "OpenMP", "Cuda")
+BACKENDS = ("Serial", "OpenMP", "Cuda", "host")  # host: CPU code outside Kokkos (a reference)
+# Where a benchmark reports several rates, the one in the field's unit, by this preference.
+RATE_PREFERENCE = ("atom_steps", "atom_evals", "pairs", "numbers", "bytes")
 IGNORED_SEGMENTS = re.compile(r"^(real_time|process_time|manual_time|min_time:.*|min_warmup_time:.*|"
                               r"repeats:.*|iterations:.*|threads:.*)$")
 RATE_SUFFIX = "_per_s"
 DEMAND_SUFFIX = "_per_item"
 KNOB_PREFIX = "knob_"
+# Results written before suites had the `portable` counter: these implementations are Kokkos code.
+PORTABLE_BY_NAME = ("kokkos", "cells")
 
 
 @dataclass
@@ -40,6 +44,7 @@ class Result:
     demands: dict        # resource -> amount per counted item
     knobs: dict          # knob -> value (tuning sweeps)
     tuner_default: bool
+    portable: bool       # code written once with Kokkos for every backend
     label: str
     run: Run = field(repr=False)
 
@@ -48,8 +53,14 @@ class Result:
         return bool(self.knobs) or self.tuner_default
 
 
+def _rate_rank(counter):
+    unit = counter[:-len(RATE_SUFFIX)]
+    return (RATE_PREFERENCE.index(unit) if unit in RATE_PREFERENCE else len(RATE_PREFERENCE), counter)
+
+
 def platform_of(backend, context):
-    """The hardware a backend ran on: the GPU model for Cuda, the CPU model and threads otherwise."""
+    """The hardware a backend ran on: the GPU model for Cuda, the CPU model and threads otherwise
+    (code outside Kokkos, `host`, runs on the same CPU as OpenMP)."""
     if backend == "Cuda":
         gpu = context.get("gpu0", "unknown GPU")
         return gpu.split(",")[0].strip()
@@ -72,11 +83,14 @@ def command_from_readme(path):
 
 
 def parse_name(name):
-    """(kernel, backend, impl, case segments) or None when the name does not follow the convention."""
+    """(kernel, backend, impl, case segments) or None when the name does not follow the convention.
+    The kernel is everything before the backend segment (`coulomb/direct_water/Cuda/cuda/single`
+    is kernel `coulomb/direct_water`)."""
     parts = [p for p in name.split("/") if not IGNORED_SEGMENTS.match(p)]
-    if len(parts) < 3 or parts[1] not in BACKENDS:
+    at = next((k for k in range(1, len(parts) - 1) if parts[k] in BACKENDS), None)
+    if at is None:
         return None
-    return parts[0], parts[1], parts[2], parts[3:]
+    return "/".join(parts[:at]), parts[at], parts[at + 1], parts[at + 2:]
 
 
 def _value(counter):
@@ -88,9 +102,9 @@ def _result(bench, run):
     if parsed is None:
         return None, "name is not <kernel>/<backend>/<impl>/<case>"
     kernel, backend, impl, segments = parsed
-    rates = [k for k in bench if k.endswith(RATE_SUFFIX)]
-    if len(rates) != 1:
-        return None, f"needs exactly one *{RATE_SUFFIX} counter, has {len(rates)}"
+    rates = sorted((k for k in bench if k.endswith(RATE_SUFFIX)), key=_rate_rank)
+    if not rates:
+        return None, f"has no *{RATE_SUFFIX} counter"
     knobs = {k[len(KNOB_PREFIX):]: _value(bench[k]) for k in bench if k.startswith(KNOB_PREFIX)}
     tuner_default = _value(bench.get("tuner_default", 0)) == 1
     size = ""
@@ -104,10 +118,12 @@ def _result(bench, run):
         else:
             case.append(s)
     demands = {k[:-len(DEMAND_SUFFIX)]: _value(bench[k]) for k in bench if k.endswith(DEMAND_SUFFIX)}
+    portable = _value(bench["portable"]) == 1 if "portable" in bench else impl in PORTABLE_BY_NAME or \
+        impl.startswith("kokkos_")
     return Result(name=bench["name"], kernel=kernel, backend=backend, impl=impl, case=tuple(case),
                   size=size, platform=platform_of(backend, run.context), rate=_value(bench[rates[0]]),
                   unit=rates[0][:-len(RATE_SUFFIX)], demands=demands, knobs=knobs,
-                  tuner_default=tuner_default, label=bench.get("label", ""), run=run), None
+                  tuner_default=tuner_default, portable=portable, label=bench.get("label", ""), run=run), None
 
 
 def load(paths):

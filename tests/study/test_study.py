@@ -1,0 +1,113 @@
+"""perf/study on two small fixture files (a 2-core Zen 3 and an H200): the metric arithmetic and
+the report end to end. Run by ctest as study.report with Debian's /usr/bin/python3."""
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "perf"))
+
+from study import metrics, results  # noqa: E402
+
+FIXTURES = sorted(glob.glob(os.path.join(ROOT, "tests", "study", "fixtures", "*.json")))
+CPU, GPU = "AMD EPYC (2 threads)", "NVIDIA H200"
+H200_ATOMICS = 8.2 * 132 * 1.98e9  # shared-memory atomics per second
+ZEN3_INCREMENTS = 1.0 * 2 * 2.0e9  # 1 per core per clock, 2 cores at 2,000 MHz (the fixture)
+
+
+def harmonic(*xs):
+    return len(xs) / sum(1 / x for x in xs)
+
+
+class MetricArithmetic(unittest.TestCase):
+    def test_harmonic_mean(self):
+        self.assertAlmostEqual(metrics.harmonic_mean([0.5, 1.0]), 2 / 3)
+        self.assertAlmostEqual(metrics.harmonic_mean([0.25, 0.25, 0.25]), 0.25)
+        self.assertEqual(metrics.harmonic_mean([0.5, 0.0]), 0.0)
+        self.assertEqual(metrics.harmonic_mean([]), 0.0)
+
+    def test_unsupported_platform_gives_zero(self):
+        self.assertEqual(metrics.pennycook({"cpu": 0.9}, ["cpu", "gpu"]), 0.0)
+        self.assertAlmostEqual(metrics.pennycook({"cpu": 0.9, "gpu": 0.3}, ["cpu", "gpu"]), harmonic(0.9, 0.3))
+
+
+class FixtureStudy(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.runs, cls.results, cls.skipped = results.load(FIXTURES)
+        cls.kernels = metrics.cases_of(cls.results)
+
+    def case(self, kernel, name):
+        return next(c for c in self.kernels[kernel] if c.case == (name,))
+
+    def test_names_outside_the_convention_are_left_out_with_the_reason(self):
+        self.assertEqual([s[0] for s in self.skipped], ["not_a_convention_name"])
+
+    def test_platforms_come_from_the_context(self):
+        self.assertEqual(metrics.platforms_of(self.kernels["demo"]), [CPU, GPU])
+
+    def test_application_efficiency_is_rate_over_best_at_the_common_size(self):
+        a = self.case("demo", "a")
+        # The n:50 run (one implementation only, 5e9) is not the case's representative size.
+        self.assertAlmostEqual(a.cells[("kokkos", CPU)].app, 0.5)
+        self.assertAlmostEqual(a.cells[("host", CPU)].app, 1.0)
+        self.assertAlmostEqual(a.cells[("kokkos", GPU)].app, 0.5)
+        self.assertEqual(a.cells[(metrics.BEST_OF, GPU)].result.impl, "cuda")
+
+    def test_pennycook_of_the_portable_and_best_of_paths(self):
+        platforms = [CPU, GPU]
+        a, b = self.case("demo", "a"), self.case("demo", "b")
+        self.assertAlmostEqual(metrics.pennycook(a.efficiencies("kokkos", "app"), platforms), 0.5)
+        self.assertAlmostEqual(metrics.pennycook(a.efficiencies(metrics.BEST_OF, "app"), platforms), 1.0)
+        # kokkos did not run case b on the GPU: unsupported there, so 0.
+        self.assertEqual(metrics.pennycook(b.efficiencies("kokkos", "app"), platforms), 0.0)
+        self.assertEqual(metrics.kernel_summary(self.kernels["demo"], "app"), {"portable": 0.0, "best-of": 1.0})
+
+    def test_architectural_efficiency_uses_the_smallest_bound(self):
+        a = self.case("demo", "a")
+        self.assertAlmostEqual(a.cells[("kokkos", CPU)].arch, 1e9 / ZEN3_INCREMENTS)
+        self.assertAlmostEqual(a.cells[("cuda", GPU)].arch, 8e11 / H200_ATOMICS)
+        self.assertEqual(a.cells[("cuda", GPU)].bound.resource, "smem_atomics")
+        arch = a.efficiencies("kokkos", "arch")
+        self.assertAlmostEqual(metrics.pennycook(arch, [CPU, GPU]), harmonic(0.25, 4e11 / H200_ATOMICS))
+        # Case b has no demand counters: no bound, so no architectural PP for the kernel.
+        self.assertIsNone(self.case("demo", "b").cells[("kokkos", CPU)].arch)
+        self.assertIsNone(metrics.kernel_summary(self.kernels["demo"], "arch"))
+
+    def test_repetitions_reduce_to_their_median(self):
+        c = self.case("repeated", "c")
+        self.assertAlmostEqual(c.cells[("kokkos", CPU)].result.rate, 2e9)
+
+    def test_sweep_gap_against_the_tuner(self):
+        (sweep,) = metrics.sweeps_of(self.results)
+        self.assertEqual(sweep.case, ("a",))
+        self.assertEqual(sweep.best.knobs, {"block": 128.0})
+        self.assertAlmostEqual(sweep.gap, 0.2)
+        # Sweep points stay out of the efficiency tables.
+        self.assertNotIn("500", {c.result.size for c in self.case("demo", "a").cells.values()})
+
+
+class Report(unittest.TestCase):
+    def test_report_and_plots_are_written(self):
+        with tempfile.TemporaryDirectory() as out:
+            subprocess.run([sys.executable, os.path.join(ROOT, "perf", "study"), "--out", out] + FIXTURES,
+                           check=True, capture_output=True)
+            with open(os.path.join(out, "README.md")) as f:
+                text = f.read()
+            self.assertIn("| demo | AMD EPYC (2 threads); NVIDIA H200 | kokkos | 0.000 | 1.000 |", text)
+            self.assertIn("`kmol_bench --fixture gpu`", text)
+            self.assertIn("+20.0 %", text)
+            self.assertIn("`not_a_convention_name`", text)
+            pngs = glob.glob(os.path.join(out, "*.png"))
+            self.assertGreaterEqual(len(pngs), 5)
+            for png in pngs:
+                with open(png, "rb") as f:
+                    self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", png)
+                self.assertIn(os.path.basename(png), text)
+
+
+if __name__ == "__main__":
+    unittest.main()
