@@ -101,23 +101,28 @@ def pennycook_figure(summaries, path):
     kernels = sorted(summaries)
     bars = [("portable", "app", "portable, application"), (metrics.BEST_OF, "app", "best-of, application"),
             ("portable", "arch", "portable, architectural"), (metrics.BEST_OF, "arch", "best-of, architectural")]
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.8 * len(kernels)), 4.2))
+    fig, ax = plt.subplots(figsize=(max(8.0, 1.8 * len(kernels) + 2.5), 4.2))
     width = 0.8 / len(bars)
     for k, (path_name, kind, label) in enumerate(bars):
         xs, ys = [], []
         for g, kernel in enumerate(kernels):
             values = summaries[kernel][kind]
-            if values is not None:
-                xs.append(g - 0.4 + width * (k + 0.5))
+            x = g - 0.4 + width * (k + 0.5)
+            if values is None:
+                ax.text(x, 0.01, "n/a", ha="center", va="bottom", rotation=90, fontsize=7)
+            else:
+                xs.append(x)
                 ys.append(values[path_name])
-        ax.bar(xs, ys, width, label=label, color=COLOURS[k], hatch="//" if kind == "arch" else None)
+        bars = ax.bar(xs, ys, width, label=label, color=COLOURS[k], hatch="//" if kind == "arch" else None)
+        ax.bar_label(bars, fmt="%.2f", fontsize=7)
     ax.set_xticks(range(len(kernels)))
     ax.set_xticklabels(kernels, rotation=15, ha="right", fontsize=8)
-    ax.set_ylim(0, 1.05)
+    ax.set_xlim(-0.6, len(kernels) - 0.4)
+    ax.set_ylim(0, 1.12)
     ax.set_ylabel("Pennycook PP (harmonic mean over platforms)")
     ax.set_title("Performance portability per kernel (0: a platform unsupported)", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -126,15 +131,15 @@ def pennycook_figure(summaries, path):
 def sweep_figure(sweep, path):
     points = sorted(sweep.points, key=lambda r: -r.rate)
     div, prefix = scale_for([r.rate for r in points])
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.32 * len(points) + 2), 4.5))
-    labels = [", ".join(f"{k} {v:g}" for k, v in sorted(r.knobs.items())) for r in points]
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.3 * len(points) + 2), 6.5))
+    labels = [" ".join(f"{k}={v:g}" for k, v in sorted(r.knobs.items())) for r in points]
     ax.bar(range(len(points)), [r.rate / div for r in points], color=COLOURS[0], label="forced launch")
     if sweep.default is not None:
         ax.axhline(sweep.default.rate / div, color=COLOURS[3], linestyle="--", label="tuner's choice")
     ax.set_xticks(range(len(points)))
     ax.set_xticklabels(labels, rotation=70, ha="right", fontsize=7)
     ax.set_ylabel(f"rate ({unit_label(points[0].unit, prefix)})")
-    ax.set_xlabel("forced launch parameters (sorted by rate)")
+    ax.set_xlabel("forced launch parameters, sorted by rate")
     ax.set_title(f"{sweep.kernel} {sweep.impl} {case_name(sweep.case)} on {sweep.platform}", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8)

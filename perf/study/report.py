@@ -146,8 +146,8 @@ def write(out_dir, runs, results, skipped, generated, command):
     files = plots.write_all(kernels, summaries, sweeps, out_dir)
     lines = ["# kmol performance-portability study", "",
              f"Generated {generated} by `{command}` from the runs below. Definitions, the benchmark "
-             "convention and the derivation of every hardware bound: `docs/study.md`. Rates include "
-             "the copies to and from the device.", ""]
+             "convention and the derivation of every hardware bound: `docs/study.md`. Each suite "
+             "defines its rate (pair histograms: copies to and from the device included).", ""]
     lines += _runs_section(runs, results, out_dir) + [""]
     lines += _summary_section(kernels, summaries, files) + [""]
     for kernel in sorted(kernels):
