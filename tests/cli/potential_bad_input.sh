@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# kmol potential refuses bad input with a message naming the file, line and field (or the
+# option), a nonzero exit, and no output file.
+set -uo pipefail
+kmol=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+expect_error() {  # pattern, then the kmol arguments
+  local pattern=$1; shift
+  local message
+  if message=$("$kmol" "$@" --out "$dir/out.dx" 2>&1); then fail "accepted: $*"; fi
+  grep -q -- "$pattern" <<<"$message" || fail "'$*' said '$message', expected '$pattern'"
+  [[ ! -e $dir/out.dx && ! -e $dir/out.dx.tmp ]] || fail "'$*' left an output file"
+}
+printf 'ATOM 1 N ALA 1 0 0 0 1 1.5\nATOM 2 C ALA 1 1 0 0 -1 1.5\n' > "$dir/good.pqr"
+printf 'REMARK\nATOM 1 N ALA 1 0 0 0 1 1.5\nATOM 2 C ALA 1 1 0 0 0.5x 1.5\n' > "$dir/charge.pqr"
+printf 'ATOM 1 N ALA 1 0 0 0 1\n' > "$dir/short.pqr"
+printf 'REMARK only\nEND\n' > "$dir/empty.pqr"
+expect_error "charge.pqr: charge: \[3\] line 3: expected a charge in e, found '0.5x'" potential "$dir/charge.pqr"
+expect_error "short.pqr: record: \[1\] line 1: expected 'ATOM serial" potential "$dir/short.pqr"
+expect_error "empty.pqr: atoms: no ATOM or HETATM records" potential "$dir/empty.pqr"
+expect_error "\-\-spacing: must be positive" potential "$dir/good.pqr" --spacing 0
+expect_error "\-\-spacing: must be positive" potential "$dir/good.pqr" --spacing -0.5
+expect_error "\-\-spacing: lattice 100001 x 100001 x 100001 (1e+15 points) needs about 3.73e+06 GiB" \
+  potential "$dir/good.pqr" --origin 0 0 0 --counts 100001 100001 100001
+expect_error "\-\-cutoff: must be positive" potential "$dir/good.pqr" --method cutoff --cutoff 0
+expect_error "\-\-cutoff: must be positive" potential "$dir/good.pqr" --method cutoff --cutoff -3
+expect_error "\-\-ionic-strength: must not be negative" potential "$dir/good.pqr" --method mdh --ionic-strength -0.1
+expect_error "\-\-faces-only: applies to the mdh method only" potential "$dir/good.pqr" --faces-only
+expect_error "unknown units 'mV'" potential "$dir/good.pqr" --units mV
+echo "bad input refused cleanly"
