@@ -25,5 +25,6 @@ Sizes& sizes();
 void register_pair_histogram_benchmarks();
 void register_rand48_benchmarks();
 void register_md_benchmarks();
+void register_coulomb_benchmarks();
 
 }  // namespace kmol::bench

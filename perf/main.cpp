@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   kmol::bench::register_pair_histogram_benchmarks();
   kmol::bench::register_rand48_benchmarks();
   kmol::bench::register_md_benchmarks();
+  kmol::bench::register_coulomb_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

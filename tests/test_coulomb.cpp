@@ -26,7 +26,7 @@ template <class ExecSpace>
 std::vector<CoulombImpl> runnable(const CoulombSettings& s, std::int64_t atoms) {
   std::vector<CoulombImpl> out;
   for (CoulombImpl impl : {CoulombImpl::kokkos, CoulombImpl::host, CoulombImpl::cuda})
-    if (coulomb_refusal(impl, {s.method, atoms, s.lattice.points(), s.faces_only}, platform<ExecSpace>()).empty())
+    if (coulomb_refusal(impl, {s.method, atoms, s.lattice.points(), s.faces_only, s.lattice.spacing, s.cutoff}, platform<ExecSpace>()).empty())
       out.push_back(impl);
   return out;
 }

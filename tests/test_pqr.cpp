@@ -65,6 +65,18 @@ TEST(Pqr, FixedColumnsWithCoordinatesRunTogether) {
   EXPECT_EQ(atoms.residue_ids[0], 112);
 }
 
+TEST(Pqr, FourLetterResidueNamesRunIntoTheChain) {
+  // CHARMM's TIP3 fills column 21, so whitespace alone would read "TIP3W" and no chain.
+  const auto atoms = parse("ATOM      1  OH2 TIP3W   1      10.000  20.000  30.000 -0.8340 1.7682\n");
+  ASSERT_EQ(atoms.size(), 1u);
+  EXPECT_EQ(atoms.atom_names[0], "OH2");
+  EXPECT_EQ(atoms.residue_names[0], "TIP3");
+  EXPECT_EQ(atoms.chains[0], "W");
+  EXPECT_EQ(atoms.residue_ids[0], 1);
+  EXPECT_DOUBLE_EQ(atoms.positions[0].z, 30.0);
+  EXPECT_DOUBLE_EQ(atoms.charges[0], -0.834);
+}
+
 TEST(Pqr, ErrorsNameTheLineAndTheField) {
   const std::string good = "ATOM 1 N MET 1 0 0 0 0.5 1.5\n";
   auto e = error_of(good + "REMARK\nATOM 2 CA MET 1 0 0 0 x 1.5\n");

@@ -32,7 +32,13 @@ std::string run_coulomb(const ExecSpace& space, CoulombImpl impl, const CoulombJ
       break;
     case CoulombImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
-      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return coulomb_cuda(job, space.cuda_stream());
+      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+        if (job.method != CoulombMethod::cutoff) return coulomb_cuda_all_atoms(job, space.cuda_stream());
+        const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+        return coulomb_cuda_cutoff<T>(job, space.cuda_stream(), [threads](const CoulombJob<T>& overflow) {
+          coulomb_host(overflow, threads);
+        });
+      }
 #endif
       break;
     case CoulombImpl::kokkos: return coulomb_kokkos(space, job);
@@ -51,7 +57,8 @@ PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>&
   map.units = settings.units;
   map.values.assign(std::size_t(settings.lattice.points()), T(0));
   job.values = map.values.data();
-  const CoulombShape shape{settings.method, input.n, job.points(), settings.faces_only};
+  const CoulombShape shape{settings.method, input.n, job.points(), settings.faces_only, settings.lattice.spacing,
+                           settings.cutoff};
   map.impl_used = choose_coulomb_impl(shape, coulomb_platform_of<ExecSpace>(), settings.impl);
   map.launch = run_coulomb(space, map.impl_used, job);
   space.fence();

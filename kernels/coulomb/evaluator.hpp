@@ -5,12 +5,25 @@
 
 namespace kmol::coulomb {
 
-template <class T>
-KMOL_INLINE T exp_(T x);
-template <>
 KMOL_INLINE float exp_(float x) { return ::expf(x); }
-template <>
 KMOL_INLINE double exp_(double x) { return ::exp(x); }
+
+// 1 / sqrt(x): correctly rounded on the host; the hardware reciprocal square root on CUDA devices
+// (rsqrtf: within 2 ulp; the special-function unit bounds direct summation on GPUs).
+KMOL_INLINE float inverse_sqrt(float x) {
+#ifdef __CUDA_ARCH__
+  return ::rsqrtf(x);
+#else
+  return 1.0f / ::sqrtf(x);
+#endif
+}
+KMOL_INLINE double inverse_sqrt(double x) {
+#ifdef __CUDA_ARCH__
+  return ::rsqrt(x);
+#else
+  return 1.0 / ::sqrt(x);
+#endif
+}
 
 // A running sum, optionally compensated (Kahan): the carry holds the low-order bits each addition
 // loses, which bounds the error independently of how many atoms contribute.
@@ -34,7 +47,7 @@ struct Accumulator {
 // q / r. An atom exactly on a lattice point is left out of that point (its self-term is infinite).
 template <class T>
 KMOL_INLINE T direct_term(T q, T r2) {
-  return r2 > T(0) ? q / math::sqrt(r2) : T(0);
+  return r2 > T(0) ? q * inverse_sqrt(r2) : T(0);
 }
 
 // q / r * (1 - r^2/rc^2)^2 inside the cutoff (NAMD's shifting function: value and slope vanish at rc).
@@ -42,7 +55,7 @@ template <class T>
 KMOL_INLINE T cutoff_term(T q, T r2, T rc2, T inv_rc2) {
   if (!(r2 < rc2) || r2 == T(0)) return T(0);
   const T s = math::fma(-r2, inv_rc2, T(1));
-  return q / math::sqrt(r2) * (s * s);
+  return q * inverse_sqrt(r2) * (s * s);
 }
 
 // APBS' Debye-Hueckel sphere: q exp(-kappa (d - a)) / (d (1 + kappa a)). The atom's factor
@@ -50,8 +63,8 @@ KMOL_INLINE T cutoff_term(T q, T r2, T rc2, T inv_rc2) {
 template <class T>
 KMOL_INLINE T mdh_term(T q_folded, T r2, T kappa) {
   if (r2 == T(0)) return T(0);
-  const T d = math::sqrt(r2);
-  return q_folded * exp_(-kappa * d) / d;
+  const T inv = inverse_sqrt(r2);
+  return q_folded * exp_(-kappa * (r2 * inv)) * inv;
 }
 
 }  // namespace kmol::coulomb

@@ -1,5 +1,6 @@
 #include "kernels/coulomb/selection.hpp"
 
+#include "kernels/coulomb/cuda/cutoff_bins.hpp"
 #include "kmol/core/errors.hpp"
 
 namespace kmol {
@@ -60,14 +61,17 @@ PotentialUnits potential_units_from_string(const std::string& name) {
   throw InputError({"", "--units", -1}, "unknown units '" + name + "' (expected kT/e, V or kcal/mol/e)");
 }
 
-std::string coulomb_refusal(CoulombImpl impl, const CoulombShape&, CoulombPlatform platform) {
+std::string coulomb_refusal(CoulombImpl impl, [[maybe_unused]] const CoulombShape& shape, CoulombPlatform platform) {
   switch (impl) {
     case CoulombImpl::kokkos: return {};
     case CoulombImpl::host:
       return platform == CoulombPlatform::host ? "" : "host runs on CPU execution spaces only";
     case CoulombImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
-      return platform == CoulombPlatform::cuda ? "" : "cuda runs on the Cuda execution space only";
+      if (platform != CoulombPlatform::cuda) return "cuda runs on the Cuda execution space only";
+      if (shape.method == CoulombMethod::cutoff && !coulomb::cutoff_fits_cuda(shape.spacing, shape.cutoff))
+        return "cuda: the cutoff reaches more than 4096 neighbour bins (use kokkos)";
+      return {};
 #else
       return "cuda is not compiled into this build (configure with KMOL_CONFIG=cuda)";
 #endif

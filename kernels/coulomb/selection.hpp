@@ -15,6 +15,7 @@ struct CoulombShape {
   CoulombMethod method = CoulombMethod::direct;
   std::int64_t atoms = 0, points = 0;
   bool faces_only = false;
+  double spacing = 0, cutoff = 0;
 };
 
 std::string coulomb_refusal(CoulombImpl impl, const CoulombShape& shape, CoulombPlatform platform);

@@ -158,6 +158,11 @@ bool parse_fixed_form(std::string_view line, Record& rec, Failure& failure) {
   return reader.read_tail(line.substr(30, 8), line.substr(38, 8), line.substr(46, 8), tail[0], tail[1], rec);
 }
 
+bool same_numbers(const Record& a, const Record& b) {
+  return a.position.x == b.position.x && a.position.y == b.position.y && a.position.z == b.position.z &&
+         a.charge == b.charge && a.radius == b.radius && a.residue_id == b.residue_id;
+}
+
 }  // namespace
 
 double PqrAtoms::total_charge() const {
@@ -173,9 +178,13 @@ PqrAtoms parse_pqr(std::istream& in, const std::string& source) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const auto tokens = split(line);
     if (tokens.empty() || !is_atom_record(tokens.front())) continue;
-    Record rec;
+    Record rec, columns;
     Failure loose, fixed;
-    if (!parse_whitespace_form(line, rec, loose)) {
+    if (parse_whitespace_form(line, rec, loose)) {
+      // A long atom name runs into the residue name in pdb2pqr's columns ("HD21ASN"): where the
+      // columns read the same numbers, their names are the right ones.
+      if (parse_fixed_form(line, columns, fixed) && same_numbers(rec, columns)) rec = columns;
+    } else {
       rec = Record{};
       if (!parse_fixed_form(line, rec, fixed)) {
         const Failure& why = fixed.fields_parsed > loose.fields_parsed ? fixed : loose;

@@ -2,7 +2,7 @@
 // PQR files: PDB-like ATOM/HETATM records carrying a charge (e) and a radius (Angstrom) per atom.
 // Both forms in use are read:
 //   - APBS' whitespace form: ATOM serial name residue [chain] resid x y z charge radius
-//   - pdb2pqr's fixed columns (PDB columns for name 13-16, residue 18-20, chain 22, resid 23-26,
+//   - pdb2pqr's fixed columns (PDB columns for name 13-16, residue 18-21, chain 22, resid 23-26,
 //     x/y/z 31-54, then charge and radius), which still reads when coordinates run together.
 // Other records (REMARK, TER, END, CRYST1, ...) are skipped.
 #include <cstdint>
