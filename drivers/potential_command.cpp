@@ -15,6 +15,7 @@
 #include "kernels/coulomb/coulomb.hpp"
 #include "kernels/coulomb/validation.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/io/opendx.hpp"
 #include "kmol/core/io/pqr.hpp"
 #include "kmol/core/runtime.hpp"
@@ -31,10 +32,30 @@ struct PotentialOptions {
   std::vector<std::int64_t> counts;
   bool faces_only = false, compensated = false;
   int threads = -1;
+  std::int64_t frame = 0;
 };
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// Frame `frame` of an H5MD file with a per-atom charge dataset, in the PQR reader's form. H5MD
+// carries no radii: they are 0, and mdh (which needs them) is refused.
+io::PqrAtoms read_h5md_charges(const std::string& path, std::int64_t frame, CoulombMethod method) {
+  io::H5mdReader reader(path);
+  if (reader.charges().empty())
+    throw InputError({path, "charge", -1}, "the particle group has no charge dataset (needed for a potential)");
+  if (method == CoulombMethod::mdh)
+    throw InputError({path, "radius", -1}, "H5MD files carry no atomic radii, which mdh needs: use a PQR file");
+  if (frame < 0 || frame >= reader.n_frames())
+    throw InputError({path, "--frame", frame}, "the file has " + std::to_string(reader.n_frames()) + " frames");
+  for (const auto& warning : reader.warnings()) fmt::print(stderr, "kmol: warning: {}\n", warning);
+  io::PqrAtoms atoms;
+  atoms.positions.resize(std::size_t(reader.n_atoms()));
+  reader.read_frame(frame, atoms.positions.data());
+  atoms.charges = reader.charges();
+  atoms.radii.assign(atoms.size(), 0.0);
+  return atoms;
 }
 
 template <class T, class Space>
@@ -167,7 +188,10 @@ int potential(const PotentialOptions& o, const io::PqrAtoms& atoms, const Coulom
 Action add_potential_command(CLI::App& app) {
   auto o = std::make_shared<PotentialOptions>();
   auto* cmd = app.add_subcommand("potential", "Electrostatic potential map of a PQR structure (OpenDX or HDF5)");
-  cmd->add_option("input", o->input, "PQR file (charges in e, radii in Angstrom)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("input", o->input, "PQR file (charges in e, radii in Angstrom), or H5MD (.h5md) with a charge dataset")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--frame", o->frame, "H5MD input: frame to map (0-based)");
   cmd->add_option("--method", o->method, "direct (Coulomb sum), cutoff (NAMD shifting) or mdh (Debye-Hueckel)")
       ->check(CLI::IsMember({"direct", "cutoff", "mdh"}));
   cmd->add_option("--spacing", o->spacing, "Lattice spacing (Angstrom)");
@@ -191,9 +215,10 @@ Action add_potential_command(CLI::App& app) {
   cmd->add_option("--plot-at", o->plot_at, "Coordinate of the plotted plane (Angstrom; default: the middle)");
   return [o, cmd] {
     Runtime runtime({o->threads, -1});
-    const io::PqrAtoms atoms = io::read_pqr(o->input);
     CoulombSettings s;
     s.method = coulomb_method_from_string(o->method);
+    const io::PqrAtoms atoms =
+        ends_with(o->input, ".h5md") ? read_h5md_charges(o->input, o->frame, s.method) : io::read_pqr(o->input);
     s.impl = coulomb_impl_from_string(o->impl);
     s.units = potential_units_from_string(o->units);
     s.cutoff = o->cutoff;

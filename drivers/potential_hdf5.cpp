@@ -6,36 +6,20 @@
 #include <vector>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/hdf5_handle.hpp"
 
 namespace kmol::cli {
 namespace {
 
-// Closes an HDF5 handle on scope exit.
-struct Handle {
-  hid_t id;
-  herr_t (*close)(hid_t);
-  ~Handle() {
-    if (id >= 0) close(id);
-  }
-};
-
 void check(bool ok, const std::string& path, const std::string& what) {
-  if (!ok) throw InputError({path, "", -1}, "HDF5: cannot " + what);
-}
-
-void string_attribute(hid_t target, const char* name, const std::string& value, const std::string& path) {
-  Handle type{H5Tcopy(H5T_C_S1), H5Tclose};
-  H5Tset_size(type.id, value.size() + 1);
-  Handle space{H5Screate(H5S_SCALAR), H5Sclose};
-  Handle attr{H5Acreate2(target, name, type.id, space.id, H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
-  check(attr.id >= 0 && H5Awrite(attr.id, type.id, value.c_str()) >= 0, path, std::string("write attribute ") + name);
+  if (!ok) throw InputError({path, "", -1}, "HDF5: cannot " + what + " (" + io::last_hdf5_message() + ")");
 }
 
 void vector_attribute(hid_t target, const char* name, const double (&value)[3], const std::string& path) {
   const hsize_t three = 3;
-  Handle space{H5Screate_simple(1, &three, nullptr), H5Sclose};
-  Handle attr{H5Acreate2(target, name, H5T_IEEE_F64LE, space.id, H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
-  check(attr.id >= 0 && H5Awrite(attr.id, H5T_NATIVE_DOUBLE, value) >= 0, path, std::string("write attribute ") + name);
+  io::Hid space(H5Screate_simple(1, &three, nullptr));
+  io::Hid attr(H5Acreate2(target, name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT));
+  check(attr.valid() && H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, value) >= 0, path, std::string("write attribute ") + name);
 }
 
 }  // namespace
@@ -50,21 +34,22 @@ void write_potential_hdf5(const std::string& path, const io::RegularGrid& grid, 
       for (std::int64_t i = 0; i < nx; ++i) xyz[std::size_t((i * ny + j) * nz + k)] = values[(k * ny + j) * nx + i];
   const std::string temporary = path + ".tmp";
   {
-    Handle file{H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
-    check(file.id >= 0, path, "create the file");
+    io::QuietHdf5 quiet;
+    io::Hid file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+    check(file.valid(), path, "create the file");
     const hsize_t dims[3] = {hsize_t(nx), hsize_t(ny), hsize_t(nz)};
-    Handle space{H5Screate_simple(3, dims, nullptr), H5Sclose};
+    io::Hid space(H5Screate_simple(3, dims, nullptr));
     const hid_t stored = sizeof(T) == 4 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
     const hid_t native = sizeof(T) == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
-    Handle data{H5Dcreate2(file.id, "potential", stored, space.id, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
-    check(data.id >= 0 && H5Dwrite(data.id, native, H5S_ALL, H5S_ALL, H5P_DEFAULT, xyz.data()) >= 0, path,
+    io::Hid data(H5Dcreate2(file.get(), "potential", stored, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    check(data.valid() && H5Dwrite(data.get(), native, H5S_ALL, H5S_ALL, H5P_DEFAULT, xyz.data()) >= 0, path,
           "write /potential");
     const double origin[3] = {grid.origin.x, grid.origin.y, grid.origin.z};
     const double delta[3] = {grid.spacing[0], grid.spacing[1], grid.spacing[2]};
-    vector_attribute(data.id, "origin", origin, path);
-    vector_attribute(data.id, "delta", delta, path);
-    string_attribute(data.id, "units", units, path);
-    string_attribute(data.id, "method", method, path);
+    vector_attribute(data.get(), "origin", origin, path);
+    vector_attribute(data.get(), "delta", delta, path);
+    io::write_string_attribute(data.get(), "units", units);
+    io::write_string_attribute(data.get(), "method", method);
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) throw InputError({path, "", -1}, "cannot rename the output file into place");
 }

@@ -27,9 +27,28 @@ awk -v a="${v[2]}" -v b="${v[3]}" 'BEGIN { exit !(a > 7.1997 && a < 7.1999 && b 
 import sys, h5py, numpy as np
 d = h5py.File(sys.argv[1])["potential"]
 assert d.shape == (10, 7, 7), d.shape
-assert d.attrs["units"] == b"kT/e" and np.allclose(d.attrs["delta"], 1)
+units = d.attrs["units"]
+assert (units.decode() if isinstance(units, bytes) else units) == "kT/e", units
+assert np.allclose(d.attrs["delta"], 1)
 v = d[()]
 assert np.all(v[1:-1, 1:-1, 1:-1] == 0) and np.all(v[0] != 0)  # faces only
 PY
 [[ $(head -c 8 "$dir/plane.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "no PNG written"
+# The same two ions as frame 1 of an H5MD file with a charge dataset.
+/usr/bin/python3 - "$dir/ions.h5md" <<'PY' || fail "writing the H5MD input"
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "w") as f:
+    f.create_group("h5md").attrs["version"] = np.array([1, 1])
+    p = f.create_group("particles/all")
+    p.create_group("box").attrs["dimension"] = 3
+    p["box"].attrs["boundary"] = np.array([b"none"] * 3)
+    xyz = np.array([[[9, 9, 9], [9, 9, 9]], [[0, 0, 0], [3, 0, 0]]], dtype=np.float32)
+    p.create_dataset("position/value", data=xyz).attrs["unit"] = "Angstrom"
+    p.create_dataset("position/step", data=np.array([0, 1]))
+    p.create_dataset("position/time", data=np.array([0.0, 1.0]))
+    p.create_dataset("charge", data=np.array([1.0, -1.0]))
+PY
+"$kmol" potential "$dir/ions.h5md" --frame 1 --spacing 1 --origin -1 0 0 --counts 6 1 1 --units V --precision double \
+  --out "$dir/h5md.dx" > "$dir/log" || fail "H5MD run: $(cat "$dir/log")"
+cmp <(sed -n '/data follows/,$p' "$dir/ions.dx") <(sed -n '/data follows/,$p' "$dir/h5md.dx") || fail "H5MD map differs from PQR map"
 echo "potential maps written"
