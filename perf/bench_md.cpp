@@ -45,7 +45,8 @@ void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, MdFor
     state.counters["pairs_per_s"] = benchmark::Counter(n * n * steps, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["flops_per_s"] =
         benchmark::Counter(n * n * steps * flops_per_pair, benchmark::Counter::kIsIterationInvariantRate);
-    state.counters["fp32_flops_per_item"] = n * flops_per_pair;  // per atom-step: the study's FP32 bound
+    if (std::is_same_v<T, float>)  // per atom-step: the study's FP32 bound (docs/study.md)
+      state.counters["fp32_flops_per_item"] = n * flops_per_pair;
     const auto gpus = gpu_devices();
     if (!gpus.empty() && !std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>) {
       // 128 FP32 lanes per SM on compute capability 8.x/9.x, two flops per fma.

@@ -179,4 +179,4 @@ def sweeps_of(results):
 
 
 def fmt_fraction(x):
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.2f}"
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.3f}"

@@ -26,6 +26,13 @@ def _machine(run):
     return "; ".join(parts)
 
 
+def _load(run):
+    load, cpus = run.context.get("load_avg"), run.context.get("num_cpus")
+    if not load or not cpus:
+        return "?"
+    return f"{load[0]:.1f} / {cpus}" + (" (busy)" if load[0] > cpus else "")
+
+
 def _build(run):
     c = run.context
     return (f"kmol {c.get('kmol_version', '?')}, Kokkos {c.get('kokkos_version', '?')} "
@@ -34,14 +41,16 @@ def _build(run):
 
 def _runs_section(runs, results, out_dir):
     lines = ["## Runs", "",
-             "| file | date (UTC) | platforms measured | machine | build | command |",
-             "|---|---|---|---|---|---|"]
+             "Load: the 1-minute load average when the run began, against the machine's CPUs; where it "
+             "exceeds them, other work shared the machine and the run's CPU rates are understated.", "",
+             "| file | date (UTC) | platforms measured | machine | load | build | command |",
+             "|---|---|---|---|---|---|---|"]
     for run in runs:
         platforms = sorted({r.platform for r in results if r.run is run})
         rel = os.path.relpath(run.path, out_dir)
         command = run.command.replace("|", "\\|")
         lines.append(f"| [{os.path.basename(run.path)}]({rel}) | {run.date} | {', '.join(platforms) or '-'} | "
-                     f"{_machine(run)} | {_build(run)} | `{command}` |")
+                     f"{_machine(run)} | {_load(run)} | {_build(run)} | `{command}` |")
     return lines
 
 
