@@ -26,6 +26,7 @@ struct Problem {
   std::vector<Vec3<float>> xyz;
   std::vector<float> q, r;
   double evaluations = 0;  // per map: points x atoms (cutoff: points)
+  std::string size;        // the lattice, the n: segment of the name (docs/study.md)
 };
 
 // The reference water box (10^6 A^3, 0.1 atoms / A^3 at full size), coordinates in float.
@@ -117,7 +118,8 @@ void register_space(const std::string& space, const std::vector<Problem>& proble
       for (int variant = 0; variant < 3; ++variant) {
         s.compensated = variant == 1;
         const std::string name = "coulomb/" + p.name + "/" + space + "/" + to_string(impl) +
-                                 (variant == 2 ? "/double" : variant == 1 ? "/single_compensated" : "/single");
+                                 (variant == 2 ? "/double" : variant == 1 ? "/single_compensated" : "/single") +
+                                 "/n:" + p.size;
         benchmark::RegisterBenchmark(name.c_str(), [&p, s, variant](benchmark::State& st) {
           if (variant == 2) run<ExecSpace, double>(st, p, s);
           else run<ExecSpace, float>(st, p, s);
@@ -137,7 +139,7 @@ void register_coulomb_benchmarks() {
     Problem p = smoke ? water("direct", 300, 20) : water("direct", 32200, 100);
     p.settings.method = CoulombMethod::direct;
     p.settings.lattice = {{10, 10, 10}, 0.5, {nx, ny, nz}};
-    p.name += "/" + std::to_string(nx) + "x" + std::to_string(ny) + "x" + std::to_string(nz);
+    p.size = std::to_string(nx) + "x" + std::to_string(ny) + "x" + std::to_string(nz);
     p.evaluations = double(p.settings.lattice.points()) * double(p.xyz.size());
     return p;
   };
@@ -149,6 +151,7 @@ void register_coulomb_benchmarks() {
     p.settings.cutoff = 12;
     p.settings.lattice = {{0, 0, 0}, 0.5, {n, n, n}};
     p.evaluations = double(p.settings.lattice.points());
+    p.size = std::to_string(n) + "^3";
     return p;
   };
   // mdh: the six faces of a 193^3 lattice around 100,000 atoms (APBS' boundary condition).
@@ -161,7 +164,7 @@ void register_coulomb_benchmarks() {
     const double spacing = smoke ? 1.5 : 0.6;
     const double origin = 50 - 0.5 * spacing * double(n - 1);
     p.settings.lattice = {{origin, origin, origin}, spacing, {n, n, n}};
-    p.name += "/" + std::to_string(n) + "^3";
+    p.size = std::to_string(n) + "^3";
     p.evaluations = face_points(p.settings.lattice) * double(p.xyz.size());
     return p;
   };
@@ -169,7 +172,7 @@ void register_coulomb_benchmarks() {
   gpu_problems = {direct(256, 128, 64), cutoff(), mdh()};
   // The straightforward loops first: one row of points each (their rates do not depend on how many).
   for (const Problem* p : {&host_problems[0], &host_problems[2]}) {
-    const std::string name = "coulomb/" + p->name + "/scalar_double_loop";
+    const std::string name = "coulomb/" + p->name + "/host/scalar_loop/double/n:" + p->size;
     benchmark::RegisterBenchmark(name.c_str(), [p, smoke](benchmark::State& st) { scalar_loop(st, *p, smoke ? 4 : 16); })
         ->Unit(benchmark::kMillisecond)->UseRealTime();
   }

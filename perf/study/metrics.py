@@ -124,21 +124,25 @@ def portable_impl(case, platforms):
 
 
 def kernel_summary(cases, kind):
-    """PP of a kernel over all its cases and platforms (the harmonic mean of every case's
-    efficiency on every platform, 0 if one is unsupported) for the portable path and best-of.
-    None when an architectural efficiency is unknown somewhere."""
+    """PP of a kernel over its cases and platforms (the harmonic mean of every case's efficiency
+    on every platform, 0 if the path is missing on one) for the portable path and best-of, and
+    how many cases it covers. Architectural efficiency covers the cases whose bound is known
+    wherever the path runs; None when no case has one."""
     platforms = platforms_of(cases)
-    out = {}
+    out = {"cases": (0, len(cases))}
     for path in ("portable", BEST_OF):
-        values = []
+        values, used = [], 0
         for c in cases:
             impl = portable_impl(c, platforms) if path == "portable" else BEST_OF
             eff = c.efficiencies(impl, kind) if impl else {}
-            for p in platforms:
-                if (impl, p) in c.cells and eff.get(p) is None:
-                    return None  # a bound is unknown: no architectural PP
-                values.append(eff.get(p, 0.0))
+            if any(v is None for v in eff.values()):
+                continue  # a bound is unknown somewhere in this case
+            values += [eff.get(p, 0.0) for p in platforms]
+            used += 1
+        if used == 0:
+            return None
         out[path] = harmonic_mean(values)
+        out["cases"] = (max(out["cases"][0], used), len(cases))
     return out
 
 

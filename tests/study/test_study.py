@@ -64,7 +64,8 @@ class FixtureStudy(unittest.TestCase):
         self.assertAlmostEqual(metrics.pennycook(a.efficiencies(metrics.BEST_OF, "app"), platforms), 1.0)
         # kokkos did not run case b on the GPU: unsupported there, so 0.
         self.assertEqual(metrics.pennycook(b.efficiencies("kokkos", "app"), platforms), 0.0)
-        self.assertEqual(metrics.kernel_summary(self.kernels["demo"], "app"), {"portable": 0.0, "best-of": 1.0})
+        summary = metrics.kernel_summary(self.kernels["demo"], "app")
+        self.assertEqual((summary["portable"], summary["best-of"], summary["cases"]), (0.0, 1.0, (2, 2)))
 
     def test_architectural_efficiency_uses_the_smallest_bound(self):
         a = self.case("demo", "a")
@@ -73,9 +74,13 @@ class FixtureStudy(unittest.TestCase):
         self.assertEqual(a.cells[("cuda", GPU)].bound.resource, "smem_atomics")
         arch = a.efficiencies("kokkos", "arch")
         self.assertAlmostEqual(metrics.pennycook(arch, [CPU, GPU]), harmonic(0.25, 4e11 / H200_ATOMICS))
-        # Case b has no demand counters: no bound, so no architectural PP for the kernel.
+        # Case b has no demand counters: no bound, so the kernel's architectural PP covers case a.
         self.assertIsNone(self.case("demo", "b").cells[("kokkos", CPU)].arch)
-        self.assertIsNone(metrics.kernel_summary(self.kernels["demo"], "arch"))
+        summary = metrics.kernel_summary(self.kernels["demo"], "arch")
+        self.assertEqual(summary["cases"], (1, 2))
+        self.assertAlmostEqual(summary["portable"], harmonic(0.25, 4e11 / H200_ATOMICS))
+        self.assertAlmostEqual(summary["best-of"], harmonic(0.5, 8e11 / H200_ATOMICS))
+        self.assertIsNone(metrics.kernel_summary(self.kernels["repeated"], "arch"))
 
     def test_repetitions_reduce_to_their_median(self):
         c = self.case("repeated", "c")
