@@ -125,24 +125,28 @@ def portable_impl(case, platforms):
 
 def kernel_summary(cases, kind):
     """PP of a kernel over its cases and platforms (the harmonic mean of every case's efficiency
-    on every platform, 0 if the path is missing on one) for the portable path and best-of, and
-    how many cases it covers. Architectural efficiency covers the cases whose bound is known
-    wherever the path runs; None when no case has one."""
+    on every platform, 0 where the path does not run) for the portable path and best-of.
+    An architectural efficiency whose bound is unknown is left out (unknown is not unsupported):
+    'cases' says how many cases contributed, 'unknown' on which platforms bounds were missing.
+    None when nothing is known."""
     platforms = platforms_of(cases)
-    out = {"cases": (0, len(cases))}
+    out = {"cases": (0, len(cases)), "unknown": set()}
     for path in ("portable", BEST_OF):
         values, used = [], 0
         for c in cases:
             impl = portable_impl(c, platforms) if path == "portable" else BEST_OF
             eff = c.efficiencies(impl, kind) if impl else {}
-            if any(v is None for v in eff.values()):
-                continue  # a bound is unknown somewhere in this case
-            values += [eff.get(p, 0.0) for p in platforms]
+            unknown = {p for p, v in eff.items() if v is None}
+            out["unknown"] |= unknown
+            if eff and len(unknown) == len(eff):
+                continue  # nothing known about this case
+            values += [eff.get(p, 0.0) for p in platforms if p not in unknown]
             used += 1
         if used == 0:
             return None
         out[path] = harmonic_mean(values)
         out["cases"] = (max(out["cases"][0], used), len(cases))
+    out["unknown"] = sorted(out["unknown"])
     return out
 
 

@@ -73,7 +73,9 @@ def _summary_section(kernels, summaries, files):
             arch_cells = ["n/a (bound unknown)"] * 2
         else:
             used, total = arch["cases"]
-            scope = "" if used == total else f" ({used} of {total} cases)"
+            notes = ([] if used == total else [f"{used} of {total} cases"]) + \
+                ([f"bounds unknown on {', '.join(arch['unknown'])} left out"] if arch["unknown"] else [])
+            scope = f" ({'; '.join(notes)})" if notes else ""
             arch_cells = [f"{arch['portable']:.3f}{scope}", f"{arch[metrics.BEST_OF]:.3f}{scope}"]
         lines.append(f"| {kernel} | {'; '.join(platforms)} | {', '.join(portable)} | {app['portable']:.3f} | "
                      f"{app[metrics.BEST_OF]:.3f} | {arch_cells[0]} | {arch_cells[1]} |")

@@ -80,6 +80,7 @@ class FixtureStudy(unittest.TestCase):
         self.assertEqual(summary["cases"], (1, 2))
         self.assertAlmostEqual(summary["portable"], harmonic(0.25, 4e11 / H200_ATOMICS))
         self.assertAlmostEqual(summary["best-of"], harmonic(0.5, 8e11 / H200_ATOMICS))
+        self.assertEqual(summary["unknown"], [CPU, GPU])
         self.assertIsNone(metrics.kernel_summary(self.kernels["repeated"], "arch"))
 
     def test_repetitions_reduce_to_their_median(self):
