@@ -12,5 +12,6 @@ Action add_info_command(CLI::App& app);
 Action add_histogram_command(CLI::App& app);
 Action add_rand48_command(CLI::App& app);
 Action add_potential_command(CLI::App& app);
+Action add_md_command(CLI::App& app);
 
 }  // namespace kmol::cli

@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::map<CLI::App*, kmol::cli::Action> actions;
   for (auto add : {kmol::cli::add_info_command, kmol::cli::add_histogram_command,
-                   kmol::cli::add_rand48_command, kmol::cli::add_potential_command}) {
+                   kmol::cli::add_rand48_command, kmol::cli::add_potential_command,
+                   kmol::cli::add_md_command}) {
     const std::size_t before = app.get_subcommands({}).size();
     auto action = add(app);
     actions[app.get_subcommands({})[before]] = action;

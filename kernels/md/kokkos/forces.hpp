@@ -34,6 +34,57 @@ struct PairSum {
   }
 };
 
+// Pair terms of atom i with up to `sweep_chunk` partners, for CPUs: a scalar loop copies the raw
+// differences into contiguous arrays (GCC does not use AVX2 gathers on generic tuning), then a
+// branch-free loop that vectorises does the minimum image and the evaluator. With KeepPairs,
+// pair_force[a] and (dx, dy, dz)[a] are left for a half list's scatter.
+inline constexpr int sweep_chunk = 64;
+#if defined(__CUDA_ARCH__)
+#define KMOL_SIMD_PAIR_SUMS
+#else
+#define KMOL_SIMD_PAIR_SUMS _Pragma("omp simd reduction(+ : fx, fy, fz, energy, virial)")
+#endif
+template <bool KeepPairs, class T>
+KOKKOS_INLINE_FUNCTION void sweep_partners(const T* xp, Vec3<T> xi, const int* partners, int m,
+                                           const PeriodicBox<T>& box_in, const ShiftedForceLJ<T>& lj_in, PairSum<T>& s,
+                                           T* dx, T* dy, T* dz, T* pair_force) {
+  const PeriodicBox<T> box = box_in;  // local copies: GCC does not vectorise through the references
+  const ShiftedForceLJ<T> lj = lj_in;
+  for (int a = 0; a < m; ++a) {
+    const int j = partners[a];
+    dx[a] = xi.x - xp[3 * j];
+    dy[a] = xi.y - xp[3 * j + 1];
+    dz[a] = xi.z - xp[3 * j + 2];
+  }
+  T fx = 0, fy = 0, fz = 0, energy = 0, virial = 0;
+  KMOL_SIMD_PAIR_SUMS
+  for (int a = 0; a < m; ++a) {
+    // Scalars only: omp simd would privatise a Vec3 into an array of structs that cannot vectorise.
+    const T x = OrthorhombicBox<T>::wrap(dx[a], box.length.x, box.inverse.x);
+    const T y = OrthorhombicBox<T>::wrap(dy[a], box.length.y, box.inverse.y);
+    const T z = OrthorhombicBox<T>::wrap(dz[a], box.length.z, box.inverse.z);
+    const T r2 = math::fma(x, x, math::fma(y, y, z * z));  // as norm2
+    const bool in = r2 < lj.cutoff2;
+    T f_over_r, e;
+    lj.evaluate(in ? r2 : T(1), f_over_r, e);
+    f_over_r = in ? f_over_r : T(0);
+    fx += f_over_r * x;
+    fy += f_over_r * y;
+    fz += f_over_r * z;
+    energy += in ? e : T(0);
+    virial += f_over_r * r2;
+    if constexpr (KeepPairs) {
+      pair_force[a] = f_over_r;
+      dx[a] = x;
+      dy[a] = y;
+      dz[a] = z;
+    }
+  }
+  s.f = s.f + Vec3<T>{fx, fy, fz};
+  s.energy += energy;
+  s.virial += virial;
+}
+
 template <class ExecSpace, class T, class Out>
 KOKKOS_INLINE_FUNCTION void store_full(const Out& out, int i, const PairSum<T>& s) {
   out.f(i, 0) = s.f.x;

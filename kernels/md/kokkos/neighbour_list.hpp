@@ -106,13 +106,21 @@ void neighbour_forces(const ExecSpace& space, const typename Types<ExecSpace, T>
   const auto order = list.order;
   const auto o = out;
   const int n = int(x.extent(0));
+  constexpr bool on_host = Traits<ExecSpace>::on_host;
   if (list.kind == ListKind::full) {
     Kokkos::parallel_for("kmol::md::neighbours::full", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(int k) {
       const int i = order(k);
       const Vec3<T> xi = load<T>(xs, i);
       PairSum<T> s;
       const int m = cnt(i);
-      for (int a = 0; a < m; ++a) s.add(lj, box.displacement(xi, load<T>(xs, p(i, a))));
+      if (on_host) {
+        T dx[sweep_chunk], dy[sweep_chunk], dz[sweep_chunk];
+        for (int a0 = 0; a0 < m; a0 += sweep_chunk)
+          sweep_partners<false>(xs.data(), xi, &p(i, a0), m - a0 < sweep_chunk ? m - a0 : sweep_chunk, box, lj, s, dx,
+                                dy, dz, dx);
+      } else {
+        for (int a = 0; a < m; ++a) s.add(lj, box.displacement(xi, load<T>(xs, p(i, a))));
+      }
       store_full<ExecSpace>(o, i, s);
     });
     return;
@@ -130,20 +138,35 @@ void neighbour_forces(const ExecSpace& space, const typename Types<ExecSpace, T>
     const Vec3<T> xi = load<T>(xs, i);
     PairSum<T> s;
     const int m = cnt(i);
-    for (int a = 0; a < m; ++a) {
-      const int j = p(i, a);
-      const Vec3<T> d = box.displacement(xi, load<T>(xs, j));
-      const T r2 = norm2(d);
-      if (r2 < lj.cutoff2) {
-        T f_over_r, e;
-        lj.evaluate(r2, f_over_r, e);
-        const Vec3<T> fij = f_over_r * d;
-        s.f = s.f + fij;
-        s.energy += e;
-        s.virial = math::fma(f_over_r, r2, s.virial);
-        f(j, 0) -= fij.x;
-        f(j, 1) -= fij.y;
-        f(j, 2) -= fij.z;
+    if (on_host) {
+      // Vectorised pair terms a chunk at a time, then the partners' shares scattered one by one.
+      T fr[sweep_chunk], dx[sweep_chunk], dy[sweep_chunk], dz[sweep_chunk];
+      for (int a0 = 0; a0 < m; a0 += sweep_chunk) {
+        const int c = m - a0 < sweep_chunk ? m - a0 : sweep_chunk;
+        sweep_partners<true>(xs.data(), xi, &p(i, a0), c, box, lj, s, dx, dy, dz, fr);
+        for (int a = 0; a < c; ++a) {
+          const int j = p(i, a0 + a);
+          f(j, 0) -= fr[a] * dx[a];
+          f(j, 1) -= fr[a] * dy[a];
+          f(j, 2) -= fr[a] * dz[a];
+        }
+      }
+    } else {
+      for (int a = 0; a < m; ++a) {
+        const int j = p(i, a);
+        const Vec3<T> d = box.displacement(xi, load<T>(xs, j));
+        const T r2 = norm2(d);
+        if (r2 < lj.cutoff2) {
+          T f_over_r, e;
+          lj.evaluate(r2, f_over_r, e);
+          const Vec3<T> fij = f_over_r * d;
+          s.f = s.f + fij;
+          s.energy += e;
+          s.virial = math::fma(f_over_r, r2, s.virial);
+          f(j, 0) -= fij.x;
+          f(j, 1) -= fij.y;
+          f(j, 2) -= fij.z;
+        }
       }
     }
     f(i, 0) += s.f.x;
