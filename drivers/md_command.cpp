@@ -180,9 +180,10 @@ int simulate(const ExecSpace& space, const MdOptions& o, const MdState& start, c
   if (trajectory) trajectory->close();
   log.close();
   const MdThermo t = md.thermo();
-  fmt::print("{} atoms, {} steps in {:.3f} s ({:.3f} M atom-steps/s) with {} ({}); T {:.4f}, E/N {:.6f}, P {:.4f}\n", n,
-             o.steps, seconds, seconds > 0 ? double(n) * double(o.steps) / seconds * 1e-6 : 0.0, to_string(md.impl()),
-             md.launch(), t.temperature, t.total, t.pressure);
+  fmt::print("{} atoms, {} steps in {:.3f} s ({:.3f} M atom-steps/s) with {} ({}, {} list builds); T {:.4f}, E/N {:.6f}, "
+             "P {:.4f}\n",
+             n, o.steps, seconds, seconds > 0 ? double(n) * double(o.steps) / seconds * 1e-6 : 0.0, to_string(md.impl()),
+             md.launch(), md.list_builds(), t.temperature, t.total, t.pressure);
   fmt::print("wrote {}{}{}\n", o.log, o.out.empty() ? "" : " and ", o.out);
   return 0;
 }
