@@ -9,6 +9,7 @@
 #include "kernels/md/kokkos/forces.hpp"
 #include "kernels/md/kokkos/neighbour_list.hpp"
 #include "kernels/md/md.hpp"
+#include "kernels/md/validation.hpp"
 #include "kernels/md/selection.hpp"
 #include "kernels/rng/rand48.hpp"
 #include "kmol/core/errors.hpp"
@@ -29,8 +30,6 @@ KOKKOS_INLINE_FUNCTION void gaussian_pair(double u1, double u2, double& a, doubl
   a = r * ::cos(6.283185307179586 * u2);
   b = r * ::sin(6.283185307179586 * u2);
 }
-
-void validate(const MdState& start, const MdSettings& s);
 
 }  // namespace md
 

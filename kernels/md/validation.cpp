@@ -1,7 +1,9 @@
 #include <cmath>
 #include <string>
 
-#include "kernels/md/engine.hpp"
+#include "kernels/md/validation.hpp"
+
+#include "kmol/core/errors.hpp"
 
 namespace kmol::md {
 namespace {

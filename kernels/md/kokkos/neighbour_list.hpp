@@ -55,7 +55,7 @@ struct NeighbourList {
   void build(const ExecSpace& space, const typename Ty::Vectors& x, Vec3<double> box_length, PeriodicBox<T> box,
              double reach) {
     const int n = int(x.extent(0));
-    cells.build(space, x, box_length, reach);
+    cells.build(space, x, box_length, reach, Traits<ExecSpace>::list_cell_span);
     if (int(counts.extent(0)) != n) {
       counts = typename Ty::Ints(std::string("md::neighbour_counts"), n);
       x_at_build = typename Ty::Vectors(std::string("md::x_at_build"), n);
@@ -88,8 +88,8 @@ struct NeighbourList {
     return most;
   }
 
- private:
-  // Writes the lists (as many as fit) and returns the longest.
+  // Writes the lists (as many as fit) and returns the longest. (Public: CUDA lambdas cannot live in
+  // private member functions.)
   int fill(const ExecSpace& space, const typename Ty::Vectors& x, PeriodicBox<T> box, T reach2) {
     const auto g = cells.grid;
     const auto of = cells.cell_of_atom, off = cells.offsets, at = cells.atoms;
@@ -107,7 +107,7 @@ struct NeighbourList {
                               int c = 0;
                               if (on_host) {
                                 T r2[sweep_chunk];
-                                for (int m = 0; m < 27; ++m) {
+                                for (int m = 0; m < g.stencil(); ++m) {
                                   const int cell = g.neighbour(of(i), m);
                                   for (int b = off(cell); b < off(cell + 1); b += sweep_chunk) {
                                     const int len = off(cell + 1) - b < sweep_chunk ? off(cell + 1) - b : sweep_chunk;
@@ -122,7 +122,7 @@ struct NeighbourList {
                                   }
                                 }
                               } else {
-                                for (int m = 0; m < 27; ++m) {
+                                for (int m = 0; m < g.stencil(); ++m) {
                                   const int cell = g.neighbour(of(i), m);
                                   for (int a = off(cell); a < off(cell + 1); ++a) {
                                     const int j = at(a);

@@ -27,6 +27,9 @@ struct Traits {
   static constexpr int block = on_host ? 64 : 128;
   static constexpr int tile = on_host ? 512 : 128;
   static constexpr int scratch_level = on_host ? 1 : 0;  // host level 1 is plain memory, as fast
+  // Neighbour-list builds: half-reach cells on CPUs (fewer candidates to test), whole-reach cells
+  // on GPUs (fewer, fuller cells per thread).
+  static constexpr int list_cell_span = on_host ? 2 : 1;
 };
 
 template <class T, class V>
