@@ -112,8 +112,9 @@ struct AllPairsTiles {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    Scratch xs(team.team_scratch(Tr::scratch_level), 3 * Tr::tile);
-    Scratch sums(team.team_scratch(Tr::scratch_level), 5 * Tr::block);
+    const int level = Tr::scratch_level;  // a copy: device code cannot take the member's address
+    Scratch xs(team.team_scratch(level), 3 * Tr::tile);
+    Scratch sums(team.team_scratch(level), 5 * Tr::block);
     const int i0 = team.league_rank() * Tr::block;
     const int ni = n - i0 < Tr::block ? n - i0 : Tr::block;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 5 * Tr::block), [&](int k) { sums(k) = 0; });
