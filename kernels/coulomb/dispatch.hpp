@@ -1,5 +1,5 @@
 #pragma once
-// coulomb_potential(): validate, choose an implementation, run it, scale to the requested units.
+// coulomb_potential(): validate, choose an implementation, run it.
 // Instantiated per execution space in instances_<space>.cpp.
 #include <Kokkos_Core.hpp>
 
@@ -62,8 +62,6 @@ PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>&
   map.impl_used = choose_coulomb_impl(shape, coulomb_platform_of<ExecSpace>(), settings.impl);
   map.launch = run_coulomb(space, map.impl_used, job);
   space.fence();
-  const T scale = T(coulomb::potential_scale(settings.units, settings.temperature, effective_dielectric(settings)));
-  for (T& v : map.values) v *= scale;
   Kokkos::Profiling::popRegion();
   return map;
 }

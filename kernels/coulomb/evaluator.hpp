@@ -1,6 +1,6 @@
 #pragma once
-// The per-(point, atom) physics every implementation shares, in e/Angstrom before the unit factor
-// (see units.hpp). Kokkos-free, so the raw CUDA kernels include it too.
+// The per-(point, atom) physics every implementation shares: charge over distance, the charges
+// already carrying the unit factor (units.hpp). Kokkos-free, so the raw CUDA kernels include it too.
 #include "kmol/core/math.hpp"
 
 namespace kmol::coulomb {

@@ -1,7 +1,7 @@
 #pragma once
 // A validated potential-map problem as every implementation receives it: host arrays, atoms
-// relative to the lattice origin (so single precision keeps its digits near the lattice), mdh
-// factors folded into the charges, and the lattice points to compute as index boxes.
+// relative to the lattice origin (so single precision keeps its digits near the lattice), unit
+// and mdh factors folded into the charges, and the lattice points to compute as index boxes.
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -23,7 +23,7 @@ template <class T>
 struct CoulombJob {
   CoulombMethod method = CoulombMethod::direct;
   std::vector<T> coords[3];  // x, y, z of each atom minus the lattice origin (Angstrom)
-  std::vector<T> charges;    // e; mdh: with exp(kappa a) / (1 + kappa a) folded in
+  std::vector<T> charges;    // e times the unit factor (units.hpp); mdh: times exp(kappa a) / (1 + kappa a)
   std::int64_t n = 0;
   T spacing = 0;
   std::array<std::int64_t, 3> counts{};

@@ -1,6 +1,6 @@
 #pragma once
-// Physical constants (CODATA 2018, exact SI values where defined) and the factors that turn the
-// kernels' sums (e / Angstrom) into potentials.
+// Physical constants (CODATA 2018, exact SI values where defined) and the factors that turn
+// e / Angstrom into potentials (folded into the charges when a job is prepared).
 #include <cmath>
 
 #include "kernels/coulomb/coulomb.hpp"

@@ -123,6 +123,8 @@ CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSetting
   const double eps_r = effective_dielectric(s);
   const double kappa = coulomb::debye_kappa(s.ionic_strength, s.temperature, eps_r);
   job.kappa = T(kappa);
+  // The unit factor goes into the charges, so the sums come out in the requested units.
+  const double scale = coulomb::potential_scale(s.units, s.temperature, eps_r);
   for (auto& c : job.coords) c.resize(input.n);
   job.charges.resize(input.n);
   const double origin[3] = {s.lattice.origin.x, s.lattice.origin.y, s.lattice.origin.z};
@@ -133,7 +135,8 @@ CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSetting
     if (!std::isfinite(xyz[0]) || !std::isfinite(xyz[1]) || !std::isfinite(xyz[2]) || !std::isfinite(q))
       throw InputError({"", "atoms", long(a)}, "atom " + std::to_string(a) + " has a non-finite position or charge");
     for (int d = 0; d < 3; ++d) job.coords[d][a] = T(xyz[d] - origin[d]);
-    job.charges[a] = s.method == CoulombMethod::mdh ? T(coulomb::mdh_charge(q, double(input.radii[a]), kappa)) : T(q);
+    const double folded = s.method == CoulombMethod::mdh ? coulomb::mdh_charge(q, double(input.radii[a]), kappa) : q;
+    job.charges[a] = T(folded * scale);
   }
   job.blocks = lattice_blocks(s.lattice, s.faces_only);
   return job;
