@@ -13,6 +13,7 @@
 #include "perf/bench_config.hpp"
 #ifdef KMOL_HAVE_CUDA
 #include <curand.h>
+#include <dlfcn.h>
 #endif
 
 namespace kmol::bench {
@@ -65,21 +66,49 @@ void kokkos_xorshift64(benchmark::State& state, std::int64_t n) {
 }
 
 #ifdef KMOL_HAVE_CUDA
+// cuRAND is opened at run time: its 97 MB library is not carried to the GPU machines, which use
+// their own when they have one (the benchmark reports an error otherwise).
+struct Curand {
+  decltype(&curandCreateGenerator) create = nullptr;
+  decltype(&curandSetPseudoRandomGeneratorSeed) seed = nullptr;
+  decltype(&curandGenerate) generate = nullptr;
+  decltype(&curandDestroyGenerator) destroy = nullptr;
+
+  static const Curand* load() {
+    static const Curand loaded = [] {
+      Curand c;
+      if (void* lib = dlopen("libcurand.so.10", RTLD_NOW | RTLD_LOCAL)) {
+        c.create = reinterpret_cast<decltype(c.create)>(dlsym(lib, "curandCreateGenerator"));
+        c.seed = reinterpret_cast<decltype(c.seed)>(dlsym(lib, "curandSetPseudoRandomGeneratorSeed"));
+        c.generate = reinterpret_cast<decltype(c.generate)>(dlsym(lib, "curandGenerate"));
+        c.destroy = reinterpret_cast<decltype(c.destroy)>(dlsym(lib, "curandDestroyGenerator"));
+      }
+      return c;
+    }();
+    return loaded.create && loaded.seed && loaded.generate && loaded.destroy ? &loaded : nullptr;
+  }
+};
+
 void curand_xorwow(benchmark::State& state, std::int64_t n) {
+  const Curand* curand = Curand::load();
+  if (!curand) {
+    state.SkipWithError("libcurand.so.10 not found on this machine");
+    return;
+  }
   Kokkos::View<unsigned int*, Kokkos::CudaSpace> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("out")), n);
   curandGenerator_t generator;
-  if (curandCreateGenerator(&generator, CURAND_RNG_PSEUDO_XORWOW) != CURAND_STATUS_SUCCESS) {
+  if (curand->create(&generator, CURAND_RNG_PSEUDO_XORWOW) != CURAND_STATUS_SUCCESS) {
     state.SkipWithError("curandCreateGenerator failed");
     return;
   }
-  curandSetPseudoRandomGeneratorSeed(generator, 1);
-  curandGenerate(generator, out.data(), std::size_t(n));  // set-up kernels outside the timing
+  curand->seed(generator, 1);
+  curand->generate(generator, out.data(), std::size_t(n));  // set-up kernels outside the timing
   Kokkos::Cuda().fence();
   for (auto _ : state) {
-    curandGenerate(generator, out.data(), std::size_t(n));
+    curand->generate(generator, out.data(), std::size_t(n));
     Kokkos::Cuda().fence();
   }
-  curandDestroyGenerator(generator);
+  curand->destroy(generator);
   set_rate(state, n, "curandGenerate 32-bit", sizeof(unsigned int), false);
 }
 #endif

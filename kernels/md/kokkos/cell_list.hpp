@@ -37,6 +37,8 @@ struct CellGrid {
               cz = math::min(int(p.z * scale.z), n[2] - 1);
     return math::max(cx, 0) + n[0] * (math::max(cy, 0) + n[1] * math::max(cz, 0));
   }
+  // Cell coordinate v along axis d, wrapped periodically (|v| stays within a stencil of the box).
+  KOKKOS_INLINE_FUNCTION int wrap(int v, int d) const { return v < 0 ? v + n[d] : v >= n[d] ? v - n[d] : v; }
   KOKKOS_INLINE_FUNCTION int stencil() const { return (2 * span + 1) * (2 * span + 1) * (2 * span + 1); }
   // The k-th (0..stencil()-1) of the cells around c, c included, wrapped (n >= 2 span + 1 makes
   // them distinct).

@@ -14,19 +14,23 @@ namespace kmol::md {
 
 enum class ListKind { half, full };
 
+// CPU list builds test the candidates of the whole stencil in batches of this many, so the
+// vectorised distance loop runs long even when the (half-width) cells hold a few atoms each.
+inline constexpr int build_batch = 256;
+
 #if defined(__CUDA_ARCH__)
 #define KMOL_SIMD
 #else
 #define KMOL_SIMD _Pragma("omp simd")
 #endif
-// Squared minimum-image distances from xi to the atoms idx[0..m), m <= sweep_chunk, for CPUs: a
+// Squared minimum-image distances from xi to the atoms idx[0..m), m <= Capacity, for CPUs: a
 // scalar gather into contiguous arrays, then a loop GCC vectorises; the same rounding as norm2 of
 // PeriodicBox::displacement.
-template <class T>
+template <int Capacity, class T>
 KOKKOS_INLINE_FUNCTION void squared_distances(const T* xp, Vec3<T> xi, const int* idx, int m, const PeriodicBox<T>& box_in,
                                               T* r2) {
   const PeriodicBox<T> box = box_in;
-  T dx[sweep_chunk], dy[sweep_chunk], dz[sweep_chunk];
+  T dx[Capacity], dy[Capacity], dz[Capacity];
   for (int a = 0; a < m; ++a) {
     dx[a] = xi.x - xp[3 * idx[a]];
     dy[a] = xi.y - xp[3 * idx[a] + 1];
@@ -39,6 +43,21 @@ KOKKOS_INLINE_FUNCTION void squared_distances(const T* xp, Vec3<T> xi, const int
     const T z = OrthorhombicBox<T>::wrap(dz[a], box.length.z, box.inverse.z);
     r2[a] = math::fma(x, x, math::fma(y, y, z * z));
   }
+}
+
+// Appends to atom i's list those of idx[0..m) within reach (all others for a full list, higher
+// indices for a half list), branch-free, and returns the new count (which may pass the capacity).
+template <class T, class Table>
+KOKKOS_INLINE_FUNCTION int keep_partners(const T* xp, Vec3<T> xi, int i, const int* idx, int m, const PeriodicBox<T>& box,
+                                         T reach2, bool half, const Table& p, int cap, int c) {
+  T r2[build_batch];
+  squared_distances<build_batch>(xp, xi, idx, m, box, r2);
+  for (int a = 0; a < m; ++a) {
+    const int j = idx[a];
+    if (c < cap) p(i, c) = j;  // kept only if counted below
+    c += r2[a] < reach2 && (half ? j > i : j != i);
+  }
+  return c;
 }
 
 template <class ExecSpace, class T>
@@ -106,21 +125,30 @@ struct NeighbourList {
                               const Vec3<T> xi = load<T>(xs, i);
                               int c = 0;
                               if (on_host) {
-                                T r2[sweep_chunk];
-                                for (int m = 0; m < g.stencil(); ++m) {
-                                  const int cell = g.neighbour(of(i), m);
-                                  for (int b = off(cell); b < off(cell + 1); b += sweep_chunk) {
-                                    const int len = off(cell + 1) - b < sweep_chunk ? off(cell + 1) - b : sweep_chunk;
-                                    squared_distances(xs.data(), xi, &at(b), len, box, r2);
-                                    for (int a = 0; a < len; ++a) {
-                                      const int j = at(b + a);
-                                      if (r2[a] < reach2 && (half ? j > i : j != i)) {
-                                        if (c < cap) p(i, c) = j;
-                                        ++c;
+                                // Stencil cells by coordinates (no integer division per cell), their
+                                // atoms batched for the vectorised distance test.
+                                int idx[build_batch];
+                                int filled = 0;
+                                const int w = g.span, cell_i = of(i);
+                                const int cx = cell_i % g.n[0], cy = cell_i / g.n[0] % g.n[1], cz = cell_i / (g.n[0] * g.n[1]);
+                                for (int oz = -w; oz <= w; ++oz)
+                                  for (int oy = -w; oy <= w; ++oy) {
+                                    const int row = g.n[0] * (g.wrap(cy + oy, 1) + g.n[1] * g.wrap(cz + oz, 2));
+                                    for (int ox = -w; ox <= w; ++ox) {
+                                      const int cell = row + g.wrap(cx + ox, 0);
+                                      for (int b = off(cell), e = off(cell + 1); b < e;) {
+                                        const int take = e - b < build_batch - filled ? e - b : build_batch - filled;
+                                        for (int a = 0; a < take; ++a) idx[filled + a] = at(b + a);
+                                        filled += take;
+                                        b += take;
+                                        if (filled == build_batch) {
+                                          c = keep_partners(xs.data(), xi, i, idx, filled, box, reach2, half, p, cap, c);
+                                          filled = 0;
+                                        }
                                       }
                                     }
                                   }
-                                }
+                                c = keep_partners(xs.data(), xi, i, idx, filled, box, reach2, half, p, cap, c);
                               } else {
                                 for (int m = 0; m < g.stencil(); ++m) {
                                   const int cell = g.neighbour(of(i), m);
