@@ -1,9 +1,10 @@
 #pragma once
 // Pair-distance histograms in O(N) with spatial cells, on any Kokkos execution space.
 //
-// The periodic box is cut into a grid of cells in fractional coordinates, each at least r_max
-// thick across every pair of faces, so all partners within r_max of an atom lie in its own cell or
-// in the cells next to it (+-1 along each lattice direction, wrapped): 27 cells at most. Atoms are
+// The periodic box is cut into a grid of cells in fractional coordinates, each at least r_max / 2
+// thick across every pair of faces, so all partners within r_max of an atom lie within two cells
+// of its own along each lattice direction (wrapped): 125 cells at most, whose volume is 0.58 of
+// the 27 cells of thickness r_max that would do as well. Atoms are
 // sorted by cell on the device; cells are stored x-fastest, so neighbouring cells along x are one
 // contiguous run of the sorted arrays, which consecutive threads read together.
 //
@@ -12,10 +13,11 @@
 // range.bin_of. In one set each unordered pair is examined once, from whichever of its atoms comes
 // first in the sorted order.
 //
-// Partners are examined a tile at a time. CPU spaces run a thread per atom of A and either take
-// every exact distance in one vectorised loop or screen the tile with a vectorised bound first;
-// devices run teams whose threads keep their near partners in scratch and bin them together, into
-// 32-bit team histograms.
+// CPU spaces run a thread per atom of A and either take every exact distance in one vectorised
+// loop or screen a tile of partners with a vectorised bound first. Devices run a team per cell of
+// A: the team stages its cell's partners a tile at a time in scratch, each thread pairs its atoms
+// of the cell with the staged tile (its vector lanes splitting the tile), and counts go into a
+// 32-bit team histogram in scratch, flushed into the 64-bit totals before they could wrap.
 #include <Kokkos_Core.hpp>
 #include <Kokkos_ScatterView.hpp>
 #include <cmath>
@@ -72,8 +74,11 @@ struct ColumnRuns {
 };
 
 // Cell (cx, cy, cz) holds the points whose fractional coordinates s_d = reciprocal[d] . x,
-// wrapped into [0, 1), lie in [c_d, c_d + 1) / n[d]; its index is cx + n0 (cy + n1 cz).
+// wrapped into [0, 1), lie in [c_d, c_d + 1) / n[d]; its index is cx + n0 (cy + n1 cz). Cells are
+// at least r_max / span thick, so partners within r_max lie at most span cells away along each
+// direction: thinner cells than r_max leave less empty space around an atom's sphere of partners.
 struct CellGrid {
+  static constexpr std::int32_t span = 2;
   std::int32_t n[3] = {1, 1, 1};
   Vec3<double> reciprocal[3] = {};
   double thickness[3] = {};  // cell height across each face pair
@@ -98,7 +103,7 @@ struct CellGrid {
   }
 
   // Calls f(first_cell, end_cell) for the runs of consecutive cells that make up cell c and its
-  // neighbours, each cell once (fewer than three cells along a direction are all neighbours).
+  // neighbours, each cell once (with 2 span + 1 cells or fewer along a direction, all of them).
   template <class F>
   KOKKOS_INLINE_FUNCTION void for_each_neighbour_run(std::int32_t c, F&& f) const {
     const std::int32_t cx = c % n[0], cy = c / n[0] % n[1], cz = c / (n[0] * n[1]);
@@ -111,21 +116,25 @@ struct CellGrid {
   }
 
  private:
-  KOKKOS_INLINE_FUNCTION int neighbour_count(int d) const { return n[d] < 3 ? n[d] : 3; }
+  KOKKOS_INLINE_FUNCTION bool all_neighbours(int d) const { return n[d] <= 2 * span + 1; }
+
+  KOKKOS_INLINE_FUNCTION int neighbour_count(int d) const {
+    return all_neighbours(d) ? n[d] : 2 * span + 1;
+  }
 
   // The k-th distinct neighbour of column c along direction d, c itself included.
   KOKKOS_INLINE_FUNCTION std::int32_t neighbour(int d, std::int32_t c, int k) const {
-    if (n[d] < 3) return k;
-    const std::int32_t w = c - 1 + k;
+    if (all_neighbours(d)) return k;
+    const std::int32_t w = c - span + k;
     return w < 0 ? w + n[d] : w >= n[d] ? w - n[d] : w;
   }
 
   KOKKOS_INLINE_FUNCTION ColumnRuns x_runs(std::int32_t cx) const {
-    const std::int32_t nx = n[0];
-    if (nx < 3) return {{0, 0}, {nx - 1, 0}, 1};
-    if (cx == 0) return {{0, nx - 1}, {1, nx - 1}, 2};
-    if (cx == nx - 1) return {{nx - 2, 0}, {nx - 1, 0}, 2};
-    return {{cx - 1, 0}, {cx + 1, 0}, 1};
+    const std::int32_t nx = n[0], first = cx - span, last = cx + span;
+    if (all_neighbours(0)) return {{0, 0}, {nx - 1, 0}, 1};
+    if (first < 0) return {{0, first + nx}, {last, nx - 1}, 2};
+    if (last >= nx) return {{first, 0}, {nx - 1, last - nx}, 2};
+    return {{first, 0}, {last, 0}, 1};
   }
 };
 
@@ -139,10 +148,10 @@ double rounding_margin(const BoxSpec& box, double extent) {
   return 64 * double(std::numeric_limits<T>::epsilon()) * lengths;
 }
 
-// As many cells per direction as fit at thickness r_max + margin, so that a pair whose distance
-// rounds below r_max never lies two cells apart; at most max_cells in all (emptier cells only
-// add loop overhead). Fewer than three cells along a direction are all neighbours, so any count
-// is correct.
+// As many cells per direction as fit at thickness (r_max + margin) / span, so that a pair whose
+// distance rounds below r_max never lies more than span cells apart; at most max_cells in all
+// (emptier cells only add loop overhead). With few cells along a direction all are neighbours,
+// so any count is correct.
 inline CellGrid make_cell_grid(const BoxSpec& box, double r_max, double margin,
                                std::int64_t max_cells) {
   const Vec3<double>* e = box.edges;
@@ -152,7 +161,7 @@ inline CellGrid make_cell_grid(const BoxSpec& box, double r_max, double margin,
   for (int d = 0; d < 3; ++d) {
     grid.reciprocal[d] = (1 / volume) * cross(e[(d + 1) % 3], e[(d + 2) % 3]);
     const double height = 1 / std::sqrt(norm2(grid.reciprocal[d]));
-    grid.n[d] = std::int32_t(std::fmax(1.0, std::floor(height / (r_max + margin))));
+    grid.n[d] = std::int32_t(std::fmax(1.0, std::floor(CellGrid::span * height / (r_max + margin))));
     product *= grid.n[d];
   }
   const double shrink = std::cbrt(double(max_cells) / product);
@@ -298,16 +307,6 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
   return out;
 }
 
-// Where a device thread keeps the near partners it found until it bins them, in team scratch:
-// its slot k is element k * stride, between the same slots of the other threads of its team, so
-// that a warp's threads use distinct shared-memory banks.
-template <class T>
-struct NearSlots {
-  T* r2;
-  std::int32_t* q;
-  int stride, count;
-};
-
 // Examines the partners of atoms of A: the atoms of B in the cells around theirs. OneSet: A and
 // B are the same sorted atoms and only partners later in the sorted order are taken.
 template <class ExecSpace, class T, class Box, bool OneSet>
@@ -320,6 +319,8 @@ struct PairCounter {
   CellGrid grid;
   SortedAtoms<ExecSpace, T> a, b;
   T unit[2] = {T(-1), T(1)};  // the signs of b - a, by orientation
+
+  static constexpr bool one_set = OneSet;
 
   // Exact distances for all partners beat the screen on CPU spaces in single precision with
   // orthorhombic boxes, whose minimum image then vectorises in eight lanes (1M atoms, r_max 12,
@@ -345,16 +346,18 @@ struct PairCounter {
     });
   }
 
-  // The same for device threads: exact distances for a tile of partners, the few within reach
-  // kept aside, then binned together, so that binning runs on about half of a warp's lanes
-  // rather than on the one in eight whose current partner is near.
-  template <class Sink>
-  KOKKOS_INLINE_FUNCTION void count_partners(std::int32_t p, const Sink& sink,
-                                             const NearSlots<T>& kept) const {
+  // Pairs atom p of A with staged partners t of a tile (sorted position q0 + t, position
+  // (x, y, z)[t], original index index[t]) on the calling thread's vector lanes.
+  template <class Member, class Staged, class Sink>
+  KOKKOS_INLINE_FUNCTION void count_staged(const Member& member, std::int32_t p, std::int32_t q0,
+                                           const Staged& staged, int n, const Sink& sink) const {
     const Vec3<T> xp = a.position(p);
     const std::int32_t i = a.index(p);
-    grid.for_each_neighbour_run(a.cell(p), [&](std::int32_t first_cell, std::int32_t end_cell) {
-      buffered_run(p, xp, i, first_partner(p, first_cell), b.begin(end_cell), kept, sink);
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, n), [&](int t) {
+      if (OneSet && q0 + t <= p) return;
+      const Vec3<T> b_minus_a = Vec3<T>{staged.x(t), staged.y(t), staged.z(t)} - xp;
+      const T r2 = norm2(box.minimum_image(select_sign(i, staged.index(t)) * b_minus_a));
+      bin_pair(p, q0 + t, r2, sink);
     });
   }
 
@@ -372,14 +375,18 @@ struct PairCounter {
     for (; q < end; q += tile) {
       const int n = math::min(tile, end - q);
       T r2[tile];
-      std::uint32_t near_ones = 0;
-      for (int t = 0; t < n; ++t) {
+      std::int32_t bin[tile];
+      for (int t = 0; t < n; ++t)
         r2[t] = squared_distance(xp, q + t, select_sign(i, b.index(q + t)));
-        near_ones |= std::uint32_t(r2[t] < cut_squared) << t;
-      }
-      for (; near_ones != 0; near_ones &= near_ones - 1) {
-        const int t = lowest_set_bit(near_ones);
-        bin_pair(p, q + t, r2[t], sink);
+      // Binning every partner in vector lanes costs less than binning the near quarter one by one.
+      const HistogramRange<T> bins = range;  // a local copy, so that the loop vectorises
+      for (int t = 0; t < n; ++t) bin[t] = bins.bin_of(math::sqrt(r2[t]));
+      std::uint32_t in_range = 0;
+      for (int t = 0; t < n; ++t) in_range |= std::uint32_t(bin[t] >= 0) << t;
+      for (; in_range != 0; in_range &= in_range - 1) {
+        const int t = lowest_set_bit(in_range);
+        const std::int32_t h = labels.histogram_of(p, q + t);
+        if (h >= 0) sink(std::int64_t(h) * range.n_bins + bin[t]);
       }
     }
   }
@@ -406,28 +413,6 @@ struct PairCounter {
       mask |= std::uint32_t(bound < near.reach_squared) << t;
     }
     return mask;
-  }
-
-  template <class Sink>
-  KOKKOS_INLINE_FUNCTION void buffered_run(std::int32_t p, Vec3<T> xp, std::int32_t i,
-                                           std::int32_t q, std::int32_t end,
-                                           const NearSlots<T>& kept, const Sink& sink) const {
-    for (; q < end; q += kept.count) {
-      const int n = math::min(kept.count, end - q);
-      T* r2_slot = kept.r2;
-      std::int32_t* q_slot = kept.q;
-      for (int t = 0; t < n; ++t) {
-        const T r2 = squared_distance(xp, q + t, select_sign(i, b.index(q + t)));
-        if (r2 < cut_squared) {
-          *r2_slot = r2;
-          *q_slot = q + t;
-          r2_slot += kept.stride;
-          q_slot += kept.stride;
-        }
-      }
-      for (std::int32_t* j = kept.q; j != q_slot; j += kept.stride)
-        bin_pair(p, *j, kept.r2[j - kept.q], sink);
-    }
   }
 
   // pair_distance(box, a[i], b[j]) squared. One set: i < j in the original order, so b - a is
@@ -478,79 +463,105 @@ void count_with_scatter_view(const ExecSpace& space, const Counter& counter, std
   Kokkos::Experimental::contribute(space, totals, scatter);
 }
 
-// Team scratch for a histogram of `bins` 32-bit counts and `slots` near partners per thread.
+// A tile of B's atoms in team scratch: positions and original indices.
 template <class ExecSpace, class T>
-std::size_t team_scratch_bytes(std::int32_t bins, int team_size, int slots) {
-  return ScratchOf<ExecSpace, std::uint32_t>::shmem_size(bins) +
-         ScratchOf<ExecSpace, T>::shmem_size(team_size * slots) +
-         ScratchOf<ExecSpace, std::int32_t>::shmem_size(team_size * slots);
-}
+struct StagedTile {
+  ScratchOf<ExecSpace, T> x, y, z;
+  ScratchOf<ExecSpace, std::int32_t> index;
 
-// A team per `chunk` consecutive sorted atoms of A, its threads on consecutive atoms (which share
-// their neighbour cells), counting into a 32-bit histogram in team scratch that is added into the
-// totals once, at the team's end. Each thread keeps `slots` near partners in scratch as well.
+  static constexpr int capacity = 512;
+
+  static std::size_t scratch_bytes() {
+    return 3 * ScratchOf<ExecSpace, T>::shmem_size(capacity) +
+           ScratchOf<ExecSpace, std::int32_t>::shmem_size(capacity);
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION explicit StagedTile(const Member& team)
+      : x(team.team_scratch(0), capacity), y(team.team_scratch(0), capacity),
+        z(team.team_scratch(0), capacity), index(team.team_scratch(0), capacity) {}
+};
+
+// Device scheme: a team per cell of A, its threads on the cell's atoms, pairing them with the
+// partners around the cell staged a tile at a time in scratch (read once per team rather than
+// once per atom), counting into a 32-bit histogram in scratch.
 template <class ExecSpace, class T, class Counter>
-void count_with_team_histograms(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
-                                std::int32_t chunk, int team_size, int slots,
-                                const TotalsOf<ExecSpace>& totals) {
+void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
+                           const TotalsOf<ExecSpace>& totals) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Histogram = ScratchOf<ExecSpace, std::uint32_t>;
-  using Distances = ScratchOf<ExecSpace, T>;
-  using Partners = ScratchOf<ExecSpace, std::int32_t>;
+  using Tile = StagedTile<ExecSpace, T>;
+  // A warp: four threads of eight lanes (CPU spaces: one thread of one lane).
+  constexpr int team_size = is_cpu<ExecSpace> ? 1 : 32, vector_length = is_cpu<ExecSpace> ? 1 : 8;
   const std::int32_t size = std::int32_t(totals.extent(0));
-  const int n_slots = team_size * slots;
   const Policy policy =
-      Policy(space, (n_a + chunk - 1) / chunk, team_size)
-          .set_scratch_size(
-              0, Kokkos::PerTeam(team_scratch_bytes<ExecSpace, T>(size, team_size, slots)));
+      Policy(space, counter.grid.count(), team_size, vector_length)
+          .set_scratch_size(0, Kokkos::PerTeam(Histogram::shmem_size(size) + Tile::scratch_bytes()));
   Kokkos::parallel_for(
-      "kmol::pair_histogram::cells::count_pairs_in_teams", policy,
+      "kmol::pair_histogram::cells::count_pairs_in_cell_teams", policy,
       KOKKOS_LAMBDA(const typename Policy::member_type& team) {
         const Histogram histogram(team.team_scratch(0), size);
-        const Distances distances(team.team_scratch(0), n_slots);
-        const Partners partners(team.team_scratch(0), n_slots);
-        const NearSlots<T> kept{distances.data() + team.team_rank(),
-                                partners.data() + team.team_rank(), team.team_size(), slots};
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size),
-                             [&](std::int32_t k) { histogram(k) = 0; });
-        team.team_barrier();
-        const std::int32_t first = team.league_rank() * chunk;
-        Kokkos::parallel_for(
-            Kokkos::TeamThreadRange(team, first, math::min(first + chunk, n_a)),
-            [&](std::int32_t p) {
-              counter.count_partners(
-                  p, [&](std::int64_t k) { Kokkos::atomic_add(&histogram(k), std::uint32_t(1)); },
-                  kept);
+        const Tile staged(team);
+        const auto for_all_lanes = [&](std::int32_t n, const auto& f) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (n + vector_length - 1) / vector_length),
+                               [&](std::int32_t c) {
+                                 Kokkos::parallel_for(
+                                     Kokkos::ThreadVectorRange(team, vector_length), [&](int v) {
+                                       const std::int32_t k = c * vector_length + v;
+                                       if (k < n) f(k);
+                                     });
+                               });
+        };
+        const auto flush = [&]() {
+          team.team_barrier();
+          for_all_lanes(size, [&](std::int32_t k) {
+            if (histogram(k) != 0) {
+              Kokkos::atomic_add(&totals(k), (unsigned long long)histogram(k));
+              histogram(k) = 0;
+            }
+          });
+          team.team_barrier();
+        };
+        for_all_lanes(size, [&](std::int32_t k) { histogram(k) = 0; });
+        const std::int32_t cell = team.league_rank();
+        const std::int32_t home = counter.a.begin(cell), home_end = counter.a.begin(cell + 1);
+        FlushBudget budget;
+        counter.grid.for_each_neighbour_run(cell, [&](std::int32_t first_cell,
+                                                      std::int32_t end_cell) {
+          std::int32_t q0 = counter.b.begin(first_cell);
+          const std::int32_t end = counter.b.begin(end_cell);
+          if (Counter::one_set) q0 = math::max(q0, home + 1);  // partners after some home atom
+          for (; q0 < end; q0 += Tile::capacity) {
+            const int n = math::min<std::int32_t>(Tile::capacity, end - q0);
+            // A counter grows by at most one per pair the team examines.
+            const std::uint64_t pairs = std::uint64_t(home_end - home) * std::uint64_t(n);
+            if (budget.needs_flush_before(pairs)) {
+              flush();
+              budget.flushed();
+            }
+            budget.take(pairs);
+            team.team_barrier();  // the previous tile is no longer read
+            for_all_lanes(n, [&](std::int32_t t) {
+              const Vec3<T> x = counter.b.position(q0 + t);
+              staged.x(t) = x.x;
+              staged.y(t) = x.y;
+              staged.z(t) = x.z;
+              staged.index(t) = counter.b.index(q0 + t);
             });
-        team.team_barrier();
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](std::int32_t k) {
-          if (histogram(k) != 0) Kokkos::atomic_add(&totals(k), (unsigned long long)histogram(k));
+            team.team_barrier();
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, home, home_end), [&](std::int32_t p) {
+              counter.count_staged(team, p, q0, staged, n, [&](std::int64_t k) {
+                add_one_to_team_counter(&histogram(k));
+              });
+            });
+          }
         });
+        flush();
       });
 }
 
-// The most atoms of B around any one cell: no atom of A has more partners to examine.
-template <class ExecSpace, class T>
-std::int64_t max_partners(const ExecSpace& space, const CellGrid& grid,
-                          const SortedAtoms<ExecSpace, T>& b) {
-  std::int64_t most = 0;
-  const auto begin = b.begin;
-  Kokkos::parallel_reduce(
-      "kmol::pair_histogram::cells::max_partners",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(space, 0, grid.count()),
-      KOKKOS_LAMBDA(std::int32_t c, std::int64_t& m) {
-        std::int64_t around = 0;
-        grid.for_each_neighbour_run(
-            c, [&](std::int32_t first, std::int32_t end) { around += begin(end) - begin(first); });
-        m = math::max(m, around);
-      },
-      Kokkos::Max<std::int64_t>(most));
-  return most;
-}
-
-// Counts into `totals` with the fastest scheme the space allows; says which it took. Team
-// histograms need the space's scratch to hold them, and chunks small enough that no 32-bit count
-// can wrap before the team flushes it: each atom adds at most max_partners.
+// Counts into `totals` with the fastest scheme the space allows; says which it took. Devices need
+// their scratch to hold the team histogram, or fall back to 64-bit atomics in device memory.
 template <class ExecSpace, class T, class Counter>
 std::string count_pairs(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
                         const TotalsOf<ExecSpace>& totals) {
@@ -559,20 +570,11 @@ std::string count_pairs(const ExecSpace& space, const Counter& counter, std::int
     return std::string(Counter::exact_for_all ? "exact distances" : "screened partners") +
            ", per-thread 64-bit histograms";
   } else {
-    constexpr int team_size = 128, slots = 16;
-    const std::int32_t bins = std::int32_t(totals.extent(0));
-    if (team_scratch_bytes<ExecSpace, T>(bins, team_size, slots) <=
-        std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0))) {
-      const std::int64_t most =
-          math::max<std::int64_t>(max_partners(space, counter.grid, counter.b), 1);
-      const std::int64_t chunk =
-          math::min<std::int64_t>(team_size, std::int64_t(FlushBudget().capacity()) / most);
-      if (chunk >= 1) {
-        count_with_team_histograms<ExecSpace, T>(space, counter, n_a, std::int32_t(chunk),
-                                                 team_size, slots, totals);
-        return "32-bit team histograms, " + std::to_string(chunk) + " atoms per team of " +
-               std::to_string(team_size);
-      }
+    const std::size_t scratch = ScratchOf<ExecSpace, std::uint32_t>::shmem_size(totals.extent(0)) +
+                                StagedTile<ExecSpace, T>::scratch_bytes();
+    if (scratch <= std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0))) {
+      count_with_cell_teams<ExecSpace, T>(space, counter, totals);
+      return "a team per cell, partners staged in scratch, 32-bit team histograms";
     }
     count_with_scatter_view(space, counter, n_a, totals);
     return "screened partners, 64-bit atomic histograms";

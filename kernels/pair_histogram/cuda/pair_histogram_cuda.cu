@@ -33,10 +33,17 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/pair_histogram/fast_binning.hpp"
 #include "kmol/core/counters.hpp"
 
 namespace kmol {
 namespace {
+
+using fast_binning::fast_bin_plus_magic;
+using fast_binning::fast_kernel_exact;
+using fast_binning::fast_root;
+using fast_binning::magic_bits;
+using fast_binning::square_threshold;
 
 constexpr int kWarp = 32;
 constexpr std::size_t kConstantBytes = 64 * 1024;  // the __constant__ bank the unit may fill
@@ -108,84 +115,6 @@ __device__ __forceinline__ int bin_in_range(const HistogramRange<T>& range, T r)
   return small_int(fmin(k, top));
 }
 
-// Adding 1.5 * 2^23 (2^52) rounding down floors |x| < 2^22 (2^51) exactly: the sum has unit
-// spacing, and its low bits hold floor(x) + kMagicBits.
-__device__ __forceinline__ float floor_plus_magic(float x) { return __fadd_rd(x, 0x1.8p23f); }
-__device__ __forceinline__ double floor_plus_magic(double x) { return __dadd_rd(x, 0x1.8p52); }
-__device__ __forceinline__ float floor_plus_one(float m) { return m - (0x1.8p23f - 1); }
-__device__ __forceinline__ double floor_plus_one(double m) { return m - (0x1.8p52 - 1); }
-__device__ __forceinline__ int low_bits(float m) { return __float_as_int(m); }
-__device__ __forceinline__ int low_bits(double m) { return __double2loint(m); }
-template <class T>
-constexpr int kMagicBits = sizeof(T) == sizeof(float) ? 0x4B400000 : 0;
-
-// The bin of r in [r_min, r_max) plus kMagicBits (callers fold it into their offsets), with one
-// edge test instead of two: floor(guess - 1/2) is the bin or the one before where
-// fast_kernel_exact holds, and the edge above it decides. Gives n_bins where bin_of clamps to
-// n_bins - 1 (r at or above edge n_bins, below r_max).
-template <class T>
-__device__ __forceinline__ int fast_bin_plus_magic(const HistogramRange<T>& range, T r) {
-  const T m = floor_plus_magic(math::fma(r - range.r_min, range.inverse_width, T(-0.5)));
-  const T next_edge = math::fma(floor_plus_one(m), range.width, range.r_min);
-  return low_bits(m) + (r >= next_edge ? 1 : 0);
-}
-
-// Below this the fast square root is not CUDA's correctly rounded one (see fast_sqrt).
-constexpr float kFastSqrtMin = 0x1p-100f;
-
-// sqrtf for x >= 2^-100 without its branch: CUDA's correctly rounded sqrtf computes exactly
-// this (sm_80, sm_90) and branches to a slow path only for x < 2^-101, infinities and NaN.
-// Smaller x are raised to 2^-100 (see fast_kernel_exact); infinities and NaN only come from
-// pairs that never count.
-__device__ __forceinline__ float fast_sqrt(float x) {
-  x = fmaxf(x, kFastSqrtMin);
-  float y;
-  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  const float s = x * y, half_y = 0.5f * y;
-  return fmaf(fmaf(-s, s, x), half_y, s);
-}
-__device__ __forceinline__ double fast_root(double x) { return math::sqrt(x); }
-__device__ __forceinline__ float fast_root(float x) { return fast_sqrt(x); }
-
-// Whether the fast kernel (fast_root, fast_bin_plus_magic) bins every pair as bin_of(sqrt(r2)).
-//
-// fast_bin_plus_magic: let u be the unit roundoff, n the bins and
-// rho = n max(|r_min|, |r_max|) / (r_max - r_min). Rounding moves bin_of's guess
-// (r - r_min) * inverse_width by at most 4.02 u n bins from the exact position, each edge
-// fma(k, width, r_min) by at most u (2.01 n + 1.01 rho) bins, and the fast guess, half a bin
-// lower, by 2.01 u n + u/2 more. If the sum stays below half a bin, bin_of's guess is within one
-// bin of the bin its edges define (so bin_of returns that bin) and floor(fast guess) is that bin
-// or the one before; accepted below a quarter bin.
-//
-// fast_root (float): exact from 2^-100 up. Roots of smaller r2 (< 2^-50) never count when
-// r_min >= 2^-50; else they, like 2^-50 itself, all fall in bin 0 when r_min <= 0, the guess at
-// 2^-50 is below 1 (guesses grow with r) and edge 1 lies above 2^-50.
-template <class T>
-bool fast_kernel_exact(const HistogramRange<T>& range) {
-  const double u = std::numeric_limits<T>::epsilon() / 2, n = range.n_bins;
-  const double rho = n * std::max(std::abs(double(range.r_min)), std::abs(double(range.r_max))) /
-                     (double(range.r_max) - double(range.r_min));
-  if (!(u * (8.1 * n + 1.1 * rho + 1) <= 0.25)) return false;
-  if (sizeof(T) == sizeof(double)) return true;
-  const T tiny_root = T(0x1p-50);
-  if (range.r_min >= tiny_root) return true;
-  return range.r_min <= 0 && (tiny_root - range.r_min) * range.inverse_width < 1 &&
-         math::fma(T(1), range.width, range.r_min) > tiny_root;
-}
-
-// The least x with sqrt(x) >= r. sqrt is monotone and correctly rounded on host and device, so
-// r = sqrt(r2) lies in [r_min, r_max) exactly when r2 lies in [threshold(r_min), threshold(r_max)):
-// out-of-range pairs are rejected before the square root.
-template <class T>
-T square_threshold(T r) {
-  if (!(r > T(0))) return T(0);
-  const T down = T(0), up = std::numeric_limits<T>::infinity();
-  T x = T(double(r) * double(r));
-  while (x > T(0) && math::sqrt(std::nextafter(x, down)) >= r) x = std::nextafter(x, down);
-  while (math::sqrt(x) < r) x = std::nextafter(x, up);
-  return x;
-}
-
 // One kernel launch: a constant tile of A against B, one window of the counts.
 template <class T, class Box>
 struct Pass {
@@ -200,7 +129,7 @@ struct Pass {
   bool one_set{};
   std::int64_t window_begin{};  // flattened [histogram][bin] index of shared counter 0
   int window_size{};
-  int magic_window_begin{};  // kMagicBits + window_begin (fast kernel)
+  int magic_window_begin{};  // magic_bits + window_begin (fast kernel)
   std::uint64_t* counts{};   // device totals [n_histograms][n_bins]
 };
 
@@ -281,7 +210,7 @@ __device__ __forceinline__ void count_unit_fast(const Pass<T, Box>& p, std::uint
         add_one_shared(take[k] ? first + 4 * std::uint32_t(bin - p.magic_window_begin) : spare);
       } else if (take[k]) {
         atomicAdd(reinterpret_cast<unsigned long long*>(p.counts) +
-                      min(bin - kMagicBits<T>, p.range.n_bins - 1),
+                      min(bin - magic_bits<T>, p.range.n_bins - 1),
                   1ull);
       }
     }
@@ -683,7 +612,7 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
     for (std::int64_t s = 0; s < l.sweeps; ++s) {
       p.window_begin = s * l.window;
       p.window_size = int(std::min(l.window, flat_bins - p.window_begin));
-      p.magic_window_begin = kMagicBits<T> + int(p.window_begin);
+      p.magic_window_begin = magic_bits<T> + int(p.window_begin);
       // The fast kernel's bins are the ones its edges define (fast_kernel_exact): bin >= k
       // exactly when r >= edge(k), so its window is a range of r2 too. The generic kernel
       // checks the window bin by bin.

@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 
+#include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/job.hpp"
 #include "kernels/pair_histogram/kokkos/traits.hpp"
 #include "kmol/core/counters.hpp"
@@ -58,8 +59,9 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   auto scatter = Kokkos::Experimental::create_scatter_view(totals);
 
   // Out-of-range pairs of the CPU path count into spare slots past the window (taken in turn, never
-  // flushed) instead of taking a branch that random distances would mispredict half the time.
-  constexpr std::int32_t spare_slots = 8;
+  // flushed) instead of taking a branch that random distances would mispredict half the time; one
+  // more slot past them takes unsettled pairs.
+  constexpr std::int32_t spare_slots = 8, extra_slots = spare_slots + 1;
 
   // Tuner: the histogram window takes what its scratch level has left after the B tile (kept in
   // x, y, z arrays so that CPUs vectorise the distance loop) and the staged bins.
@@ -73,7 +75,7 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   constexpr int level = Traits::histogram_level;
   const std::size_t level_used = level == 0 ? tile_bytes + staged_bytes * team_size : 0;
   const std::size_t window_fit =
-      (Policy::scratch_size_max(level) - level_used - alignment_slack) / sizeof(std::uint32_t) - spare_slots;
+      (Policy::scratch_size_max(level) - level_used - alignment_slack) / sizeof(std::uint32_t) - extra_slots;
   const std::int64_t window = flat_bins < std::int64_t(window_fit) ? flat_bins : std::int64_t(window_fit);
   const std::int64_t n_windows = (flat_bins + window - 1) / window;
   const std::int64_t n_a_tiles = (job.n_a + a_tile - 1) / a_tile;
@@ -84,8 +86,20 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   const std::int32_t n_bins = range.n_bins;
   const T far = std::numeric_limits<T>::infinity();
 
+  // Devices bin plain histograms the fast way (fast_binning.hpp) where it is exact: each
+  // window's pairs are those with r2 between the squared thresholds of its first and last edges.
+  const bool fast = !Traits::stage_bins && plain && fast_binning::fast_kernel_exact(range);
+  Kokkos::View<T*, Memory> window_r2("kmol::pair_histogram::window_r2", fast ? n_windows + 1 : 0);
+  if (fast) {
+    const auto host_r2 = Kokkos::create_mirror_view(window_r2);
+    for (std::int64_t w = 0; w <= n_windows; ++w)
+      host_r2(w) = fast_binning::square_threshold(
+          range.edge(std::int32_t(w * window < n_bins ? w * window : n_bins)));
+    Kokkos::deep_copy(window_r2, host_r2);
+  }
+
   Policy policy(space, n_a_tiles * n_windows, team_size);
-  const std::size_t histogram_bytes = (window + spare_slots) * sizeof(std::uint32_t) + alignment_slack;
+  const std::size_t histogram_bytes = (window + extra_slots) * sizeof(std::uint32_t) + alignment_slack;
   const bool direct_slots = plain && n_windows == 1;
   if (level == 0) {
     policy.set_scratch_size(0, Kokkos::PerTeam(histogram_bytes + tile_bytes), Kokkos::PerThread(staged_bytes));
@@ -99,7 +113,7 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
     const std::int64_t a_end = a_begin + a_tile < n_a ? a_begin + a_tile : n_a;
     const std::int64_t w_begin = (team.league_rank() / n_a_tiles) * window;
     const std::int64_t w_size = w_begin + window < flat_bins ? window : flat_bins - w_begin;
-    Kokkos::View<std::uint32_t*, Scratch, Unmanaged> hist(team.team_scratch(level), w_size + spare_slots);
+    Kokkos::View<std::uint32_t*, Scratch, Unmanaged> hist(team.team_scratch(level), w_size + extra_slots);
     Kokkos::View<T*, Scratch, Unmanaged> tile_x(team.team_scratch(0), b_tile);
     Kokkos::View<T*, Scratch, Unmanaged> tile_y(team.team_scratch(0), b_tile);
     Kokkos::View<T*, Scratch, Unmanaged> tile_z(team.team_scratch(0), b_tile);
@@ -123,7 +137,7 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
       const std::int64_t w = flat - w_begin;
       if (w >= 0 && w < w_size) {
         if (team_size == 1) ++hist(w);
-        else Kokkos::atomic_increment(&hist(w));
+        else add_one_to_team_counter(&hist(w));
       }
     };
     auto flat_bin = [&](std::int64_t i, std::int64_t j, std::int32_t k) -> std::int64_t {
@@ -163,13 +177,16 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
           constexpr std::int32_t unsettled = -2;
           std::int32_t* __restrict__ bins = staged.data();
           const std::int32_t miss = direct_slots ? std::int32_t(w_size) : -1;
+          const std::int32_t unsettled_slot = std::int32_t(w_size) + spare_slots;
           const std::int32_t miss_step = direct_slots ? 1 : 0;
           // Two passes: one long loop would leave the core waiting on its dependent steps.
           T* __restrict__ squared = squared_buffer.data();
+          int n_unsettled = 0;
           for (int j = 0; j < t_size; ++j) {
             bool settled;
             const Vec3<T> d = box.wrapped(tile_point(j) - ai, settled);
             squared[j] = settled ? norm2(d) : T(-1);
+            n_unsettled += settled ? 0 : 1;
           }
           for (int j = 0; j < t_size; ++j) {
             const std::int32_t k = range.bin_of(math::sqrt(squared[j]));
@@ -177,10 +194,16 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
             bins[j] = squared[j] >= T(0) ? slot : unsettled;
           }
           if (direct_slots) {
-            for (int j = first_partner(i); j < t_size; ++j) {
-              const std::int32_t k = bins[j] == unsettled ? bin_of_pair(j) : bins[j];
-              ++hist(k >= 0 ? k : std::int32_t(w_size));
-            }
+            // Unsettled pairs count in their own slot first, then again where they belong.
+            std::uint32_t* __restrict__ counts = hist.data();
+            for (int j = first_partner(i); j < t_size; ++j)
+              ++counts[bins[j] == unsettled ? unsettled_slot : bins[j]];
+            if (n_unsettled != 0)
+              for (int j = first_partner(i); j < t_size; ++j)
+                if (bins[j] == unsettled) {
+                  const std::int32_t k = bin_of_pair(j);
+                  ++counts[k >= 0 ? k : unsettled_slot];
+                }
           } else {
             for (int j = first_partner(i); j < t_size; ++j)
               count(flat_bin(i, t0 + j, bins[j] == unsettled ? bin_of_pair(j) : bins[j]));
@@ -198,12 +221,28 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
           mine[u] = mine_index[u] < a_end ? a(mine_index[u]) : Vec3<T>{far, far, far};
         }
         const bool ordered = one_set && t0 < a_end;
-        if (direct_slots && !ordered) {
+        if (fast) {
+          const std::int64_t w = team.league_rank() / n_a_tiles;
+          const T r2_low = window_r2(w), r2_high = window_r2(w + 1);
+          const std::int32_t offset = fast_binning::magic_bits<T> + std::int32_t(w_begin);
+          const std::int32_t last = std::int32_t(w_size) - 1;
+          for (int j = 0; j < t_size; ++j) {
+            const Vec3<T> bj = tile_point(j);
+            for (int u = 0; u < held; ++u) {
+              const T r2 = norm2(box.minimum_image(bj - mine[u]));
+              if (r2 >= r2_low && r2 < r2_high && (!ordered || t0 + j > mine_index[u])) {
+                const std::int32_t k =
+                    fast_binning::fast_bin_plus_magic(range, fast_binning::fast_root(r2)) - offset;
+                add_one_to_team_counter(&hist(k < last ? k : last));
+              }
+            }
+          }
+        } else if (direct_slots && !ordered) {
           for (int j = 0; j < t_size; ++j) {
             const Vec3<T> bj = tile_point(j);
             for (int u = 0; u < held; ++u) {
               const std::int32_t k = range.bin_of(pair_distance(box, mine[u], bj));
-              if (k >= 0) Kokkos::atomic_increment(&hist(k));
+              if (k >= 0) add_one_to_team_counter(&hist(k));
             }
           }
         } else {

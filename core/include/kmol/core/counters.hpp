@@ -28,4 +28,17 @@ class FlushBudget {
   std::uint64_t used_ = 0;
 };
 
+// Adds one to a 32-bit counter in team scratch, shared by the team's threads. On CUDA devices the
+// compiler cannot tell that a scratch pointer is shared memory and would emit a generic atomic,
+// several times slower than the shared-memory reduction used here.
+KMOL_INLINE void add_one_to_team_counter(std::uint32_t* counter) {
+#ifdef __CUDA_ARCH__
+  asm volatile("red.shared.add.u32 [%0], 1;"
+               :
+               : "r"(std::uint32_t(__cvta_generic_to_shared(counter))));
+#else
+  __atomic_fetch_add(counter, 1u, __ATOMIC_RELAXED);
+#endif
+}
+
 }  // namespace kmol
