@@ -346,18 +346,19 @@ struct PairCounter {
     });
   }
 
-  // Pairs atom p of A with staged partners t of a tile (sorted position q0 + t, position
+  // Pairs atom p of A with the n partners of a staged tile (sorted position q[t], position
   // (x, y, z)[t], original index index[t]) on the calling thread's vector lanes.
   template <class Member, class Staged, class Sink>
-  KOKKOS_INLINE_FUNCTION void count_staged(const Member& member, std::int32_t p, std::int32_t q0,
+  KOKKOS_INLINE_FUNCTION void count_staged(const Member& member, std::int32_t p,
                                            const Staged& staged, int n, const Sink& sink) const {
     const Vec3<T> xp = a.position(p);
     const std::int32_t i = a.index(p);
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, n), [&](int t) {
-      if (OneSet && q0 + t <= p) return;
+      const std::int32_t q = staged.q(t);
+      if (OneSet && q <= p) return;
       const Vec3<T> b_minus_a = Vec3<T>{staged.x(t), staged.y(t), staged.z(t)} - xp;
       const T r2 = norm2(box.minimum_image(select_sign(i, staged.index(t)) * b_minus_a));
-      bin_pair(p, q0 + t, r2, sink);
+      bin_pair(p, q, r2, sink);
     });
   }
 
@@ -463,23 +464,24 @@ void count_with_scatter_view(const ExecSpace& space, const Counter& counter, std
   Kokkos::Experimental::contribute(space, totals, scatter);
 }
 
-// A tile of B's atoms in team scratch: positions and original indices.
+// A tile of B's atoms in team scratch: positions, original indices and sorted positions.
 template <class ExecSpace, class T>
 struct StagedTile {
   ScratchOf<ExecSpace, T> x, y, z;
-  ScratchOf<ExecSpace, std::int32_t> index;
+  ScratchOf<ExecSpace, std::int32_t> index, q;
 
   static constexpr int capacity = 512;
 
   static std::size_t scratch_bytes() {
     return 3 * ScratchOf<ExecSpace, T>::shmem_size(capacity) +
-           ScratchOf<ExecSpace, std::int32_t>::shmem_size(capacity);
+           2 * ScratchOf<ExecSpace, std::int32_t>::shmem_size(capacity);
   }
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION explicit StagedTile(const Member& team)
       : x(team.team_scratch(0), capacity), y(team.team_scratch(0), capacity),
-        z(team.team_scratch(0), capacity), index(team.team_scratch(0), capacity) {}
+        z(team.team_scratch(0), capacity), index(team.team_scratch(0), capacity),
+        q(team.team_scratch(0), capacity) {}
 };
 
 // Device scheme: a team per cell of A, its threads on the cell's atoms, pairing them with the
@@ -491,8 +493,9 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Histogram = ScratchOf<ExecSpace, std::uint32_t>;
   using Tile = StagedTile<ExecSpace, T>;
-  // A warp: four threads of eight lanes (CPU spaces: one thread of one lane).
-  constexpr int team_size = is_cpu<ExecSpace> ? 1 : 32, vector_length = is_cpu<ExecSpace> ? 1 : 8;
+  // A warp per atom of the cell, its lanes splitting the partners (CPU spaces: one thread of one
+  // lane); eight warps keep a cell's two dozen atoms busy.
+  constexpr int team_size = is_cpu<ExecSpace> ? 1 : 8, vector_length = is_cpu<ExecSpace> ? 1 : 32;
   const std::int32_t size = std::int32_t(totals.extent(0));
   const Policy policy =
       Policy(space, counter.grid.count(), team_size, vector_length)
@@ -526,36 +529,49 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
         const std::int32_t cell = team.league_rank();
         const std::int32_t home = counter.a.begin(cell), home_end = counter.a.begin(cell + 1);
         FlushBudget budget;
+        // Pairs the cell's atoms with the `filled` partners staged so far.
+        const auto pair_staged = [&](int filled) {
+          // A counter grows by at most one per pair the team examines.
+          const std::uint64_t pairs = std::uint64_t(home_end - home) * std::uint64_t(filled);
+          if (budget.needs_flush_before(pairs)) {
+            flush();
+            budget.flushed();
+          }
+          budget.take(pairs);
+          team.team_barrier();  // the tile is staged
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, home, home_end), [&](std::int32_t p) {
+            counter.count_staged(team, p, staged, filled, [&](std::int64_t k) {
+              add_one_to_team_counter(&histogram(k));
+            });
+          });
+          team.team_barrier();  // the tile is no longer read
+        };
+        // Runs of neighbouring cells go into one tile until it is full: fewer, longer passes.
+        int filled = 0;
         counter.grid.for_each_neighbour_run(cell, [&](std::int32_t first_cell,
                                                       std::int32_t end_cell) {
           std::int32_t q0 = counter.b.begin(first_cell);
           const std::int32_t end = counter.b.begin(end_cell);
           if (Counter::one_set) q0 = math::max(q0, home + 1);  // partners after some home atom
-          for (; q0 < end; q0 += Tile::capacity) {
-            const int n = math::min<std::int32_t>(Tile::capacity, end - q0);
-            // A counter grows by at most one per pair the team examines.
-            const std::uint64_t pairs = std::uint64_t(home_end - home) * std::uint64_t(n);
-            if (budget.needs_flush_before(pairs)) {
-              flush();
-              budget.flushed();
-            }
-            budget.take(pairs);
-            team.team_barrier();  // the previous tile is no longer read
+          while (q0 < end) {
+            const int n = math::min<std::int32_t>(Tile::capacity - filled, end - q0);
             for_all_lanes(n, [&](std::int32_t t) {
               const Vec3<T> x = counter.b.position(q0 + t);
-              staged.x(t) = x.x;
-              staged.y(t) = x.y;
-              staged.z(t) = x.z;
-              staged.index(t) = counter.b.index(q0 + t);
+              staged.x(filled + t) = x.x;
+              staged.y(filled + t) = x.y;
+              staged.z(filled + t) = x.z;
+              staged.index(filled + t) = counter.b.index(q0 + t);
+              staged.q(filled + t) = q0 + t;
             });
-            team.team_barrier();
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, home, home_end), [&](std::int32_t p) {
-              counter.count_staged(team, p, q0, staged, n, [&](std::int64_t k) {
-                add_one_to_team_counter(&histogram(k));
-              });
-            });
+            filled += n;
+            q0 += n;
+            if (filled == Tile::capacity) {
+              pair_staged(filled);
+              filled = 0;
+            }
           }
         });
+        if (filled > 0) pair_staged(filled);
         flush();
       });
 }
