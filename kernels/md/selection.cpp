@@ -95,7 +95,7 @@ AlgorithmSummary md_summary() {
 #endif
   s.implementations.push_back({"cells", "every backend; box >= 3 r_c; float, double", "box too small for lists"});
   s.implementations.push_back({"neighbour_half", "every backend; box >= 3 (r_c + skin); ScatterView forces",
-                               "only on request"});
+                               "never automatically (--impl neighbour_half)"});
   s.implementations.push_back({"neighbour_full", "every backend; box >= 3 (r_c + skin); no atomics",
                                "boxes at least 3 (r_c + skin) across"});
   return s;

@@ -7,9 +7,9 @@ kmol=$1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cd "$out"
-"$kmol" md --atoms 4000 --temperature 1.0 --thermostat langevin --coupling 5 --steps 1500 --every 100 \
+"$kmol" md --atoms 4000 --temperature 1.0 --thermostat langevin --coupling 5 --steps 1000 --every 100 \
   --no-velocities --out liquid.h5 --log thermo.csv --quiet >/dev/null
-"$kmol" rdf liquid.h5 --frames 5: --rmax 6 --bins 120 --out liquid.xvg --csv liquid.csv --quiet
+"$kmol" rdf liquid.h5 --frames 4: --rmax 6 --bins 120 --out liquid.xvg --csv liquid.csv --quiet
 awk -F, '!/^#/ && $1 != "r_low" {
     if ($5 > best) { best = $5; peak = $3 }
     if ($3 > 5 && $3 < 6) { sum += $5; n++ }
