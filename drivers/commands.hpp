@@ -13,5 +13,8 @@ Action add_histogram_command(CLI::App& app);
 Action add_rand48_command(CLI::App& app);
 Action add_potential_command(CLI::App& app);
 Action add_md_command(CLI::App& app);
+Action add_rdf_command(CLI::App& app);
+Action add_histograms_command(CLI::App& app);
+Action add_example_trajectory_command(CLI::App& app);
 
 }  // namespace kmol::cli

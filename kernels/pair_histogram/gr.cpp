@@ -26,8 +26,9 @@ Rdf normalize_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
   const auto n_bins = std::int32_t(s.counts.size());
   const HistogramRange<double> range(s.r_min, s.r_max, n_bins);
   const double frames = double(s.frames);
-  const double pairs = s.one_set ? 0.5 * double(s.n_a) * double(s.n_a - 1)
+  double pairs = s.one_set ? 0.5 * double(s.n_a) * double(s.n_a - 1)
                                  : double(s.n_a) * double(s.n_b) - double(s.shared_atoms);
+  pairs -= double(s.excluded_pairs);
   const double per_a = s.one_set ? 2.0 : 1.0;
   if (mode == RdfNormalization::rdf && !(s.mean_inverse_volume > 0))
     throw UnsupportedError("g(r) normalisation needs a periodic box (a volume); use --norm none or density");

@@ -5,7 +5,7 @@
 //   density: rho_k = m * C_k / (F * N_A * shell_k)      (number density of B around an A)
 //   none:    C_k / F
 // C_k: counts summed over F frames; shell_k = 4/3 pi (r_{k+1}^3 - r_k^3); P: distinct pairs
-// (N_A N_B minus the atoms the selections share, or N (N - 1) / 2 for one set); <1/V>: mean
+// (N_A N_B minus the atoms the selections share, or N (N - 1) / 2 for one set, less excluded pairs); <1/V>: mean
 // inverse volume over frames (correct under NPT); m = 2 for one set (each pair seen from both
 // atoms), 1 for two sets. n(r_k) is the cumulative coordination number: mean number of B atoms
 // within r_{k+1} of an A atom (among the binned pairs).
@@ -28,6 +28,7 @@ struct RdfCountsSummary {
   bool one_set = false;
   std::int64_t shared_atoms = 0;      // atoms in both selections (two sets)
   double mean_inverse_volume = 0;     // <1/V> over the frames, 1/A^3
+  std::int64_t excluded_pairs = 0;    // distinct pairs not binned (same residue or molecule)
 };
 
 struct Rdf {

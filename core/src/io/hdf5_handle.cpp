@@ -100,18 +100,17 @@ std::vector<std::string> read_string_attribute(hid_t object, const std::string& 
 
 namespace {
 
+// Variable-length UTF-8 strings: h5py (and so MDAnalysis) reads these as str, fixed-length ones as bytes.
 void write_strings(hid_t object, const std::string& name, const std::vector<std::string>& values, bool scalar) {
-  std::size_t longest = 1;
-  for (const auto& v : values) longest = std::max(longest, v.size() + 1);
   Hid type(H5Tcopy(H5T_C_S1));
-  H5Tset_size(type.get(), longest);
-  H5Tset_strpad(type.get(), H5T_STR_NULLTERM);
+  H5Tset_size(type.get(), H5T_VARIABLE);
+  H5Tset_cset(type.get(), H5T_CSET_UTF8);
   const hsize_t n = values.size();
   Hid space(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr));
-  std::vector<char> raw(longest * values.size(), '\0');
-  for (std::size_t i = 0; i < values.size(); ++i) std::memcpy(raw.data() + i * longest, values[i].data(), values[i].size());
+  std::vector<const char*> pointers;
+  for (const auto& v : values) pointers.push_back(v.c_str());
   Hid attribute(H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
-  H5Awrite(attribute.get(), type.get(), raw.data());
+  H5Awrite(attribute.get(), type.get(), pointers.data());
 }
 
 }  // namespace

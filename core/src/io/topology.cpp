@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/pqr.hpp"
 
 namespace kmol::io {
 namespace {
@@ -93,8 +94,14 @@ Topology read_topology(const std::string& path) {
     t = read_pdb(path, in);
   } else if (extension == "gro") {
     t = read_gro(path, in);
+  } else if (extension == "pqr") {
+    const PqrAtoms pqr = read_pqr(path);
+    t.names = pqr.atom_names;
+    t.resnames = pqr.residue_names;
+    t.resids = pqr.residue_ids;
+    t.chains = pqr.chains;
   } else {
-    throw InputError({path, "", -1}, "unknown topology format '." + extension + "' (expected .pdb, .ent or .gro)");
+    throw InputError({path, "", -1}, "unknown topology format '." + extension + "' (expected .pdb, .ent, .gro or .pqr)");
   }
   if (t.size() == 0) throw InputError({path, "", -1}, "no atoms found");
   number_residues(t);

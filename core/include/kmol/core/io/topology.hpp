@@ -4,6 +4,7 @@
 // the same order.
 //   PDB (.pdb, .ent): ATOM/HETATM records; molecules end at TER records and chain changes.
 //   GRO (.gro): fixed columns; each residue is a molecule (GRO has no molecule records).
+//   PQR (.pqr): read by read_pqr; each residue is a molecule.
 #include <cstdint>
 #include <string>
 #include <vector>

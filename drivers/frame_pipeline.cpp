@@ -1,0 +1,258 @@
+#include "drivers/frame_pipeline.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include "drivers/bounded_queue.hpp"
+#include "kmol/core/errors.hpp"
+
+namespace kmol::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Host memory for frame coordinates: page-locked when a GPU copies from it, so transfers run at
+// full speed and can overlap.
+template <class V>
+class HostBuffer {
+ public:
+  HostBuffer(std::size_t n, bool pinned) : n_(n), pinned_(pinned) {
+#ifdef KOKKOS_ENABLE_CUDA
+    if (pinned_) {
+      data_ = static_cast<V*>(Kokkos::kokkos_malloc<Kokkos::CudaHostPinnedSpace>("kmol::frame", sizeof(V) * (n ? n : 1)));
+      return;
+    }
+#endif
+    pinned_ = false;
+    storage_.resize(n);
+    data_ = storage_.data();
+  }
+  ~HostBuffer() {
+#ifdef KOKKOS_ENABLE_CUDA
+    if (pinned_) Kokkos::kokkos_free<Kokkos::CudaHostPinnedSpace>(data_);
+#endif
+  }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  V* data() { return data_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  std::size_t n_;
+  bool pinned_;
+  std::vector<V> storage_;
+  V* data_ = nullptr;
+};
+
+template <class T>
+struct FrameSlot {
+  std::int64_t position = 0, frame = 0;
+  BoxSpec box;
+  HostBuffer<Vec3<T>> a, b;
+  FrameSlot(std::size_t n_a, std::size_t n_b, bool pinned) : a(n_a, pinned), b(n_b, pinned) {}
+};
+
+// The first error of any thread, and a flag that stops the others.
+class Failure {
+ public:
+  void record(std::exception_ptr e) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!error_) error_ = e;
+    stopped_ = true;
+  }
+  bool stopped() const { return stopped_; }
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::exception_ptr error_;
+  std::atomic<bool> stopped_{false};
+};
+
+template <class T>
+class Pipeline {
+ public:
+  Pipeline(io::H5mdReader& reader, const FrameJob& job, const PipelineOptions& options)
+      : reader_(reader), job_(job), options_(options),
+        workers_(std::max(1, options.cpu_workers + options.gpu_workers)),
+        free_(std::size_t(workers_) + 2), ready_(std::size_t(workers_) + 2), results_(std::size_t(workers_) + 2),
+        host_tasks_(std::size_t(workers_)) {
+    const bool pinned = options.gpu_workers > 0;
+    for (int k = 0; k < workers_ + 2; ++k) {
+      slots_.push_back(std::make_unique<FrameSlot<T>>(job.atoms_a.size(), job.atoms_b.size(), pinned));
+      free_.push(slots_.back().get());
+    }
+  }
+
+  PipelineStats run() {
+    const auto start = Clock::now();
+    std::thread reader_thread([&] { guarded([&] { read_frames(); }); ready_.close(); });
+    std::vector<std::thread> workers;
+    std::atomic<int> cpu_left{options_.cpu_workers};
+    for (int k = 0; k < options_.cpu_workers; ++k)
+      workers.emplace_back([&] {
+        guarded([&] { work(false); });
+        if (--cpu_left == 0) host_tasks_.close();
+      });
+    if (options_.cpu_workers == 0) host_tasks_.close();
+    for (int k = 0; k < options_.gpu_workers; ++k) workers.emplace_back([&] { guarded([&] { work(true); }); });
+    std::thread writer_thread([&] {
+      guarded([&] { write_results(start); });
+      results_.close();  // after a writer failure, workers must not wait on it
+    });
+
+    // The main thread runs the CPU workers' kernels (see the header).
+    while (auto task = host_tasks_.pop()) (*task)();
+
+    for (auto& w : workers) w.join();
+    results_.close();
+    reader_thread.join();
+    writer_thread.join();
+    stats_.wall_seconds = seconds_since(start);
+    stats_.read_seconds = read_seconds_;
+    failure_.rethrow();
+    return stats_;
+  }
+
+ private:
+  template <class F>
+  void guarded(F&& f) {
+    try {
+      f();
+    } catch (...) {
+      failure_.record(std::current_exception());
+      // Wake every thread so that all of them notice the stop; frames already read still finish.
+      ready_.close();
+      free_.close();
+    }
+  }
+
+  void read_frames() {
+    std::vector<Vec3<T>> all(std::size_t(reader_.n_atoms()));
+    for (std::size_t p = 0; p < options_.frames.size() && !failure_.stopped(); ++p) {
+      if (!options_.skip.empty() && options_.skip[p]) continue;
+      auto slot = free_.pop();
+      if (!slot) return;
+      const auto begin = Clock::now();
+      const io::H5mdFrameInfo info = reader_.read_frame(options_.frames[p], all.data());
+      FrameSlot<T>& s = **slot;
+      s.position = std::int64_t(p);
+      s.frame = options_.frames[p];
+      s.box = job_.periodic ? info.box : BoxSpec::none();
+      for (std::size_t k = 0; k < job_.atoms_a.size(); ++k) s.a.data()[k] = all[job_.atoms_a[k]];
+      for (std::size_t k = 0; k < job_.atoms_b.size(); ++k) s.b.data()[k] = all[job_.atoms_b[k]];
+      read_seconds_ += seconds_since(begin);
+      if (!ready_.push(*slot)) return;
+    }
+  }
+
+  template <class Space>
+  PairHistogramResult histogram(const Space& space, FrameSlot<T>& s) const {
+    PairHistogramInput<T> input;
+    input.a = s.a.data();
+    input.n_a = std::int64_t(s.a.size());
+    if (!job_.atoms_b.empty()) {
+      input.b = s.b.data();
+      input.n_b = std::int64_t(s.b.size());
+    }
+    input.species = job_.species.empty() ? nullptr : job_.species.data();
+    input.molecule_a = job_.molecule_a.empty() ? nullptr : job_.molecule_a.data();
+    input.molecule_b = job_.molecule_b.empty() ? nullptr : job_.molecule_b.data();
+    PairHistogramSettings settings = job_.settings;
+    settings.box = s.box;
+    return pair_histogram(space, input, settings);
+  }
+
+  PairHistogramResult gpu_histogram(FrameSlot<T>& s) const {
+#ifdef KOKKOS_ENABLE_CUDA
+    return histogram(Kokkos::Cuda(), s);
+#else
+    (void)s;
+    throw UnsupportedError("this build has no GPU backend");
+#endif
+  }
+
+  // Handed to the main thread and awaited; see the header.
+  PairHistogramResult cpu_histogram(FrameSlot<T>& s) {
+    std::packaged_task<PairHistogramResult()> task([&] { return histogram(Kokkos::DefaultHostExecutionSpace(), s); });
+    auto future = task.get_future();
+    if (!host_tasks_.push([&task] { task(); })) throw std::runtime_error("stopped");
+    return future.get();
+  }
+
+  void work(bool gpu) {
+    while (auto slot = ready_.pop()) {
+      FrameSlot<T>& s = **slot;
+      const auto begin = Clock::now();
+      PairHistogramResult result;
+      try {
+        result = gpu ? gpu_histogram(s) : cpu_histogram(s);
+      } catch (const std::exception& e) {
+        // Name the frame: a box too small for r_max in frame 812, say.
+        throw InputError({reader_.path(), "frame", long(s.frame)}, e.what());
+      }
+      const double busy = seconds_since(begin);
+      FrameResult out;
+      out.position = s.position;
+      out.frame = s.frame;
+      out.inverse_volume = s.box.kind == BoxKind::none ? 0 : 1 / volume(s.box);
+      out.counts = std::move(result.counts);
+      {
+        std::lock_guard<std::mutex> lock(stats_mutex_);
+        (gpu ? stats_.gpu_busy_seconds : stats_.cpu_busy_seconds) += busy;
+        ++(gpu ? stats_.frames_on_gpu : stats_.frames_on_cpu);
+        stats_.impl = to_string(result.impl_used);
+        stats_.launch = result.launch;
+      }
+      free_.push(*slot);  // refused once stopping; the slot is simply not reused
+      if (!results_.push(std::move(out))) return;
+    }
+  }
+
+  void write_results(Clock::time_point start) {
+    PipelineProgress progress;
+    progress.total = std::int64_t(options_.frames.size());
+    for (char skipped : options_.skip) progress.done += skipped ? 1 : 0;
+    while (auto result = results_.pop()) {
+      if (options_.on_result) options_.on_result(*result);
+      ++progress.done;
+      ++stats_.frames;
+      progress.seconds = seconds_since(start);
+      if (options_.on_progress) options_.on_progress(progress);
+    }
+  }
+
+  io::H5mdReader& reader_;
+  const FrameJob& job_;
+  const PipelineOptions& options_;
+  int workers_;
+  std::vector<std::unique_ptr<FrameSlot<T>>> slots_;
+  BoundedQueue<FrameSlot<T>*> free_, ready_;
+  BoundedQueue<FrameResult> results_;
+  BoundedQueue<std::function<void()>> host_tasks_;
+  Failure failure_;
+  std::mutex stats_mutex_;
+  PipelineStats stats_;
+  double read_seconds_ = 0;
+};
+
+}  // namespace
+
+PipelineStats run_frame_pipeline(io::H5mdReader& reader, const FrameJob& job, const PipelineOptions& options) {
+  if (job.precision == Precision::double_) return Pipeline<double>(reader, job, options).run();
+  return Pipeline<float>(reader, job, options).run();
+}
+
+}  // namespace kmol::cli

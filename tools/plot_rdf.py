@@ -1,0 +1,31 @@
+#!/usr/bin/python3
+"""Plots g(r) and n(r) from kmol's CSV: plot_rdf.py DATA.csv OUT.png YLABEL TITLE (run by `kmol rdf --plot`)."""
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display needed
+import matplotlib.pyplot as plt
+import numpy as np
+
+
+def main():
+    data, out, ylabel, title = sys.argv[1:5]
+    with open(data) as f:
+        rows = [line for line in f if not line.startswith("#")]
+    table = np.genfromtxt(rows, delimiter=",", names=True)
+    fig, left = plt.subplots(figsize=(7, 4.5), dpi=120)
+    left.plot(table["r_centre"], table["g"], color="tab:blue", lw=1.4)
+    left.axhline(1.0, color="grey", lw=0.6, ls=":")
+    left.set_xlabel("r (Å)")
+    left.set_ylabel(ylabel, color="tab:blue")
+    right = left.twinx()
+    right.plot(table["r_centre"], table["n"], color="tab:orange", lw=1.0, ls="--")
+    right.set_ylabel("n(r), cumulative coordination", color="tab:orange")
+    left.set_title(title or "Radial distribution function", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(out, format="png")
+
+
+if __name__ == "__main__":
+    main()
