@@ -17,7 +17,6 @@ int main(int argc, char** argv) {
   for (auto add : {kmol::cli::add_info_command, kmol::cli::add_histogram_command,
                    kmol::cli::add_rand48_command, kmol::cli::add_potential_command,
                    kmol::cli::add_md_command,
-
                    kmol::cli::add_rdf_command, kmol::cli::add_histograms_command,
                    kmol::cli::add_example_trajectory_command}) {
     const std::size_t before = app.get_subcommands({}).size();
