@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """H5MD both ways with MDAnalysis (Debian's python3-mdanalysis): a file MDAnalysis writes is read
 by kmol rdf, a file kmol writes loads in MDAnalysis, and on both kmol's counts match InterRDF's.
-Usage: mdanalysis_interop.py KMOL. Exits 77 (skipped) without MDAnalysis."""
+Also: tools/convert-to-h5md brings XTC + PDB in, and --top with --exclude-same residue matches
+InterRDF's exclusion blocks. Usage: mdanalysis_interop.py KMOL CONVERT. Exits 77 without MDAnalysis."""
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ except ImportError:
     sys.exit(77)
 
 warnings.filterwarnings("ignore")
-kmol = sys.argv[1]
+kmol, convert = sys.argv[1], sys.argv[2]
 work = tempfile.mkdtemp()
 os.chdir(work)
 env = dict(os.environ, OMP_PROC_BIND="false")
@@ -84,3 +85,26 @@ with h5py.File("kmol.h5") as f:
     assert np.array_equal(mine.atoms.positions, f["particles/all/position/value"][2])
 pairs = compare(mine, "kmol.h5", 8.0, 80, "index 0:199", "index 200:499")
 print("kmol -> MDAnalysis: positions and boxes identical; two-selection counts agree ({} pairs)".format(int(pairs)))
+
+# 3. XTC + PDB through tools/convert-to-h5md; names from --top; pairs within a water excluded.
+waters = 60
+w = mda.Universe.empty(3 * waters, n_residues=waters, atom_resindex=np.repeat(np.arange(waters), 3), trajectory=True)
+w.add_TopologyAttr("name", ["OW", "HW1", "HW2"] * waters)
+w.add_TopologyAttr("type", ["O", "H", "H"] * waters)
+w.add_TopologyAttr("resname", ["SOL"] * waters)
+w.add_TopologyAttr("resid", np.arange(1, waters + 1))
+w.load_new(rng.uniform(0, 18, (3, 3 * waters, 3)).astype(np.float32), format=MemoryReader,
+           dimensions=np.array([[18.0, 18.0, 18.0, 90.0, 90.0, 90.0]] * 3))
+w.trajectory.units = {"time": "ps", "length": "Angstrom"}
+w.atoms.write("water.pdb")
+with mda.Writer("water.xtc", 3 * waters) as out:
+    for ts in w.trajectory:
+        out.write(w.atoms)
+subprocess.run([convert, "water.pdb", "water.xtc", "-o", "water.h5"], check=True, stdout=subprocess.DEVNULL)
+water = mda.Universe("water.pdb", "water.xtc")
+oxygen, hydrogen = water.select_atoms("name OW"), water.select_atoms("name HW*")
+theirs = InterRDF(oxygen, hydrogen, nbins=40, range=(0.0, 8.0), exclusion_block=(1, 2)).run().results.count
+table = kmol_counts("water.h5", "--top", "water.pdb", "--sel1", "name OW", "--sel2", "name HW*",
+                    "--exclude-same", "residue", "--rmax", "8", "--bins", "40")
+assert np.abs(table["count"] - theirs).sum() <= 4, "O-H counts with exclusions differ"
+print("XTC -> convert-to-h5md -> kmol with --top and --exclude-same residue: counts agree with InterRDF")
