@@ -26,13 +26,14 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs))"
-command -v nvidia-smi >/dev/null && machine+=", $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
+[[ -n $gpu ]] && machine+=", $gpu"
 
 "$kmol" example-trajectory --example gas --atoms 100000 --length 100 --frames 100 --compression 0 --out gas.h5 >/dev/null
-args=(gas.h5 --rmax 15 --bins 300 --device "$device" --quiet)
-"$kmol" rdf "${args[@]}" --out warm.xvg   # warms the page cache and the GPU
+args=(gas.h5 --rmax 15 --bins 300 --device "$device")
+"$kmol" rdf "${args[@]}" --quiet --out warm.xvg   # warms the page cache and the GPU
 start=$(date +%s.%N)
-"$kmol" rdf "${args[@]/--quiet}" --out kmol.xvg --csv kmol.csv > kmol.log
+"$kmol" rdf "${args[@]}" --out kmol.xvg --csv kmol.csv > kmol.log
 end=$(date +%s.%N)
 cat kmol.log
 summary=$(head -1 kmol.log)
