@@ -54,7 +54,7 @@ frames = int(sys.argv[1])
 u = mda.Universe.empty(100000, trajectory=False)
 u.load_new("gas.h5", format="H5MD")
 # The same frames for gmx: a structure and an XTC (nm, 0.001 nm precision).
-u.add_TopologyAttr("name", ["AR"] * 100000); u.add_TopologyAttr("resname", ["AR"] * 100000)
+u.add_TopologyAttr("name", ["AR"] * 100000); u.add_TopologyAttr("resname", ["AR"])
 u.add_TopologyAttr("resid", [1]); u.add_TopologyAttr("type", ["AR"] * 100000)
 u.atoms.write("conf.gro")
 with mda.Writer("gas.xtc", 100000) as w:
