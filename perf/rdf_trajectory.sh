@@ -26,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs))"
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || true)
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1) || gpu=""
 [[ -n $gpu ]] && machine+=", $gpu"
 
 "$kmol" example-trajectory --example gas --atoms 100000 --length 100 --frames 100 --compression 0 --out gas.h5 >/dev/null
