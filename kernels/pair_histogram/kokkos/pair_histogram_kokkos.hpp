@@ -173,31 +173,36 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
         for (std::int64_t i = a_begin + team.team_rank(); i < a_end; i += team_size) {
           const Vec3<T> ai = a(i);
           auto bin_of_pair = [&](int j) { return range.bin_of(pair_distance(box, ai, tile_point(j))); };
-          // A branch-free pass the compiler vectorises; the rare unsettled pairs are redone.
-          constexpr std::int32_t unsettled = -2;
+          // A branch-free pass the compiler vectorises; the rare unsettled pairs are redone. With
+          // direct slots they count in their own slot first, then again where they belong.
+          const std::int32_t unsettled_slot = std::int32_t(w_size) + spare_slots;
+          const std::int32_t unsettled = direct_slots ? unsettled_slot : -2;
           std::int32_t* __restrict__ bins = staged.data();
           const std::int32_t miss = direct_slots ? std::int32_t(w_size) : -1;
-          const std::int32_t unsettled_slot = std::int32_t(w_size) + spare_slots;
           const std::int32_t miss_step = direct_slots ? 1 : 0;
-          // Two passes: one long loop would leave the core waiting on its dependent steps.
+          // Local copies of the captured box and range, so that the loops vectorise, and two
+          // passes: one long loop would leave the core waiting on its dependent steps.
+          const Box tile_box = box;
+          const HistogramRange<T> tile_range = range;
+          const T* __restrict__ xs = tile_x.data();
+          const T* __restrict__ ys = tile_y.data();
+          const T* __restrict__ zs = tile_z.data();
           T* __restrict__ squared = squared_buffer.data();
           int n_unsettled = 0;
           for (int j = 0; j < t_size; ++j) {
             bool settled;
-            const Vec3<T> d = box.wrapped(tile_point(j) - ai, settled);
+            const Vec3<T> d = tile_box.wrapped(Vec3<T>{xs[j], ys[j], zs[j]} - ai, settled);
             squared[j] = settled ? norm2(d) : T(-1);
             n_unsettled += settled ? 0 : 1;
           }
           for (int j = 0; j < t_size; ++j) {
-            const std::int32_t k = range.bin_of(math::sqrt(squared[j]));
+            const std::int32_t k = tile_range.bin_of(math::sqrt(squared[j]));
             const std::int32_t slot = k >= 0 ? k : miss + miss_step * (j & (spare_slots - 1));
             bins[j] = squared[j] >= T(0) ? slot : unsettled;
           }
           if (direct_slots) {
-            // Unsettled pairs count in their own slot first, then again where they belong.
             std::uint32_t* __restrict__ counts = hist.data();
-            for (int j = first_partner(i); j < t_size; ++j)
-              ++counts[bins[j] == unsettled ? unsettled_slot : bins[j]];
+            for (int j = first_partner(i); j < t_size; ++j) ++counts[bins[j]];
             if (n_unsettled != 0)
               for (int j = first_partner(i); j < t_size; ++j)
                 if (bins[j] == unsettled) {
