@@ -9,10 +9,14 @@ KMOL_INLINE float exp_(float x) { return ::expf(x); }
 KMOL_INLINE double exp_(double x) { return ::exp(x); }
 
 // 1 / sqrt(x): correctly rounded on the host; the hardware reciprocal square root on CUDA devices
-// (rsqrtf: within 2 ulp; the special-function unit bounds direct summation on GPUs).
+// (within 2 ulp; the special-function unit bounds direct summation on GPUs). Its flush-to-zero
+// form is one instruction: rsqrtf adds a rescaling for subnormal x around it, which only squares
+// of distances below 1e-19 A could need.
 KMOL_INLINE float inverse_sqrt(float x) {
 #ifdef __CUDA_ARCH__
-  return ::rsqrtf(x);
+  float y;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
 #else
   return 1.0f / ::sqrtf(x);
 #endif
@@ -47,7 +51,8 @@ struct Accumulator {
 // q / r. An atom exactly on a lattice point is left out of that point (its self-term is infinite).
 template <class T>
 KMOL_INLINE T direct_term(T q, T r2) {
-  return r2 > T(0) ? q * inverse_sqrt(r2) : T(0);
+  const T term = q * inverse_sqrt(r2);  // computed unconditionally: a select, not a branch
+  return r2 > T(0) ? term : T(0);
 }
 
 // q / r * (1 - r^2/rc^2)^2 inside the cutoff (NAMD's shifting function: value and slope vanish at rc).

@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(kThreadsX * kRows)
     }
   }
   for (int a = 0; a < n_tile; ++a) {
-    const Atom4<T>& atom = tile_atom(T(), a);
+    const Atom4<T> atom = tile_atom(T(), a);  // a copy: each term then reuses the loaded charge
     const T d1 = component<B1>(atom) - p1, d2 = component<B2>(atom) - p2;
     const T across2 = math::fma(d1, d1, d2 * d2);
     const T along = component<Axis>(atom);
