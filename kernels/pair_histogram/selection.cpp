@@ -10,17 +10,20 @@ namespace {
 constexpr PairHistogramImpl all_impls[] = {PairHistogramImpl::kokkos, PairHistogramImpl::host,
                                            PairHistogramImpl::cuda, PairHistogramImpl::cells};
 
-// Cells examine the 27 neighbouring cells of edge >= r_max around each atom: they pay once that
-// neighbourhood is a small part of the box and there are enough atoms to fill the cells.
-// Crossover measured on the 2-core host (perf/bench_pair_histogram, cells vs host): see
-// docs/pair_histogram.md.
-constexpr double cells_max_reach_fraction = 0.2;
+// Cells examine the partners within two cells of thickness >= r_max / 2: they pay while that
+// neighbourhood, measured as 27 r_max^3 / V, is a small enough part of the box, and there are
+// enough atoms to fill the cells. Crossovers measured with perf/cells_crossover.sh on a gas at
+// 0.1 atoms/A^3 (2026-11-21): on the 2-core host cells beat `host` up to 0.42 and lost at 0.97
+// (20,000 and 100,000 atoms); on an H200 cells beat `cuda` up to 0.22 and lost at 0.42 (100,000
+// and 1,000,000 atoms). The thresholds sit below each crossover.
+constexpr double cells_max_reach_on_host = 0.5, cells_max_reach_on_gpu = 0.25;
 constexpr std::int64_t cells_min_atoms = 20000;
 
-bool cells_pay(const PairHistogramShape& s) {
+bool cells_pay(const PairHistogramShape& s, Platform platform) {
   if (s.box == BoxKind::none) return false;
   const double reach = 27 * s.r_max * s.r_max * s.r_max / s.box_volume;
-  return reach < cells_max_reach_fraction && s.n_a + s.n_b >= cells_min_atoms;
+  const double limit = platform == Platform::host ? cells_max_reach_on_host : cells_max_reach_on_gpu;
+  return reach < limit && s.n_a + s.n_b >= cells_min_atoms;
 }
 
 }  // namespace
@@ -81,7 +84,7 @@ PairHistogramImpl choose_pair_histogram_impl(const PairHistogramShape& shape, Pl
     if (!why.empty()) throw UnsupportedError("pair histogram --impl " + to_string(requested) + ": " + why);
     return requested;
   }
-  if (cells_pay(shape) && pair_histogram_refusal(PairHistogramImpl::cells, shape, platform).empty())
+  if (cells_pay(shape, platform) && pair_histogram_refusal(PairHistogramImpl::cells, shape, platform).empty())
     return PairHistogramImpl::cells;
   for (PairHistogramImpl impl : {PairHistogramImpl::cuda, PairHistogramImpl::host})
     if (pair_histogram_refusal(impl, shape, platform).empty()) return impl;
