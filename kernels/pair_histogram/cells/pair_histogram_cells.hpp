@@ -27,6 +27,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "kernels/pair_histogram/job.hpp"
 #include "kmol/core/counters.hpp"
@@ -677,10 +678,15 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
                                  ? count(OrthorhombicBox<T>(job.box))
                                  : count(TriclinicBox<T>(job.box));
 
-  const auto host_totals = Kokkos::create_mirror_view(totals);
-  Kokkos::deep_copy(space, host_totals, totals);
+  // A plain vector rather than a host mirror: initialising a mirror runs on the host space,
+  // which Kokkos 3.4 refuses from threads other than the one that initialised it (GPU workers).
+  std::vector<unsigned long long> host_totals(totals.extent(0));
+  Kokkos::deep_copy(space,
+                    Kokkos::View<unsigned long long*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        host_totals.data(), host_totals.size()),
+                    totals);
   space.fence();
-  for (std::size_t k = 0; k < host_totals.extent(0); ++k) job.counts[k] += host_totals(k);
+  for (std::size_t k = 0; k < host_totals.size(); ++k) job.counts[k] += host_totals[k];
   return describe(grid, n_b, job.one_set) + scheme;
 }
 

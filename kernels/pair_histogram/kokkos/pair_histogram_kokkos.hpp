@@ -10,6 +10,7 @@
 
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/job.hpp"
@@ -19,12 +20,18 @@
 namespace kmol {
 namespace detail {
 
+// Host arrays as views. Plain vectors, not host mirrors: initialising a mirror runs on the host
+// space, which Kokkos 3.4 refuses from threads other than the one that initialised it (the
+// trajectory pipeline's GPU worker).
+template <class V>
+using HostArray = Kokkos::View<V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+
 // A copy of n host values in Memory; an empty view for a null pointer (an absent label).
 template <class Memory, class V>
 Kokkos::View<const V*, Memory> device_copy(const V* host, std::int64_t n, const char* label) {
   if (host == nullptr) return {};
   Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
-  Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n));
+  Kokkos::deep_copy(out, HostArray<const V>(host, n));
   return out;
 }
 
@@ -91,11 +98,11 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   const bool fast = !Traits::stage_bins && plain && fast_binning::fast_kernel_exact(range);
   Kokkos::View<T*, Memory> window_r2("kmol::pair_histogram::window_r2", fast ? n_windows + 1 : 0);
   if (fast) {
-    const auto host_r2 = Kokkos::create_mirror_view(window_r2);
+    std::vector<T> host_r2(std::size_t(n_windows) + 1);
     for (std::int64_t w = 0; w <= n_windows; ++w)
-      host_r2(w) = fast_binning::square_threshold(
+      host_r2[w] = fast_binning::square_threshold(
           range.edge(std::int32_t(w * window < n_bins ? w * window : n_bins)));
-    Kokkos::deep_copy(window_r2, host_r2);
+    Kokkos::deep_copy(window_r2, detail::HostArray<const T>(host_r2.data(), host_r2.size()));
   }
 
   Policy policy(space, n_a_tiles * n_windows, team_size);
@@ -265,8 +272,9 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   });
   Kokkos::Experimental::contribute(totals, scatter);
 
-  auto host_totals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), totals);
-  for (std::int64_t f = 0; f < flat_bins; ++f) job.counts[f] += host_totals(f);
+  std::vector<std::uint64_t> host_totals(flat_bins);
+  Kokkos::deep_copy(detail::HostArray<std::uint64_t>(host_totals.data(), flat_bins), totals);
+  for (std::int64_t f = 0; f < flat_bins; ++f) job.counts[f] += host_totals[f];
   return "kokkos: team_size=" + std::to_string(team_size) + " a_tile=" + std::to_string(a_tile) +
          " b_tile=" + std::to_string(b_tile) + " window=" + std::to_string(window) +
          " passes=" + std::to_string(n_windows);
