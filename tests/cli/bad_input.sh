@@ -4,12 +4,9 @@ set -uo pipefail
 kmol=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/refusal.sh"
 expect_error() {  # pattern, then the kmol arguments
-  local pattern=$1; shift
-  local message
-  if message=$("$kmol" "$@" --out "$dir/out.csv" 2>&1); then fail "accepted: $*"; fi
-  grep -q -- "$pattern" <<<"$message" || fail "'$*' said '$message', expected '$pattern'"
+  expect_refusal "$1" "$kmol" "${@:2}" --out "$dir/out.csv"
   [[ ! -e $dir/out.csv && ! -e $dir/out.csv.tmp ]] || fail "'$*' left an output file"
 }
 printf '2\ncomment\nAr 0 0 0\nAr 1 1 nan\n' > "$dir/nan.xyz"

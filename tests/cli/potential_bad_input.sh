@@ -5,12 +5,9 @@ set -uo pipefail
 kmol=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/refusal.sh"
 expect_error() {  # pattern, then the kmol arguments
-  local pattern=$1; shift
-  local message
-  if message=$("$kmol" "$@" --out "$dir/out.dx" 2>&1); then fail "accepted: $*"; fi
-  grep -q -- "$pattern" <<<"$message" || fail "'$*' said '$message', expected '$pattern'"
+  expect_refusal "$1" "$kmol" "${@:2}" --out "$dir/out.dx"
   [[ ! -e $dir/out.dx && ! -e $dir/out.dx.tmp ]] || fail "'$*' left an output file"
 }
 printf 'ATOM 1 N ALA 1 0 0 0 1 1.5\nATOM 2 C ALA 1 1 0 0 -1 1.5\n' > "$dir/good.pqr"

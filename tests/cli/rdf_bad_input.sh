@@ -5,13 +5,10 @@ set -uo pipefail
 kmol=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/refusal.sh"
 cd "$dir"
-fail() { echo "FAIL: $*"; exit 1; }
 expect_error() {  # pattern, then the kmol rdf arguments
-  local pattern=$1; shift
-  local message
-  if message=$("$kmol" rdf "$@" --out out.xvg --csv out.csv --h5 out.h5 2>&1); then fail "accepted: $*"; fi
-  grep -q -- "$pattern" <<<"$message" || fail "'$*' said '$message', expected '$pattern'"
+  expect_refusal "$1" "$kmol" rdf "${@:2}" --out out.xvg --csv out.csv --h5 out.h5
   ls out.* 2>/dev/null | grep -v 'kmol-partial' | grep -q . && fail "'$*' left an output file: $(ls out.*)"
   return 0
 }
