@@ -164,7 +164,9 @@ struct H5mdReader::State {
     return value;
   }
 
-  // Reads `count` rows of data from row t of a dataset whose first dimension counts frames.
+  // Reads row t (row_size values) of a dataset whose first dimension counts frames. The memory
+  // space has the row's own shape: with a flat one HDF5 walks the selection element by element,
+  // which made reading 15x slower than the copy itself.
   void read_rows(hid_t dataset, std::int64_t t, hsize_t row_size, hid_t memory_type, void* out, const std::string& name) {
     Hid file_space(H5Dget_space(dataset));
     const int rank = H5Sget_simple_extent_ndims(file_space.get());
@@ -174,8 +176,12 @@ struct H5mdReader::State {
     count = dims;
     count[0] = 1;
     H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
-    const hsize_t n = row_size;
-    Hid memory_space(H5Screate_simple(1, &n, nullptr));
+    hsize_t values_in_row = 1;
+    for (const hsize_t c : count) values_in_row *= c;
+    if (values_in_row != row_size)
+      throw InputError(at(name, t), "a row holds " + std::to_string(values_in_row) + " values, expected " +
+                                        std::to_string(row_size));
+    Hid memory_space(H5Screate_simple(rank, count.data(), nullptr));
     if (H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
       throw InputError(at(name, t), "cannot read this frame (" + last_hdf5_message() + "; truncated or damaged file?)");
   }
