@@ -193,7 +193,11 @@ class Pipeline {
   }
 
   void work(bool gpu) {
-    while (auto slot = ready_.pop()) {
+    while (true) {
+      if (!gpu && cpu_would_finish_last()) return;
+      auto slot = ready_.pop();
+      if (!slot) return;
+      --frames_not_taken_;
       FrameSlot<T>& s = **slot;
       const auto begin = Clock::now();
       PairHistogramResult result;
@@ -221,6 +225,23 @@ class Pipeline {
     }
   }
 
+  // Beside GPUs, a CPU worker stops taking frames once the GPUs would finish every frame not yet
+  // taken sooner than the CPU finishes one; otherwise the run ends waiting on a last CPU frame.
+  bool cpu_would_finish_last() {
+    if (options_.gpu_workers == 0) return false;
+    std::lock_guard<std::mutex> lock(stats_mutex_);
+    if (stats_.frames_on_gpu == 0 || stats_.frames_on_cpu == 0) return false;
+    const double gpus_per_frame = stats_.gpu_busy_seconds / double(stats_.frames_on_gpu * options_.gpu_workers);
+    const double cpu_per_frame = stats_.cpu_busy_seconds / double(stats_.frames_on_cpu);
+    return double(frames_not_taken_.load()) * gpus_per_frame < cpu_per_frame;
+  }
+
+  std::int64_t frames_to_process() const {
+    std::int64_t n = 0;
+    for (std::size_t p = 0; p < options_.frames.size(); ++p) n += options_.skip.empty() || !options_.skip[p];
+    return n;
+  }
+
   void write_results(Clock::time_point start) {
     PipelineProgress progress;
     progress.total = std::int64_t(options_.frames.size());
@@ -246,6 +267,7 @@ class Pipeline {
   std::mutex stats_mutex_;
   PipelineStats stats_;
   double read_seconds_ = 0;
+  std::atomic<std::int64_t> frames_not_taken_{frames_to_process()};
 };
 
 }  // namespace

@@ -5,7 +5,8 @@
 //   (HDF5 hyperslab -> selections gathered into      one per GPU, plus      sums counts exactly,
 //    page-locked buffers when a GPU is used)          CPU workers            in any order
 //
-// Workers pull frames as they become free, so fast and slow workers share the load. Counts are
+// Workers pull frames as they become free, so fast and slow workers share the load; near the end
+// a CPU worker beside GPUs takes no frame that the GPUs would finish sooner. Counts are
 // integers, so totals do not depend on how many workers ran or which frame each took; per-frame
 // floating values (1/V) are kept per frame and summed in frame order by the caller.
 //
