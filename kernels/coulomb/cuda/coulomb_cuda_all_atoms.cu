@@ -52,9 +52,16 @@ struct BlockGeometry {
   long long begin[3], size[3];
 };
 
+// Blocks an SM must hold at once: with 16, a plain single-precision map of 2 million points in
+// rows along x is one full wave of blocks on 132 SMs, where 12 (at the 36 registers the compiler
+// chose alone) left a second wave a third full for every atom tile. Rows along y or z need more
+// registers for their indexing and would spill inside the loop.
+template <class T, bool Compensated, int Axis>
+constexpr int kMinBlocks = sizeof(T) == 4 && !Compensated && Axis == 0 ? 16 : 1;
+
 // Rows run along Axis; B1 < B2 are the other two axes (blockIdx.y / threadIdx.y and blockIdx.z).
 template <class T, bool Mdh, bool Compensated, int Axis>
-__global__ void __launch_bounds__(kThreadsX * kRows)
+__global__ void __launch_bounds__(kThreadsX * kRows, (kMinBlocks<T, Compensated, Axis>))
     all_atoms_kernel(BlockGeometry g, int n_tile, T h, T kappa, T* __restrict__ sum, T* __restrict__ carry) {
   constexpr int B1 = Axis == 0 ? 1 : 0, B2 = Axis == 2 ? 1 : 2;
   const long long v = (long long)blockIdx.y * kRows + threadIdx.y, w = blockIdx.z;
