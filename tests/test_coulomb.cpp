@@ -105,6 +105,24 @@ KMOL_BACKEND_TEST(Coulomb, EveryMethodMatchesTheOracle) {
     check_all<ExecSpace>(small_problem(m), atoms);
 }
 
+// Sixty atoms crowded into one bin among sparse ones: the CUDA cutoff path leaves those beyond
+// the bins' capacity to the host, and the sum is still the oracle's.
+KMOL_BACKEND_TEST(Coulomb, CrowdedBinOverflowsToTheHost) {
+  auto atoms = kmol::test::random_atoms(300, {-6, -3, -5}, 20, 7);
+  const auto crowd = kmol::test::random_atoms(60, {2, 2, 1}, 0.4, 9);
+  atoms.positions.insert(atoms.positions.end(), crowd.positions.begin(), crowd.positions.end());
+  atoms.charges.insert(atoms.charges.end(), crowd.charges.begin(), crowd.charges.end());
+  atoms.radii.insert(atoms.radii.end(), crowd.radii.begin(), crowd.radii.end());
+  const CoulombSettings s = small_problem(CoulombMethod::cutoff);
+  check_all<ExecSpace>(s, atoms);
+  if (platform<ExecSpace>() == CoulombPlatform::cuda) {
+    CoulombSettings c = s;
+    c.impl = CoulombImpl::cuda;
+    const auto map = compute<ExecSpace, float>(atoms, c);
+    EXPECT_EQ(map.launch.find(" 0 overflow atoms"), std::string::npos) << map.launch;
+  }
+}
+
 KMOL_BACKEND_TEST(Coulomb, MdhFacesOnly) {
   const auto atoms = kmol::test::random_atoms(200, {0, 0, 0}, 12, 11);
   CoulombSettings s = small_problem(CoulombMethod::mdh);

@@ -56,11 +56,12 @@ KMOL_INLINE T direct_term(T q, T r2) {
 }
 
 // q / r * (1 - r^2/rc^2)^2 inside the cutoff (NAMD's shifting function: value and slope vanish at rc).
+// Computed unconditionally and selected, so that GPUs and vector units run it without branches.
 template <class T>
 KMOL_INLINE T cutoff_term(T q, T r2, T rc2, T inv_rc2) {
-  if (!(r2 < rc2) || r2 == T(0)) return T(0);
   const T s = math::fma(-r2, inv_rc2, T(1));
-  return q * inverse_sqrt(r2) * (s * s);
+  const T term = q * inverse_sqrt(r2) * (s * s);
+  return r2 < rc2 && r2 > T(0) ? term : T(0);
 }
 
 // APBS' Debye-Hueckel sphere: q exp(-kappa (d - a)) / (d (1 + kappa a)). The atom's factor

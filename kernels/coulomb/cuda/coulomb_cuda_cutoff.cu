@@ -2,11 +2,11 @@
 //
 // Atoms are hashed on the host into cubic bins of points_per_bin^3 lattice points (about 4 A),
 // each with a fixed capacity chosen from the occupancy so that almost no atom overflows; the bins
-// live in global memory, empty slots with zero charge. A block computes one region of lattice
-// points (the size of a bin), walking the list of bin offsets within the cutoff of its region,
-// which sits in __constant__ memory (this unit includes no Kokkos). Bins are staged through
-// shared memory a batch at a time and every thread sums its points over them. Atoms that do not
-// fit their bin are summed on the host by the caller's function while the GPU runs.
+// and their fill counts live in global memory. A block computes one region of lattice points (the
+// size of a bin), walking the list of bin offsets within the cutoff of its region, which sits in
+// __constant__ memory (this unit includes no Kokkos). The filled slots of a batch of bins are
+// staged, compacted, in shared memory and every thread sums its points over them. Atoms that do
+// not fit their bin are summed on the host by the caller's function while the GPU runs.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -23,7 +23,9 @@
 namespace kmol {
 namespace {
 
-constexpr int kPointsPerThread = 4;
+constexpr int kPointsPerThread = 4;            // along x: each atom's dy^2 + dz^2 serves all four
+constexpr int kBinsPerBatch = 32;              // one warp lane per bin when a batch is compacted
+constexpr std::size_t kStagedBytes = 32 * 1024;
 constexpr double kOverflowFraction = 0.002;  // capacity: at most this share of atoms left to the host
 
 void check(cudaError_t status, const char* what) {
@@ -39,53 +41,75 @@ __constant__ int4 c_offsets[coulomb::cutoff_max_offsets];
 std::mutex c_offsets_mutex;
 
 struct Geometry {
-  int m, capacity, n_offsets;
+  int m, capacity, n_offsets, batch, threads_per_row;
   long long regions[3], bins[3], counts[3];
   int pad;
 };
 
+// One block per region of m^3 points. Each thread owns up to four points of one row (x), so the
+// part of the squared distance across the row is computed once per atom. The bins within the
+// cutoff are visited a batch at a time: warp 0 scans the batch's fill counts, and the block copies
+// only the filled slots into shared memory, one contiguous run, so that empty slots of the fixed
+// capacity cost no arithmetic.
 template <class T, bool Compensated>
-__global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, Geometry g, T h, T rc2, T inv_rc2, T* __restrict__ out) {
+__global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __restrict__ filled, Geometry g, T h, T rc2,
+                              T inv_rc2, T* __restrict__ out) {
   extern __shared__ unsigned char staged_bytes[];
   Atom4<T>* staged = reinterpret_cast<Atom4<T>*>(staged_bytes);
+  __shared__ long long batch_bin[kBinsPerBatch];
+  __shared__ int batch_start[kBinsPerBatch], batch_count[kBinsPerBatch], batch_total;
   const int t = threadIdx.x, m = g.m;
-  const long long rx = blockIdx.x, ry = blockIdx.y, rz = blockIdx.z;
-  T px[kPointsPerThread], py[kPointsPerThread], pz[kPointsPerThread];
+  const int row = t / g.threads_per_row, lane_in_row = t % g.threads_per_row;
+  const long long i0 = blockIdx.x * (long long)m, j = blockIdx.y * (long long)m + row % m,
+                  k = blockIdx.z * (long long)m + row / m;
+  const bool row_valid = row < m * m && j < g.counts[1] && k < g.counts[2];
+  const T py = T(j) * h, pz = T(k) * h;
+  T px[kPointsPerThread];
   long long index[kPointsPerThread];
   coulomb::Accumulator<T, Compensated> acc[kPointsPerThread];
 #pragma unroll
   for (int s = 0; s < kPointsPerThread; ++s) {
-    const int local = t + s * blockDim.x;
-    const long long i = rx * m + local % m, j = ry * m + (local / m) % m, k = rz * m + local / (m * m);
-    const bool valid = local < m * m * m && i < g.counts[0] && j < g.counts[1] && k < g.counts[2];
-    index[s] = valid ? (k * g.counts[1] + j) * g.counts[0] + i : -1;
+    const int local = lane_in_row + s * g.threads_per_row;
+    const long long i = i0 + local;
+    index[s] = row_valid && local < m && i < g.counts[0] ? (k * g.counts[1] + j) * g.counts[0] + i : -1;
     px[s] = T(i) * h;
-    py[s] = T(j) * h;
-    pz[s] = T(k) * h;
   }
-  const int per_batch = blockDim.x / g.capacity;
-  const long long hx = rx + g.pad, hy = ry + g.pad, hz = rz + g.pad;
-  for (int first = 0; first < g.n_offsets; first += per_batch) {
-    __syncthreads();
-    const int b = t / g.capacity;
-    if (b < per_batch) {
-      Atom4<T> atom{0, 0, 0, 0};
-      if (first + b < g.n_offsets) {
-        const int4 o = c_offsets[first + b];
+  const long long hx = blockIdx.x + g.pad, hy = blockIdx.y + g.pad, hz = blockIdx.z + g.pad;
+  for (int first = 0; first < g.n_offsets; first += g.batch) {
+    __syncthreads();  // the previous batch is summed
+    if (t < 32) {
+      int count = 0;
+      if (t < g.batch && first + t < g.n_offsets) {
+        const int4 o = c_offsets[first + t];
         const long long bin = ((hz + o.z) * g.bins[1] + (hy + o.y)) * g.bins[0] + (hx + o.x);
-        atom = bins[bin * g.capacity + t % g.capacity];
+        count = filled[bin];
+        batch_bin[t] = bin;
       }
-      staged[t] = atom;
+      int inclusive = count;
+      for (int d = 1; d < 32; d *= 2) {
+        const int below = __shfl_up_sync(0xffffffffu, inclusive, d);
+        if (t >= d) inclusive += below;
+      }
+      batch_start[t] = inclusive - count;
+      batch_count[t] = count;
+      if (t == 31) batch_total = inclusive;
     }
     __syncthreads();
-    const int n_staged = min(per_batch, g.n_offsets - first) * g.capacity;
+    const int slots = g.batch * g.capacity;
+    for (int u = t; u < slots; u += blockDim.x) {
+      const int b = u / g.capacity, s = u % g.capacity;
+      if (s < batch_count[b]) staged[batch_start[b] + s] = bins[batch_bin[b] * g.capacity + s];
+    }
+    __syncthreads();
+    const int n_staged = batch_total;
     for (int a = 0; a < n_staged; ++a) {
       const Atom4<T> atom = staged[a];
+      const T dy = atom.y - py, dz = atom.z - pz;
+      const T across2 = math::fma(dy, dy, dz * dz);
 #pragma unroll
       for (int s = 0; s < kPointsPerThread; ++s) {
-        const T dx = atom.x - px[s], dy = atom.y - py[s], dz = atom.z - pz[s];
-        const T r2 = math::fma(dx, dx, math::fma(dy, dy, dz * dz));
-        acc[s].add(coulomb::cutoff_term(atom.q, r2, rc2, inv_rc2));
+        const T dx = atom.x - px[s];
+        acc[s].add(coulomb::cutoff_term(atom.q, math::fma(dx, dx, across2), rc2, inv_rc2));
       }
     }
   }
@@ -124,8 +148,8 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     g.regions[d] = (job.counts[d] + g.m - 1) / g.m;
     g.bins[d] = g.regions[d] + 2 * g.pad;
   }
-  const int threads = std::clamp((g.m * g.m * g.m + kPointsPerThread - 1) / kPointsPerThread, 32, 1024);
-  const int block = (threads + 31) / 32 * 32;
+  g.threads_per_row = (g.m + kPointsPerThread - 1) / kPointsPerThread;
+  const int block = std::max(32, (g.m * g.m * g.threads_per_row + 31) / 32 * 32);
 
   // Hash the atoms; those beyond every bin are farther than the cutoff from every point.
   const std::int64_t n_bins = g.bins[0] * g.bins[1] * g.bins[2];
@@ -144,7 +168,8 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     ++occupancy[bin_of[a]];
     ++binned;
   }
-  g.capacity = choose_capacity(occupancy, binned, block);
+  g.capacity = choose_capacity(occupancy, binned, int(kStagedBytes / sizeof(Atom4<T>)));
+  g.batch = int(std::min<std::size_t>(kBinsPerBatch, kStagedBytes / (std::size_t(g.capacity) * sizeof(Atom4<T>))));
   std::vector<Atom4<T>> bins(std::size_t(n_bins) * g.capacity, Atom4<T>{0, 0, 0, 0});
   std::fill(occupancy.begin(), occupancy.end(), 0);
   CoulombJob<T> overflow;
@@ -168,10 +193,14 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
 
   const std::size_t map_bytes = std::size_t(job.counts[0] * job.counts[1] * job.counts[2]) * sizeof(T);
   Atom4<T>* d_bins = nullptr;
+  int* d_filled = nullptr;
   T* d_map = nullptr;
   check(cudaMallocAsync(&d_bins, bins.size() * sizeof(Atom4<T>), stream), "allocate bins");
+  check(cudaMallocAsync(&d_filled, occupancy.size() * sizeof(int), stream), "allocate bin counts");
   check(cudaMallocAsync(&d_map, map_bytes, stream), "allocate the map");
   check(cudaMemcpyAsync(d_bins, bins.data(), bins.size() * sizeof(Atom4<T>), cudaMemcpyHostToDevice, stream), "copy bins");
+  check(cudaMemcpyAsync(d_filled, occupancy.data(), occupancy.size() * sizeof(int), cudaMemcpyHostToDevice, stream),
+        "copy bin counts");
   std::vector<int4> packed(offsets.size());
   for (std::size_t o = 0; o < offsets.size(); ++o) packed[o] = make_int4(offsets[o][0], offsets[o][1], offsets[o][2], 0);
   const T rc2 = job.cutoff * job.cutoff;
@@ -180,11 +209,11 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     check(cudaMemcpyToSymbolAsync(c_offsets, packed.data(), packed.size() * sizeof(int4), 0, cudaMemcpyHostToDevice, stream),
           "copy offsets");
     const dim3 grid(unsigned(g.regions[0]), unsigned(g.regions[1]), unsigned(g.regions[2]));
-    const std::size_t shared = std::size_t(block) * sizeof(Atom4<T>);
+    const std::size_t shared = std::size_t(g.batch) * std::size_t(g.capacity) * sizeof(Atom4<T>);
     if (job.compensated)
-      cutoff_kernel<T, true><<<grid, block, shared, stream>>>(d_bins, g, job.spacing, rc2, T(1) / rc2, d_map);
+      cutoff_kernel<T, true><<<grid, block, shared, stream>>>(d_bins, d_filled, g, job.spacing, rc2, T(1) / rc2, d_map);
     else
-      cutoff_kernel<T, false><<<grid, block, shared, stream>>>(d_bins, g, job.spacing, rc2, T(1) / rc2, d_map);
+      cutoff_kernel<T, false><<<grid, block, shared, stream>>>(d_bins, d_filled, g, job.spacing, rc2, T(1) / rc2, d_map);
     check(cudaGetLastError(), "kernel launch");
     // Meanwhile the host sums the overflow atoms.
     std::vector<T> extra(overflow.n > 0 ? map_bytes / sizeof(T) : 0, T(0));
@@ -192,6 +221,7 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     if (overflow.n > 0) host_cutoff(overflow);
     check(cudaMemcpyAsync(job.values, d_map, map_bytes, cudaMemcpyDeviceToHost, stream), "copy the map back");
     check(cudaFreeAsync(d_bins, stream), "free bins");
+    check(cudaFreeAsync(d_filled, stream), "free bin counts");
     check(cudaFreeAsync(d_map, stream), "free the map");
     check(cudaStreamSynchronize(stream), "run the kernel");
     for (std::size_t p = 0; p < extra.size(); ++p) job.values[p] += extra[p];
