@@ -26,6 +26,7 @@ namespace {
 constexpr int kPointsPerThread = 4;            // along x: each atom's dy^2 + dz^2 serves all four
 constexpr int kBinsPerBatch = 32;              // one warp lane per bin when a batch is compacted
 constexpr std::size_t kStagedBytes = 32 * 1024;
+constexpr long long kSlabs = 8;               // of the map, copied back while the next is computed
 constexpr double kOverflowFraction = 0.002;  // capacity: at most this share of atoms left to the host
 
 void check(cudaError_t status, const char* what) {
@@ -44,6 +45,7 @@ struct Geometry {
   int m, capacity, n_offsets, batch, threads_per_row;
   long long regions[3], bins[3], counts[3];
   int pad;
+  long long first_region_z;  // of the slab being launched
 };
 
 // One block per region of m^3 points. Each thread owns up to four points of one row (x), so the
@@ -61,7 +63,7 @@ __global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __re
   const int t = threadIdx.x, m = g.m;
   const int row = t / g.threads_per_row, lane_in_row = t % g.threads_per_row;
   const long long i0 = blockIdx.x * (long long)m, j = blockIdx.y * (long long)m + row % m,
-                  k = blockIdx.z * (long long)m + row / m;
+                  k = (blockIdx.z + g.first_region_z) * m + row / m;
   const bool row_valid = row < m * m && j < g.counts[1] && k < g.counts[2];
   const T py = T(j) * h, pz = T(k) * h;
   T px[kPointsPerThread];
@@ -74,7 +76,7 @@ __global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __re
     index[s] = row_valid && local < m && i < g.counts[0] ? (k * g.counts[1] + j) * g.counts[0] + i : -1;
     px[s] = T(i) * h;
   }
-  const long long hx = blockIdx.x + g.pad, hy = blockIdx.y + g.pad, hz = blockIdx.z + g.pad;
+  const long long hx = blockIdx.x + g.pad, hy = blockIdx.y + g.pad, hz = blockIdx.z + g.first_region_z + g.pad;
   for (int first = 0; first < g.n_offsets; first += g.batch) {
     __syncthreads();  // the previous batch is summed
     if (t < 32) {
@@ -208,22 +210,45 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     std::lock_guard<std::mutex> lock(c_offsets_mutex);
     check(cudaMemcpyToSymbolAsync(c_offsets, packed.data(), packed.size() * sizeof(int4), 0, cudaMemcpyHostToDevice, stream),
           "copy offsets");
-    const dim3 grid(unsigned(g.regions[0]), unsigned(g.regions[1]), unsigned(g.regions[2]));
+    // Slabs of regions along z, each copied back on a second stream as soon as it is done, so
+    // that copying the map (tens of MB of pageable memory) overlaps computing the rest.
+    const long long slabs = std::min<long long>(kSlabs, g.regions[2]);
     const std::size_t shared = std::size_t(g.batch) * std::size_t(g.capacity) * sizeof(Atom4<T>);
-    if (job.compensated)
-      cutoff_kernel<T, true><<<grid, block, shared, stream>>>(d_bins, d_filled, g, job.spacing, rc2, T(1) / rc2, d_map);
-    else
-      cutoff_kernel<T, false><<<grid, block, shared, stream>>>(d_bins, d_filled, g, job.spacing, rc2, T(1) / rc2, d_map);
-    check(cudaGetLastError(), "kernel launch");
+    const std::size_t plane = std::size_t(job.counts[0] * job.counts[1]);
+    cudaStream_t copies = nullptr;
+    check(cudaStreamCreateWithFlags(&copies, cudaStreamNonBlocking), "create the copy stream");
+    std::vector<cudaEvent_t> done(std::size_t(slabs), nullptr);
+    for (long long slab = 0; slab < slabs; ++slab) {
+      Geometry part = g;
+      part.first_region_z = g.regions[2] * slab / slabs;
+      const long long end_z = g.regions[2] * (slab + 1) / slabs;
+      const dim3 grid(unsigned(g.regions[0]), unsigned(g.regions[1]), unsigned(end_z - part.first_region_z));
+      if (job.compensated)
+        cutoff_kernel<T, true><<<grid, block, shared, stream>>>(d_bins, d_filled, part, job.spacing, rc2, T(1) / rc2, d_map);
+      else
+        cutoff_kernel<T, false><<<grid, block, shared, stream>>>(d_bins, d_filled, part, job.spacing, rc2, T(1) / rc2, d_map);
+      check(cudaGetLastError(), "kernel launch");
+      check(cudaEventCreateWithFlags(&done[slab], cudaEventDisableTiming), "create an event");
+      check(cudaEventRecord(done[slab], stream), "record a slab");
+    }
     // Meanwhile the host sums the overflow atoms.
     std::vector<T> extra(overflow.n > 0 ? map_bytes / sizeof(T) : 0, T(0));
     overflow.values = extra.data();
     if (overflow.n > 0) host_cutoff(overflow);
-    check(cudaMemcpyAsync(job.values, d_map, map_bytes, cudaMemcpyDeviceToHost, stream), "copy the map back");
-    check(cudaFreeAsync(d_bins, stream), "free bins");
-    check(cudaFreeAsync(d_filled, stream), "free bin counts");
-    check(cudaFreeAsync(d_map, stream), "free the map");
-    check(cudaStreamSynchronize(stream), "run the kernel");
+    for (long long slab = 0; slab < slabs; ++slab) {
+      const long long first_plane = std::min(g.counts[2], g.regions[2] * slab / slabs * g.m);
+      const long long end_plane = std::min(g.counts[2], g.regions[2] * (slab + 1) / slabs * g.m);
+      check(cudaStreamWaitEvent(copies, done[slab], 0), "wait for a slab");
+      check(cudaMemcpyAsync(job.values + first_plane * plane, d_map + first_plane * plane,
+                            std::size_t(end_plane - first_plane) * plane * sizeof(T), cudaMemcpyDeviceToHost, copies),
+            "copy the map back");
+    }
+    check(cudaFreeAsync(d_bins, copies), "free bins");
+    check(cudaFreeAsync(d_filled, copies), "free bin counts");
+    check(cudaFreeAsync(d_map, copies), "free the map");
+    check(cudaStreamSynchronize(copies), "run the kernel");
+    for (cudaEvent_t e : done) cudaEventDestroy(e);
+    cudaStreamDestroy(copies);
     for (std::size_t p = 0; p < extra.size(); ++p) job.values[p] += extra[p];
   }
   return "cuda: " + std::to_string(g.m) + "^3-point regions, bins of " + std::to_string(side) + " A holding " +
