@@ -16,5 +16,7 @@ Action add_md_command(CLI::App& app);
 Action add_rdf_command(CLI::App& app);
 Action add_histograms_command(CLI::App& app);
 Action add_example_trajectory_command(CLI::App& app);
+Action add_surf_command(CLI::App& app);
+Action add_cc_command(CLI::App& app);
 
 }  // namespace kmol::cli

@@ -26,5 +26,6 @@ void register_pair_histogram_benchmarks();
 void register_rand48_benchmarks();
 void register_md_benchmarks();
 void register_coulomb_benchmarks();
+void register_density_benchmarks();
 
 }  // namespace kmol::bench

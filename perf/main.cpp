@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
   kmol::bench::register_rand48_benchmarks();
   kmol::bench::register_md_benchmarks();
   kmol::bench::register_coulomb_benchmarks();
+  kmol::bench::register_density_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -1,7 +1,10 @@
 #include "kmol/core/io/opendx.hpp"
 
+#include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <memory>
+#include <sstream>
 
 #include "kmol/core/errors.hpp"
 #include "kmol/core/version.hpp"
@@ -49,5 +52,71 @@ void write_opendx(const std::string& path, const RegularGrid& grid, const T* val
 
 template void write_opendx(const std::string&, const RegularGrid&, const float*, const std::string&);
 template void write_opendx(const std::string&, const RegularGrid&, const double*, const std::string&);
+
+}  // namespace kmol::io
+
+namespace kmol::io {
+
+ScalarMap read_opendx(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError({path, "", -1}, "cannot open the map");
+  ScalarMap map;
+  bool have_counts = false, have_origin = false;
+  int deltas = 0;
+  long line_number = 0;
+  std::int64_t items = -1;
+  std::string line;
+  while (items < 0 && std::getline(in, line)) {
+    ++line_number;
+    std::istringstream words(line);
+    std::string first;
+    if (!(words >> first) || first[0] == '#') continue;
+    if (first == "object" && line.find("gridpositions") != std::string::npos) {
+      const std::size_t at = line.find("counts");
+      std::istringstream counts(at == std::string::npos ? "" : line.substr(at + 6));
+      auto& c = map.grid.counts;
+      if (!(counts >> c[0] >> c[1] >> c[2]) || c[0] < 1 || c[1] < 1 || c[2] < 1)
+        throw InputError({path, "counts", line_number}, "expected three positive grid counts");
+      have_counts = true;
+    } else if (first == "origin") {
+      double x, y, z;
+      if (!(words >> x >> y >> z)) throw InputError({path, "origin", line_number}, "expected three numbers");
+      map.grid.origin = {x, y, z};
+      have_origin = true;
+    } else if (first == "delta") {
+      double d[3];
+      if (deltas >= 3 || !(words >> d[0] >> d[1] >> d[2]))
+        throw InputError({path, "delta", line_number}, "expected three delta lines of three numbers");
+      for (int a = 0; a < 3; ++a)
+        if ((a == deltas) != (d[a] != 0))
+          throw InputError({path, "delta", line_number}, "only orthogonal grids (diagonal deltas, positive spacing) are read");
+      if (!(d[deltas] > 0)) throw InputError({path, "delta", line_number}, "the spacing must be positive");
+      map.grid.spacing[std::size_t(deltas)] = d[deltas];
+      ++deltas;
+    } else if (first == "object" && line.find("class array") != std::string::npos) {
+      const std::size_t at = line.find("items");
+      std::istringstream count(at == std::string::npos ? "" : line.substr(at + 5));
+      if (!(count >> items) || items < 0) throw InputError({path, "items", line_number}, "expected the number of items");
+    }
+  }
+  if (!have_counts || !have_origin || deltas != 3 || items < 0)
+    throw InputError({path, !have_counts ? "counts" : !have_origin ? "origin" : deltas != 3 ? "delta" : "items", line_number},
+                     "incomplete OpenDX header (needs gridpositions counts, origin, three deltas and a data array)");
+  const auto [nx, ny, nz] = map.grid.counts;
+  if (items != nx * ny * nz)
+    throw InputError({path, "items", line_number},
+                     "the array holds " + std::to_string(items) + " items, the grid " + std::to_string(nx * ny * nz));
+  map.values.resize(std::size_t(items));
+  for (std::int64_t i = 0; i < nx; ++i)  // OpenDX runs z fastest
+    for (std::int64_t j = 0; j < ny; ++j)
+      for (std::int64_t k = 0; k < nz; ++k) {
+        double v;
+        if (!(in >> v) || !std::isfinite(v))
+          throw InputError({path, "data", line_number},
+                           "value " + std::to_string((i * ny + j) * nz + k) + " is missing or not a finite number");
+        map.values[std::size_t((k * ny + j) * nx + i)] = float(v);
+      }
+  return map;
+}
 
 }  // namespace kmol::io

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "kmol/core/vec3.hpp"
 
@@ -21,5 +22,15 @@ struct RegularGrid {
 // header (APBS writes "POTENTIAL (kT/e)"). Throws InputError naming the path if it cannot write.
 template <class T>
 void write_opendx(const std::string& path, const RegularGrid& grid, const T* values, const std::string& title);
+
+// A map read from a file: values i fastest, as kmol's lattices are.
+struct ScalarMap {
+  RegularGrid grid;
+  std::vector<float> values;
+};
+
+// Reads OpenDX scalar maps on orthogonal grids (APBS, VMD, GridDataFormats and kmol's own).
+// Throws InputError naming the file, the field (counts, origin, delta, items, data) and the line.
+ScalarMap read_opendx(const std::string& path);
 
 }  // namespace kmol::io

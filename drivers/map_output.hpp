@@ -1,0 +1,43 @@
+#pragma once
+// Scalar maps out of kmol surf and kmol cc, the format chosen by the extension:
+//   .dx: OpenDX (APBS' dialect); .h5/.hdf5: dataset /<name> of shape (nx, ny, nz), z fastest, with
+//   origin and delta attributes, float32 or IEEE float16; .mrc/.map/.ccp4: MRC2014 mode 2.
+// Structures in: PQR (radii from the file), PDB (radii by element), H5MD (one frame; radii by
+// element from --top when given, else one radius).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kmol/core/io/opendx.hpp"
+#include "kmol/core/vec3.hpp"
+
+namespace kmol::cli {
+
+// values: float, or binary16 bits when `half_bits` is non-empty (then `values` is ignored).
+void write_map(const std::string& path, const io::RegularGrid& grid, const std::vector<float>& values,
+               const std::vector<std::uint16_t>& half_bits, const std::string& name);
+
+// OpenDX (.dx) or MRC/CCP4 (.mrc, .map, .ccp4) by extension.
+io::ScalarMap read_map(const std::string& path);
+
+struct Structure {
+  std::vector<Vec3<float>> positions;
+  std::vector<float> radii;  // Angstrom
+};
+
+// Bondi's van der Waals radius of an element symbol (H 1.20, C 1.70, N 1.55, O 1.52, ...);
+// `fallback` for elements not in the table.
+double element_radius(const std::string& element, double fallback);
+
+// path: .pqr, .pdb/.ent or .h5md (frame `frame`, radii from `topology` if not empty).
+// Throws InputError naming the file, field and line.
+Structure read_structure(const std::string& path, std::int64_t frame, const std::string& topology, double fallback_radius);
+
+// Writes a plane of a map as text and draws it with tools/plot_map.py (slice mode).
+void plot_map_slice(const std::string& png, const io::RegularGrid& grid, const std::vector<float>& values, int axis,
+                    double at, double iso, const std::string& title, const std::string& units);
+
+// Draws a CSV of frame,time,cc with tools/plot_map.py (timeline mode).
+void plot_timeline(const std::string& png, const std::string& csv, const std::string& title);
+
+}  // namespace kmol::cli

@@ -1,0 +1,172 @@
+// Gaussian density maps in raw CUDA, after QuickSurf's design: atoms hashed into cells on the
+// device (atomic counts, a CUB exclusive scan, atomic fill, each cell sorted by atom index so the
+// sums do not depend on the fill's race), gathered as float4 records in cell order; each thread sums
+// a run of points_per_thread lattice points along x from the cells within the cut radius.
+#include <cub/device/device_scan.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/density/cuda/density_cuda.hpp"
+#include "kernels/density/half.hpp"
+
+namespace kmol::density {
+namespace {
+
+constexpr int kRunsX = 8, kRowsY = 16;  // a block: 8 runs of 4 points along x, 16 rows along y
+
+void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) throw std::runtime_error(std::string("CUDA density: ") + what + ": " + cudaGetErrorString(status));
+}
+
+// Device buffers released at scope exit, also when a launch throws.
+template <class T>
+struct Buffer {
+  T* ptr = nullptr;
+  explicit Buffer(std::size_t n) { check(cudaMalloc(&ptr, std::max<std::size_t>(n, 1) * sizeof(T)), "cudaMalloc"); }
+  ~Buffer() { cudaFree(ptr); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+};
+
+__global__ void cell_of_kernel(CellGrid grid, int n, const float* __restrict__ x, const float* __restrict__ y,
+                               const float* __restrict__ z, int* __restrict__ cell_of, int* __restrict__ counts) {
+  const int a = blockIdx.x * blockDim.x + threadIdx.x;
+  if (a >= n) return;
+  const long long c[3] = {grid.global_cell(x[a]) - grid.lo[0], grid.global_cell(y[a]) - grid.lo[1],
+                          grid.global_cell(z[a]) - grid.lo[2]};
+  bool in = true;
+  for (int d = 0; d < 3; ++d) in = in && c[d] >= 0 && c[d] < grid.dims[d];
+  const int cell = in ? int((c[2] * grid.dims[1] + c[1]) * grid.dims[0] + c[0]) : -1;
+  cell_of[a] = cell;
+  if (in) atomicAdd(&counts[cell], 1);
+}
+
+__global__ void fill_kernel(int n, const int* __restrict__ cell_of, const int* __restrict__ starts, int* cursor,
+                            int* __restrict__ order) {
+  const int a = blockIdx.x * blockDim.x + threadIdx.x;
+  if (a >= n) return;
+  const int cell = cell_of[a];
+  if (cell >= 0) order[starts[cell] + atomicAdd(&cursor[cell], 1)] = a;
+}
+
+__global__ void sort_gather_kernel(long long cells, const int* __restrict__ starts, int* __restrict__ order,
+                                   const float* __restrict__ x, const float* __restrict__ y, const float* __restrict__ z,
+                                   const float* __restrict__ factor, float4* __restrict__ atoms) {
+  const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (c >= cells) return;
+  const int begin = starts[c], end = starts[c + 1];
+  for (int s = begin + 1; s < end; ++s) {
+    const int a = order[s];
+    int t = s;
+    for (; t > begin && order[t - 1] > a; --t) order[t] = order[t - 1];
+    order[t] = a;
+  }
+  for (int s = begin; s < end; ++s) {
+    const int a = order[s];
+    atoms[s] = make_float4(x[a], y[a], z[a], factor[a]);
+  }
+}
+
+template <class Out>
+__device__ __forceinline__ Out store_as(float v);
+template <>
+__device__ __forceinline__ float store_as<float>(float v) { return v; }
+template <>
+__device__ __forceinline__ unsigned short store_as<unsigned short>(float v) { return float_to_half(v); }
+
+template <class Out>
+__global__ void __launch_bounds__(kRunsX * kRowsY)
+    sum_kernel(CellGrid grid, long long nx, long long ny, long long k0, float hx, float hy, float hz, float cut,
+               float limit, const int* __restrict__ starts, const float4* __restrict__ atoms, Out* __restrict__ out) {
+  constexpr int P = points_per_thread;
+  const long long i0 = ((long long)blockIdx.x * kRunsX + threadIdx.x) * P;
+  const long long j = (long long)blockIdx.y * kRowsY + threadIdx.y, kk = blockIdx.z;
+  if (i0 >= nx || j >= ny) return;
+  float px[P], sum[P];
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    px[p] = float(i0 + p) * hx;
+    sum[p] = 0;
+  }
+  const float py = float(j) * hy, pz = float(k0 + kk) * hz;
+  long long lo[3] = {grid.global_cell(px[0] - cut), grid.global_cell(py - cut), grid.global_cell(pz - cut)};
+  long long hi[3] = {grid.global_cell(px[P - 1] + cut), grid.global_cell(py + cut), grid.global_cell(pz + cut)};
+#pragma unroll
+  for (int d = 0; d < 3; ++d) {
+    lo[d] = max(lo[d] - grid.lo[d], 0LL);
+    hi[d] = min(hi[d] - grid.lo[d], grid.dims[d] - 1LL);
+  }
+  for (long long cz = lo[2]; cz <= hi[2]; ++cz)
+    for (long long cy = lo[1]; cy <= hi[1]; ++cy) {
+      const long long row = (cz * grid.dims[1] + cy) * grid.dims[0];
+      const int begin = __ldg(&starts[row + lo[0]]), end = __ldg(&starts[row + hi[0] + 1]);
+      for (int s = begin; s < end; ++s) {
+        const float4 a = __ldg(&atoms[s]);
+        const float dy = a.y - py, dz = a.z - pz;
+        const float dyz = fmaf(dy, dy, dz * dz);
+        if (dyz * a.w > limit) continue;
+#pragma unroll
+        for (int p = 0; p < P; ++p) {
+          const float dx = a.x - px[p];
+          sum[p] += gaussian_term(fmaf(dx, dx, dyz), a.w, limit);
+        }
+      }
+    }
+  const long long base = (kk * ny + j) * nx;
+#pragma unroll
+  for (int p = 0; p < P; ++p)
+    if (i0 + p < nx) out[base + i0 + p] = store_as<Out>(sum[p]);
+}
+
+template <class Out>
+void run(const DensityJob& job, Out* host_out, cudaStream_t stream) {
+  const int n = int(job.n);
+  const long long cells = job.cells.cells();
+  const std::int64_t points = job.slab_points();
+  Buffer<float> x(job.coords[0].size()), y(job.coords[1].size()), z(job.coords[2].size()), factor(job.factors.size());
+  check(cudaMemcpyAsync(x.ptr, job.coords[0].data(), sizeof(float) * std::size_t(n), cudaMemcpyHostToDevice, stream), "copy x");
+  check(cudaMemcpyAsync(y.ptr, job.coords[1].data(), sizeof(float) * std::size_t(n), cudaMemcpyHostToDevice, stream), "copy y");
+  check(cudaMemcpyAsync(z.ptr, job.coords[2].data(), sizeof(float) * std::size_t(n), cudaMemcpyHostToDevice, stream), "copy z");
+  check(cudaMemcpyAsync(factor.ptr, job.factors.data(), sizeof(float) * std::size_t(n), cudaMemcpyHostToDevice, stream),
+        "copy factors");
+  Buffer<int> cell_of(std::size_t(n)), counts(std::size_t(cells + 1)), starts(std::size_t(cells + 1)), order(std::size_t(n));
+  check(cudaMemsetAsync(counts.ptr, 0, sizeof(int) * std::size_t(cells + 1), stream), "clear counts");
+  const int block = 256;
+  if (n > 0)
+    cell_of_kernel<<<(n + block - 1) / block, block, 0, stream>>>(job.cells, n, x.ptr, y.ptr, z.ptr, cell_of.ptr, counts.ptr);
+  std::size_t scratch_bytes = 0;
+  check(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, counts.ptr, starts.ptr, int(cells + 1), stream), "scan size");
+  Buffer<unsigned char> scratch(scratch_bytes);
+  check(cub::DeviceScan::ExclusiveSum(scratch.ptr, scratch_bytes, counts.ptr, starts.ptr, int(cells + 1), stream), "scan");
+  check(cudaMemsetAsync(counts.ptr, 0, sizeof(int) * std::size_t(cells + 1), stream), "clear cursors");
+  if (n > 0) fill_kernel<<<(n + block - 1) / block, block, 0, stream>>>(n, cell_of.ptr, starts.ptr, counts.ptr, order.ptr);
+  Buffer<float4> atoms(std::size_t(n));
+  sort_gather_kernel<<<unsigned((cells + block - 1) / block), block, 0, stream>>>(cells, starts.ptr, order.ptr, x.ptr, y.ptr,
+                                                                                  z.ptr, factor.ptr, atoms.ptr);
+  Buffer<Out> out(std::size_t(points));
+  const long long nx = job.counts[0], ny = job.counts[1], runs = (nx + points_per_thread - 1) / points_per_thread;
+  const dim3 threads(kRunsX, kRowsY), blocks(unsigned((runs + kRunsX - 1) / kRunsX), unsigned((ny + kRowsY - 1) / kRowsY),
+                                              unsigned(job.k_end - job.k_begin));
+  sum_kernel<Out><<<blocks, threads, 0, stream>>>(job.cells, nx, ny, job.k_begin, job.spacing[0], job.spacing[1],
+                                                  job.spacing[2], job.cut, job.limit, starts.ptr, atoms.ptr, out.ptr);
+  check(cudaGetLastError(), "launch");
+  check(cudaMemcpyAsync(host_out, out.ptr, sizeof(Out) * std::size_t(points), cudaMemcpyDeviceToHost, stream), "copy map");
+  check(cudaStreamSynchronize(stream), "density kernels");
+}
+
+}  // namespace
+
+std::string density_cuda(const DensityJob& job, bool half, void* out, cudaStream_t stream) {
+  if (job.n >= (std::int64_t(1) << 31) || job.cells.cells() >= (std::int64_t(1) << 31) - 1)
+    throw std::runtime_error("CUDA density: more than 2^31 atoms or cells (use --impl kokkos)");
+  if (half) run(job, static_cast<unsigned short*>(out), stream);
+  else run(job, static_cast<float*>(out), stream);
+  return "cuda: " + std::to_string(kRunsX) + "x" + std::to_string(kRowsY) + " threads of " +
+         std::to_string(points_per_thread) + " points, cells of " + std::to_string(job.cut) + " A";
+}
+
+}  // namespace kmol::density

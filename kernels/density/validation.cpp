@@ -1,0 +1,108 @@
+#include "kernels/density/validation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "kernels/density/half.hpp"
+#include "kmol/core/errors.hpp"
+
+namespace kmol {
+
+double density_cut_radius(double sigma, double threshold) { return sigma * std::sqrt(2.0 * std::log(1.0 / threshold)); }
+
+io::RegularGrid density_grid_around(const Vec3<float>* positions, std::int64_t n, double spacing, double padding) {
+  if (!(spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
+  if (n == 0) throw InputError({"", "atoms", -1}, "no atoms to place a lattice around");
+  Vec3<double> lo = positions[0].cast<double>(), hi = lo;
+  for (std::int64_t a = 1; a < n; ++a) {
+    const Vec3<double> p = positions[a].cast<double>();
+    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+  }
+  io::RegularGrid g;
+  g.spacing = {spacing, spacing, spacing};
+  const double l[3] = {lo.x, lo.y, lo.z}, h[3] = {hi.x, hi.y, hi.z};
+  double origin[3];
+  for (int a = 0; a < 3; ++a) {
+    const double extent = h[a] - l[a] + 2 * padding;
+    g.counts[std::size_t(a)] = std::int64_t(std::ceil(extent / spacing)) + 1;
+    origin[a] = 0.5 * (l[a] + h[a]) - 0.5 * spacing * double(g.counts[std::size_t(a)] - 1);
+  }
+  g.origin = {origin[0], origin[1], origin[2]};
+  return g;
+}
+
+float DensityMap::at(std::int64_t p) const {
+  return values.empty() ? half_to_float(half_values[std::size_t(p)]) : values[std::size_t(p)];
+}
+
+namespace density {
+
+DensityJob prepare_density(const DensityInput& input, const DensitySettings& s) {
+  const char* axes = "xyz";
+  for (int a = 0; a < 3; ++a) {
+    if (!(s.grid.spacing[std::size_t(a)] > 0))
+      throw InputError({"", std::string("spacing ") + axes[a], -1}, "must be positive (Angstrom)");
+    if (s.grid.counts[std::size_t(a)] < 1)
+      throw InputError({"", std::string("counts ") + axes[a], -1}, "the lattice needs at least one point per axis");
+  }
+  if (!(s.scale > 0)) throw InputError({"", "--scale", -1}, "the radius scale must be positive");
+  if (!(s.threshold > 0 && s.threshold < 1)) throw InputError({"", "--threshold", -1}, "must lie in (0, 1)");
+  if (!(s.memory_budget > 0)) throw InputError({"", "--memory-budget", -1}, "must be positive (bytes)");
+  DensityJob job;
+  job.n = input.n;
+  const double origin[3] = {s.grid.origin.x, s.grid.origin.y, s.grid.origin.z};
+  for (auto& c : job.coords) c.resize(std::size_t(input.n));
+  job.factors.resize(std::size_t(input.n));
+  double widest = 0;
+  for (std::int64_t a = 0; a < input.n; ++a) {
+    const double r = input.radii[a];
+    if (!(r > 0) || !std::isfinite(r))
+      throw InputError({"", "radius", long(a)}, "atom radii must be positive and finite (Angstrom)");
+    const Vec3<float> p = input.positions[a];
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+      throw InputError({"", "position", long(a)}, "atom coordinates must be finite");
+    job.coords[0][std::size_t(a)] = float(double(p.x) - origin[0]);
+    job.coords[1][std::size_t(a)] = float(double(p.y) - origin[1]);
+    job.coords[2][std::size_t(a)] = float(double(p.z) - origin[2]);
+    const double sigma = s.scale * r;
+    job.factors[std::size_t(a)] = float(1.0 / (2.0 * sigma * sigma * std::log(2.0)));
+    widest = std::max(widest, sigma);
+  }
+  job.limit = float(std::log2(1.0 / s.threshold));
+  job.cut = float(density_cut_radius(std::max(widest, 1e-3), s.threshold));
+  for (int a = 0; a < 3; ++a) {
+    job.spacing[a] = float(s.grid.spacing[std::size_t(a)]);
+    job.counts[a] = s.grid.counts[std::size_t(a)];
+  }
+  job.cells.size = job.cut;
+  job.cells.inverse = 1.0f / job.cut;
+  narrow_to_slab(job, 0, job.counts[2]);
+  return job;
+}
+
+void narrow_to_slab(DensityJob& job, std::int64_t k_begin, std::int64_t k_end) {
+  job.k_begin = k_begin;
+  job.k_end = k_end;
+  CellGrid& c = job.cells;
+  const float lo[3] = {0.0f, 0.0f, float(k_begin) * job.spacing[2]};
+  const float hi[3] = {float(job.counts[0] - 1) * job.spacing[0], float(job.counts[1] - 1) * job.spacing[1],
+                       float(k_end - 1) * job.spacing[2]};
+  for (int a = 0; a < 3; ++a) {  // every cell within the cut of a point of the slab
+    c.lo[a] = c.global_cell(lo[a] - job.cut);
+    c.dims[a] = c.global_cell(hi[a] + job.cut) - c.lo[a] + 1;
+  }
+}
+
+std::int64_t planes_per_slab(const DensityJob& job, double budget, int bytes_per_value) {
+  // Per plane: the map values, and the cells the plane adds (offsets, counts: 8 bytes each).
+  const double plane = double(job.counts[0] * job.counts[1]) * (bytes_per_value + 4.0);
+  const double atoms = double(job.n) * 28.0;  // coordinates, factors, cell ids, sorted copies
+  const double room = budget - atoms;
+  if (room < plane) return 1;
+  return std::max<std::int64_t>(1, std::min<std::int64_t>(job.counts[2], std::int64_t(room / plane)));
+}
+
+}  // namespace density
+}  // namespace kmol

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# kmol cc end to end: a model against a map made from it (high), against its own simulated map
+# (exactly 1), with a threshold, the local map and the plot; a per-frame timeline over an H5MD
+# trajectory (CSV + PNG); bad input named.
+set -uo pipefail
+kmol=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/refusal.sh"
+# A 40-atom helix-like chain.
+/usr/bin/python3 - "$dir" <<'PY' || fail "writing the model"
+import sys, math, h5py, numpy as np
+d = sys.argv[1]
+xyz = np.round(np.array([[2.3 * math.cos(1.745 * i), 2.3 * math.sin(1.745 * i), 1.5 * i] for i in range(40)]), 3)
+with open(f"{d}/model.pdb", "w") as f:
+    for i, (x, y, z) in enumerate(xyz):
+        f.write(f"ATOM  {i + 1:5d}  CA  ALA A{i + 1:4d}    {x:8.3f}{y:8.3f}{z:8.3f}  1.00  0.00           C\n")
+rng = np.random.default_rng(1)
+frames = np.array([xyz + 0.4 * k * rng.standard_normal(xyz.shape) for k in range(5)], dtype=np.float32)
+with h5py.File(f"{d}/traj.h5md", "w") as f:
+    f.create_group("h5md").attrs["version"] = np.array([1, 1])
+    p = f.create_group("particles/all")
+    b = p.create_group("box"); b.attrs["dimension"] = 3; b.attrs["boundary"] = np.array([b"none"] * 3)
+    pos = p.create_group("position")
+    pos.create_dataset("value", data=frames).attrs["unit"] = "Angstrom"
+    pos.create_dataset("step", data=np.arange(5)); pos.create_dataset("time", data=np.arange(5) * 2.0)
+PY
+"$kmol" surf "$dir/model.pdb" --spacing 1.5 --padding 8 --device cpu --out "$dir/ref.mrc" --mesh '' > "$dir/log" ||
+  fail "reference map: $(cat "$dir/log")"
+"$kmol" cc "$dir/model.pdb" --ref "$dir/ref.mrc" --resolution 5 --device cpu --sim "$dir/sim.mrc" --local "$dir/local.dx" \
+  --plot "$dir/local.png" > "$dir/log" || fail "cc: $(cat "$dir/log")"
+cc=$(sed -n 's/.*: cc \([-0-9.]*\) over.*/\1/p' "$dir/log")
+awk -v c="$cc" 'BEGIN { exit !(c > 0.8 && c < 1) }' || fail "model vs its element-radius map: cc $cc"
+grep -q 'object 1 class gridpositions' "$dir/local.dx" || fail "local map"
+[[ $(head -c 8 "$dir/local.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "no local PNG"
+"$kmol" cc "$dir/model.pdb" --ref "$dir/sim.mrc" --resolution 5 --device cpu > "$dir/log" || fail "cc self: $(cat "$dir/log")"
+grep -q ': cc 1.000000 over' "$dir/log" || fail "model vs its own simulated map: $(cat "$dir/log")"
+"$kmol" cc "$dir/model.pdb" --ref "$dir/ref.mrc" --resolution 5 --threshold 0.2 --device cpu > "$dir/log" ||
+  fail "cc threshold: $(cat "$dir/log")"
+grep -q 'voxels above 0.2' "$dir/log" || fail "threshold not reported: $(cat "$dir/log")"
+# Frame k is the model displaced by 0.4 k A per coordinate: the cc falls frame by frame.
+"$kmol" cc "$dir/traj.h5md" --ref "$dir/sim.mrc" --resolution 5 --device cpu --timeline "$dir/cc.csv" --plot "$dir/cc.png" \
+  > "$dir/log" || fail "timeline: $(cat "$dir/log")"
+/usr/bin/python3 - "$dir/cc.csv" <<'PY' || fail "timeline CSV: $(cat "$dir/cc.csv")"
+import sys, numpy as np
+rows = [l for l in open(sys.argv[1]) if not l.startswith("#")]
+t = np.genfromtxt(rows, delimiter=",", names=True)
+assert list(t["frame"]) == [0, 1, 2, 3, 4] and list(t["time"]) == [0, 2, 4, 6, 8], t
+assert abs(t["cc"][0] - 1) < 1e-6 and all(np.diff(t["cc"]) < 0), t["cc"]
+PY
+[[ $(head -c 8 "$dir/cc.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "no timeline PNG"
+expect_refusal "resolution" "$kmol" cc "$dir/model.pdb" --ref "$dir/ref.mrc" --resolution 0
+printf 'not a map' > "$dir/bad.map"
+expect_refusal "bad.map" "$kmol" cc "$dir/model.pdb" --ref "$dir/bad.map" --resolution 5
+echo "cc: model vs element-radius map $cc"

@@ -1,0 +1,165 @@
+// Gaussian density maps: every implementation on every backend against a double-precision
+// brute-force oracle (float and half storage), slabs equal to the single pass to the bit, atoms
+// far outside the lattice, bad settings; binary16 conversion against every half value.
+#include <cmath>
+#include <random>
+
+#include "kernels/density/density.hpp"
+#include "kernels/density/half.hpp"
+#include "kernels/density/selection.hpp"
+#include "kmol/core/errors.hpp"
+#include "support/backend_test.hpp"
+
+namespace {
+
+using namespace kmol;
+
+struct Atoms {
+  std::vector<Vec3<float>> xyz;
+  std::vector<float> radii;
+  DensityInput input() const { return {xyz.data(), radii.data(), std::int64_t(xyz.size())}; }
+};
+
+Atoms random_atoms(int n, float length, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> where(0, length), radius(1.0f, 2.0f);
+  Atoms a;
+  for (int i = 0; i < n; ++i) {
+    const float x = where(gen), y = where(gen), z = where(gen);
+    a.xyz.push_back({x + 3.0f, y - 2.0f, z + 1.0f});
+    a.radii.push_back(radius(gen));
+  }
+  return a;
+}
+
+template <class ExecSpace>
+std::vector<DensityImpl> runnable() {
+  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? DensityPlatform::host
+                                                                                                  : DensityPlatform::cuda;
+  std::vector<DensityImpl> out;
+  for (DensityImpl impl : {DensityImpl::kokkos, DensityImpl::cuda})
+    if (density_refusal(impl, platform).empty()) out.push_back(impl);
+  return out;
+}
+
+// Each point within 1e-5 of its oracle sum (relative to the sum of the included terms), plus the
+// threshold for each Gaussian that float and double may place on opposite sides of the cut.
+void check_against_oracle(const DensityMap& map, const Atoms& atoms, const DensitySettings& s, double rel,
+                          const std::string& what) {
+  const io::RegularGrid& g = s.grid;
+  const double limit = std::log(1.0 / s.threshold);
+  int reported = 0;
+  for (std::int64_t k = 0; k < g.counts[2]; ++k)
+    for (std::int64_t j = 0; j < g.counts[1]; ++j)
+      for (std::int64_t i = 0; i < g.counts[0]; ++i) {
+        const double p[3] = {g.origin.x + double(i) * g.spacing[0], g.origin.y + double(j) * g.spacing[1],
+                             g.origin.z + double(k) * g.spacing[2]};
+        double sum = 0, slack = 0;
+        for (std::size_t a = 0; a < atoms.xyz.size(); ++a) {
+          const double dx = atoms.xyz[a].x - p[0], dy = atoms.xyz[a].y - p[1], dz = atoms.xyz[a].z - p[2];
+          const double sigma = s.scale * atoms.radii[a];
+          const double x = (dx * dx + dy * dy + dz * dz) / (2 * sigma * sigma);
+          if (x <= limit) sum += std::exp(-x);
+          if (std::abs(x - limit) < 1e-4 * limit) slack += s.threshold;
+        }
+        const double got = map.at((k * g.counts[1] + j) * g.counts[0] + i);
+        const double tolerance = rel * std::max(sum, 1e-3) + slack;
+        if (std::abs(got - sum) > tolerance && reported++ < 5)
+          ADD_FAILURE() << what << " point " << i << "," << j << "," << k << ": " << got << " vs oracle " << sum;
+      }
+}
+
+DensitySettings settings_for(const Atoms& atoms) {
+  DensitySettings s;
+  s.grid = density_grid_around(atoms.xyz.data(), std::int64_t(atoms.xyz.size()), 0.7, 4);
+  s.scale = 0.8;
+  s.threshold = 1e-3;
+  return s;
+}
+
+KMOL_BACKEND_TEST(Density, MatchesOracleFloatAndHalf) {
+  const Atoms atoms = random_atoms(300, 14, 11);
+  DensitySettings s = settings_for(atoms);
+  s.grid.counts[0] += 1;  // a run of points that does not fill the last thread
+  for (DensityImpl impl : runnable<ExecSpace>()) {
+    s.impl = impl;
+    s.storage = DensityStorage::single;
+    const DensityMap f = gaussian_density(ExecSpace(), atoms.input(), s);
+    EXPECT_EQ(f.impl_used, impl);
+    check_against_oracle(f, atoms, s, 1e-5, to_string(impl) + " float");
+    s.storage = DensityStorage::half;
+    const DensityMap h = gaussian_density(ExecSpace(), atoms.input(), s);
+    ASSERT_EQ(h.half_values.size(), f.values.size());
+    check_against_oracle(h, atoms, s, 1e-3, to_string(impl) + " half");
+    for (std::size_t p = 0; p < f.values.size(); ++p)
+      ASSERT_EQ(h.half_values[p], float_to_half(f.values[p])) << "half storage is the float sum rounded, point " << p;
+  }
+}
+
+KMOL_BACKEND_TEST(Density, SlabsEqualSinglePassBitForBit) {
+  const Atoms atoms = random_atoms(500, 18, 5);
+  DensitySettings s = settings_for(atoms);
+  for (DensityImpl impl : runnable<ExecSpace>()) {
+    s.impl = impl;
+    s.memory_budget = 4e9;
+    const DensityMap whole = gaussian_density(ExecSpace(), atoms.input(), s);
+    EXPECT_EQ(whole.slabs, 1);
+    // Room for the atoms and a few planes: many slabs, the last one shorter.
+    s.memory_budget = 28.0 * double(atoms.xyz.size()) + 3.5 * double(s.grid.counts[0] * s.grid.counts[1]) * 8;
+    const DensityMap sliced = gaussian_density(ExecSpace(), atoms.input(), s);
+    EXPECT_GT(sliced.slabs, 4);
+    ASSERT_EQ(sliced.values.size(), whole.values.size());
+    for (std::size_t p = 0; p < whole.values.size(); ++p)
+      ASSERT_EQ(sliced.values[p], whole.values[p]) << to_string(impl) << " point " << p;
+  }
+}
+
+KMOL_BACKEND_TEST(Density, AtomsOutsideTheLatticeAndThinLattices) {
+  Atoms atoms = random_atoms(50, 6, 3);
+  atoms.xyz.push_back({500, 0, 0});  // far away: no cell, no contribution
+  atoms.radii.push_back(1.5f);
+  DensitySettings s;
+  s.grid = {{2, -3, 0}, {0.5, 0.5, 0.5}, {13, 1, 9}};
+  s.threshold = 1e-4;
+  for (DensityImpl impl : runnable<ExecSpace>()) {
+    s.impl = impl;
+    check_against_oracle(gaussian_density(ExecSpace(), atoms.input(), s), atoms, s, 1e-5, to_string(impl));
+  }
+}
+
+TEST(Density, RejectsBadSettingsNamingTheField) {
+  Atoms atoms = random_atoms(5, 3, 1);
+  DensitySettings s = settings_for(atoms);
+  atoms.radii[3] = -1;
+  try {
+    gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s);
+    FAIL() << "negative radius accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().field, "radius");
+    EXPECT_EQ(e.where().line, 3);
+  }
+  atoms.radii[3] = 1;
+  s.threshold = 1.5;
+  EXPECT_THROW(gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s), InputError);
+  s.threshold = 0.01;
+  s.scale = 0;
+  EXPECT_THROW(gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s), InputError);
+}
+
+TEST(Density, HalfConversionRoundTripsEveryHalfAndRoundsToNearestEven) {
+  for (std::uint32_t h = 0; h < 0x10000u; ++h) {
+    const std::uint16_t bits = std::uint16_t(h);
+    if ((bits & 0x7c00u) == 0x7c00u && (bits & 0x3ffu)) continue;  // NaNs: any NaN comes back
+    ASSERT_EQ(float_to_half(half_to_float(bits)), bits) << std::hex << h;
+  }
+  EXPECT_EQ(float_to_half(1.0f), 0x3c00);
+  EXPECT_EQ(float_to_half(65504.0f), 0x7bff);
+  EXPECT_EQ(float_to_half(65520.0f), 0x7c00);  // halfway past the largest: infinity
+  EXPECT_EQ(float_to_half(1.0f + 1.0f / 2048), 0x3c00);  // tie: even
+  EXPECT_EQ(float_to_half(1.0f + 3.0f / 2048), 0x3c02);  // tie: even (up)
+  EXPECT_EQ(float_to_half(std::ldexp(1.0f, -25)), 0x0000);  // half the smallest subnormal: even (0)
+  EXPECT_EQ(float_to_half(std::ldexp(1.5f, -25)), 0x0001);
+  EXPECT_EQ(float_to_half(0.1f), 0x2e66);
+}
+
+}  // namespace
