@@ -211,7 +211,7 @@ Action add_md_command(CLI::App& app) {
       ->check(CLI::IsMember({"none", "andersen", "langevin"}));
   cmd->add_option("--coupling", o->coupling, "Andersen collision frequency or Langevin friction (1/time)");
   cmd->add_option("--seed", o->seed, "rand48 seed of the velocities and thermostat");
-  cmd->add_option("--impl", o->impl, "auto, all_pairs, cuda, cells, neighbour_half or neighbour_full");
+  cmd->add_option("--impl", o->impl, "auto, all_pairs, cuda, cells, neighbour_half, neighbour_full or cpu");
   cmd->add_option("--precision", o->precision, "single or double")->check(CLI::IsMember({"single", "double"}));
   cmd->add_option("--device", o->device, "auto, cpu or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");

@@ -1,10 +1,12 @@
 // Lennard-Jones MD: every force implementation on every backend against the double-precision
 // all-pairs oracle, the same trajectory from every implementation, energy and momentum
 // conservation, thermostats, start-up and bad input.
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
 
+#include "kernels/md/host/lj_host.hpp"
 #include "kernels/md/md.hpp"
 #include "kernels/md/selection.hpp"
 #include "kmol/core/errors.hpp"
@@ -24,7 +26,7 @@ std::vector<MdForceImpl> impls_for(const MdState& s, const MdSettings& settings)
                                                                                                  : kmol::Platform::cuda;
   std::vector<MdForceImpl> out;
   for (auto impl : {MdForceImpl::all_pairs, MdForceImpl::cuda, MdForceImpl::cells, MdForceImpl::neighbour_half,
-                    MdForceImpl::neighbour_full})
+                    MdForceImpl::neighbour_full, MdForceImpl::cpu})
     if (kmol::md_force_refusal(impl, {std::int64_t(s.positions.size()), s.box, settings.cutoff, settings.skin}, platform)
             .empty())
       out.push_back(impl);
@@ -119,7 +121,7 @@ KMOL_BACKEND_TEST(Md, EveryImplementationFollowsTheSameTrajectory) {
       worst = std::max(worst, std::sqrt(kmol::norm2(d)));
     }
     EXPECT_LT(worst, 1e-9) << kmol::to_string(impl) << " after 100 steps";
-    if (impl == MdForceImpl::neighbour_half || impl == MdForceImpl::neighbour_full) {
+    if (impl == MdForceImpl::neighbour_half || impl == MdForceImpl::neighbour_full || impl == MdForceImpl::cpu) {
       EXPECT_GT(md.list_builds(), 1) << "the list should have been rebuilt during 100 steps";
       EXPECT_LT(md.list_builds(), 50) << "the skin should spare most rebuilds";
     }
@@ -228,4 +230,31 @@ TEST(MdLong, NveDriftTenThousandSteps) {
   RecordProperty("drift_double", std::to_string(drift));
   RecordProperty("drift_single", std::to_string(drift_single));
   EXPECT_LT(drift, 1e-4);
+}
+
+// The AVX2 sweeps of --impl cpu evaluate eight (float) or four (double) pairs at once; each lane
+// must round exactly as the shared scalar evaluator does.
+template <class T>
+void expect_lanes_round_as_evaluator() {
+  const auto lj = kmol::ShiftedForceLJ<T>::with_cutoff(2.5);
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(0.6, 2.5);
+  std::vector<T> r2;
+  for (int k = 0; k < 1001; ++k) r2.push_back(T(u(rng) * u(rng)));
+  r2.push_back(std::nextafter(lj.cutoff2, T(0)));  // the last representable distance inside
+  r2.erase(std::remove_if(r2.begin(), r2.end(), [&](T v) { return !(v < lj.cutoff2); }), r2.end());
+  std::vector<T> f(r2.size()), e(r2.size());
+  kmol::lj_lanes_evaluate(lj, r2.data(), int(r2.size()), f.data(), e.data());
+  for (std::size_t k = 0; k < r2.size(); ++k) {
+    T want_f, want_e;
+    lj.evaluate(r2[k], want_f, want_e);
+    ASSERT_EQ(f[k], want_f) << "r2 " << r2[k];
+    ASSERT_EQ(e[k], want_e) << "r2 " << r2[k];
+  }
+}
+
+TEST(MdCpu, LanesRoundAsTheEvaluator) {
+  if (!kmol::lj_host_available()) GTEST_SKIP() << "this build has no AVX2 sweeps";
+  expect_lanes_round_as_evaluator<float>();
+  expect_lanes_round_as_evaluator<double>();
 }

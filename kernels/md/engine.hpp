@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "kernels/md/kokkos/forces.hpp"
+#include "kernels/md/host/lj_host.hpp"
 #include "kernels/md/kokkos/neighbour_list.hpp"
 #include "kernels/md/md.hpp"
 #include "kernels/md/validation.hpp"
@@ -51,6 +52,7 @@ struct MdSimulation<ExecSpace, T>::Engine {
   md::ForceOutput<ExecSpace, T> out;
   md::CellList<ExecSpace, T> cells;
   md::NeighbourList<ExecSpace, T> list;
+  std::unique_ptr<LjHostForces<T>> host;  // --impl cpu
   std::int64_t step;
   double time;
 
@@ -115,6 +117,16 @@ struct MdSimulation<ExecSpace, T>::Engine {
         md::neighbour_forces(space, x, list, out, box, lj);
         return;
       }
+      case MdForceImpl::cpu:
+        if constexpr (platform == Platform::host) {
+          if (!host)
+            host = std::make_unique<LjHostForces<T>>(n, box_length, settings.cutoff, settings.skin, space.concurrency());
+          space.fence();
+          host->compute(x.data(), out.f.data(), out.energy.data(), out.virial.data());
+          launch = host->launch();
+          return;
+        }
+        break;
       case MdForceImpl::automatic: break;
     }
     throw UnsupportedError("md: " + to_string(impl) + " cannot run on this execution space");
@@ -260,7 +272,7 @@ std::string MdSimulation<ExecSpace, T>::launch() const {
 }
 template <class ExecSpace, class T>
 std::int64_t MdSimulation<ExecSpace, T>::list_builds() const {
-  return engine_->list.builds;
+  return engine_->list.builds + (engine_->host ? engine_->host->builds() : 0);
 }
 
 }  // namespace kmol

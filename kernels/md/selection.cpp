@@ -2,13 +2,14 @@
 
 #include <algorithm>
 
+#include "kernels/md/host/lj_host.hpp"
 #include "kmol/core/errors.hpp"
 
 namespace kmol {
 namespace {
 
 constexpr MdForceImpl all_impls[] = {MdForceImpl::all_pairs, MdForceImpl::cuda, MdForceImpl::cells,
-                                     MdForceImpl::neighbour_half, MdForceImpl::neighbour_full};
+                                     MdForceImpl::neighbour_half, MdForceImpl::neighbour_full, MdForceImpl::cpu};
 
 double shortest_side(const MdShape& s) { return std::min({s.box.x, s.box.y, s.box.z}); }
 
@@ -21,6 +22,7 @@ std::string to_string(MdForceImpl impl) {
     case MdForceImpl::cells: return "cells";
     case MdForceImpl::neighbour_half: return "neighbour_half";
     case MdForceImpl::neighbour_full: return "neighbour_full";
+    case MdForceImpl::cpu: return "cpu";
     case MdForceImpl::automatic: break;
   }
   return "auto";
@@ -31,7 +33,7 @@ MdForceImpl md_force_impl_from_string(const std::string& name) {
   for (MdForceImpl impl : all_impls)
     if (to_string(impl) == name) return impl;
   throw InputError({"", "impl", -1}, "unknown md implementation '" + name +
-                                         "' (expected auto, all_pairs, cuda, cells, neighbour_half or neighbour_full)");
+                                         "' (expected auto, all_pairs, cuda, cells, neighbour_half, neighbour_full or cpu)");
 }
 
 std::string to_string(Thermostat thermostat) {
@@ -66,6 +68,12 @@ std::string md_force_refusal(MdForceImpl impl, const MdShape& shape, Platform pl
       return shortest_side(shape) >= 3 * (shape.cutoff + shape.skin)
                  ? ""
                  : "neighbour lists need a box at least 3 (r_c + skin) across";
+    case MdForceImpl::cpu:
+      if (platform != Platform::host) return "cpu runs on host execution spaces only";
+      if (!lj_host_available()) return "cpu needs a build with AVX2 (x86-64-v3 flags)";
+      return shortest_side(shape) >= 3 * (shape.cutoff + shape.skin)
+                 ? ""
+                 : "neighbour lists need a box at least 3 (r_c + skin) across";
     case MdForceImpl::automatic: break;
   }
   return "automatic is not an implementation";
@@ -77,11 +85,10 @@ MdForceImpl choose_md_force_impl(const MdShape& shape, Platform platform, MdForc
     if (!why.empty()) throw UnsupportedError("md --impl " + to_string(requested) + ": " + why);
     return requested;
   }
-  // Measured (perf/bench_md, same run, perf/results/2026-11-21-*-md-*.json): full lists win on
-  // both the 2-core CPU (vectorised sweeps, no scatter: 1.3-1.4x half lists) and the H200 (no
-  // atomics: 1.2-1.35x half lists).
-  const MdForceImpl lists = MdForceImpl::neighbour_full;
-  for (MdForceImpl impl : {lists, MdForceImpl::cells, MdForceImpl::cuda})
+  // Measured (perf/bench_md, same run, perf/results/2026-11-21-*-md-*.json): on CPUs the AVX2
+  // half list (cpu) beats full lists 2.5-3.5x per core; on the H200 full lists win (no atomics:
+  // 1.2-1.35x half lists).
+  for (MdForceImpl impl : {MdForceImpl::cpu, MdForceImpl::neighbour_full, MdForceImpl::cells, MdForceImpl::cuda})
     if (md_force_refusal(impl, shape, platform).empty()) return impl;
   return MdForceImpl::all_pairs;
 }
@@ -97,7 +104,10 @@ AlgorithmSummary md_summary() {
   s.implementations.push_back({"neighbour_half", "every backend; box >= 3 (r_c + skin); ScatterView forces",
                                "never automatically (--impl neighbour_half)"});
   s.implementations.push_back({"neighbour_full", "every backend; box >= 3 (r_c + skin); no atomics",
-                               "boxes at least 3 (r_c + skin) across"});
+                               "GPUs: boxes at least 3 (r_c + skin) across"});
+  s.implementations.push_back({"cpu", "host spaces, AVX2 builds; box >= 3 (r_c + skin); half list in cell order, "
+                               "per-thread forces",
+                               "CPUs: boxes at least 3 (r_c + skin) across"});
   return s;
 }
 
