@@ -133,12 +133,6 @@ struct Lanes<double> {
   }
 };
 
-// Minimum image, as OrthorhombicBox::wrap.
-template <class L, class V = typename L::V>
-V wrap(V d, V length, V inverse, V half) {
-  return L::sub(d, L::mul(L::floor(L::fma(d, inverse, half)), length));
-}
-
 // For each 8-bit mask, the lanes whose bits are set, in order, packed into the low lanes.
 struct SetBitTable {
   std::uint64_t packed[256];
@@ -235,6 +229,7 @@ struct LjHostForces<T>::State {
   using L = Lanes<T>;
   using V = typename L::V;
   static constexpr int width = L::width;
+  static constexpr int unshifted = 13;  // image code (sx + 1) + 3 (sy + 1) + 9 (sz + 1) of the atom itself
 
   int n, threads, team = 1;
   PeriodicBox<T> box;
@@ -243,15 +238,23 @@ struct LjHostForces<T>::State {
   T reach2;
   // Cells of edge >= reach / 2, so partners lie within two cells along each axis: 125 small cells
   // cover less volume (3.7 times the sphere of reach) than 27 large ones (6.4 times). A box of
-  // 3 reach holds at least 6 along each axis, so the stencil's cells are distinct.
-  static constexpr int span = 2;
+  // 3 reach holds at least 6 along each axis, so no atom meets two images of another.
   int cells[3];
   T cell_scale[3];
-  std::vector<int> cell_start, slot_atom, slot_cell, counts, partners;
+  // The extended grid: the box's cells plus two layers of image cells below and above in x and y
+  // and above in z, all that the upper half of the stencil reaches, so sweeps and builds take
+  // plain differences (no minimum image). Slots: its cells in order, each cell's atoms (or images
+  // of atoms) by atom index; a row of five cells along x is one run of slots.
+  int grid[3];
+  int slots = 0;
+  std::vector<int> cell_start, slot_atom, slot_cell, real_slot, atom_slot_start, atom_slots, counts, partners;
+  std::vector<unsigned char> slot_image;
+  T image_shift[27][3];
   int capacity = 2 * L::width;  // grows on the first build (and whenever a list outgrows it)
-  Aligned<T> rows, rows_at_build, thread_forces;  // rows: n + width, the tail padding (read, never used)
-  std::size_t thread_stride;
-  std::vector<T> slot_energy, slot_virial;
+  Aligned<T> rows, thread_forces;  // rows: slots + width, the tail padding (read, never used)
+  std::vector<T> at_build;         // each atom's position at the last build
+  std::size_t thread_stride = 0;
+  std::vector<T> atom_energy, atom_virial;
   std::int64_t builds = 0;
 
   State(int atoms, Vec3<double> box_length, double cutoff, double skin_, int threads_)
@@ -263,73 +266,119 @@ struct LjHostForces<T>::State {
     if (std::min({l[0], l[1], l[2]}) < 3 * reach)
       throw UnsupportedError("md --impl cpu: the box must be at least 3 (r_c + skin) across");
     for (int d = 0; d < 3; ++d) {
-      cells[d] = int(std::floor(l[d] * span / reach));
+      cells[d] = int(std::floor(l[d] * 2 / reach));
       cell_scale[d] = T(cells[d] / l[d]);
     }
-    cell_start.assign(std::size_t(cells[0]) * cells[1] * cells[2] + 1, 0);
-    slot_atom.resize(std::size_t(n));
-    slot_cell.resize(std::size_t(n));
+    grid[0] = cells[0] + 4;
+    grid[1] = cells[1] + 4;
+    grid[2] = cells[2] + 2;
+    for (int code = 0; code < 27; ++code) {
+      const int s[3] = {code % 3 - 1, code / 3 % 3 - 1, code / 9 - 1};
+      for (int d = 0; d < 3; ++d) image_shift[code][d] = T(s[d] * l[d]);
+    }
+    cell_start.assign(std::size_t(grid[0]) * grid[1] * grid[2] + 1, 0);
+    real_slot.resize(std::size_t(n));
+    atom_slot_start.resize(std::size_t(n) + 1);
     counts.resize(std::size_t(n));
-    rows.assign(4 * std::size_t(n + width), T(0));
-    rows_at_build.assign(4 * std::size_t(n + width), T(0));
-    thread_stride = 4 * std::size_t(n + width);
-    thread_forces.assign(thread_stride * std::size_t(threads), T(0));
-    slot_energy.resize(std::size_t(n));
-    slot_virial.resize(std::size_t(n));
+    at_build.resize(3 * std::size_t(n));
+    atom_energy.resize(std::size_t(n));
+    atom_virial.resize(std::size_t(n));
   }
 
-  int cell_of(const T* p) const {
-    int c[3];
-    for (int d = 0; d < 3; ++d) c[d] = std::max(0, std::min(int(p[d] * cell_scale[d]), cells[d] - 1));
-    return c[0] + cells[0] * (c[1] + cells[1] * c[2]);
+  // Extended cell of cell coordinates c (each in the grid's range).
+  int extended(const int* c) const { return (c[0] + 2) + grid[0] * ((c[1] + 2) + grid[1] * c[2]); }
+
+  // Calls visit(image code, extended cell) for the atom at p and each of its images that falls in
+  // the extended grid (the atom's cell within two of a face), in a fixed order.
+  template <class Visit>
+  void images(const T* p, Visit visit) const {
+    int c[3], shifts[3][2], count[3];
+    for (int d = 0; d < 3; ++d) {
+      c[d] = std::max(0, std::min(int(p[d] * cell_scale[d]), cells[d] - 1));
+      shifts[d][0] = 0;
+      count[d] = 1;
+      if (c[d] < 2) shifts[d][count[d]++] = 1;
+      else if (c[d] >= cells[d] - 2 && d < 2) shifts[d][count[d]++] = -1;  // no images below in z
+    }
+    for (int z = 0; z < count[2]; ++z)
+      for (int y = 0; y < count[1]; ++y)
+        for (int x = 0; x < count[0]; ++x) {
+          const int s[3] = {shifts[0][x], shifts[1][y], shifts[2][z]};
+          const int e[3] = {c[0] + s[0] * cells[0], c[1] + s[1] * cells[1], c[2] + s[2] * cells[2]};
+          visit((s[0] + 1) + 3 * (s[1] + 1) + 9 * (s[2] + 1), extended(e));
+        }
   }
 
-  // Atoms into cell order (a counting sort, stable, so each cell lists its atoms by index).
+  // Atoms and their images into the extended grid's cells (a counting sort, stable).
   void sort_into_cells(const T* x) {
     std::fill(cell_start.begin(), cell_start.end(), 0);
-    for (int i = 0; i < n; ++i) ++cell_start[std::size_t(cell_of(x + 3 * i)) + 1];
+    for (int a = 0; a < n; ++a) images(x + 3 * a, [&](int, int cell) { ++cell_start[std::size_t(cell) + 1]; });
     for (std::size_t c = 1; c < cell_start.size(); ++c) cell_start[c] += cell_start[c - 1];
+    slots = cell_start.back();
+    slot_atom.resize(std::size_t(slots));
+    slot_cell.resize(std::size_t(slots));
+    slot_image.resize(std::size_t(slots));
     std::vector<int> cursor(cell_start.begin(), cell_start.end() - 1);
-    for (int i = 0; i < n; ++i) {
-      const int c = cell_of(x + 3 * i);
-      const int slot = cursor[std::size_t(c)]++;
-      slot_atom[std::size_t(slot)] = i;
-      slot_cell[std::size_t(slot)] = c;
+    for (int a = 0; a < n; ++a)
+      images(x + 3 * a, [&](int code, int cell) {
+        const std::size_t s = std::size_t(cursor[std::size_t(cell)]++);
+        slot_atom[s] = a;
+        slot_cell[s] = cell;
+        slot_image[s] = static_cast<unsigned char>(code);
+      });
+    std::fill(atom_slot_start.begin(), atom_slot_start.end(), 0);
+    for (int s = 0; s < slots; ++s) ++atom_slot_start[std::size_t(slot_atom[std::size_t(s)]) + 1];
+    for (int a = 0; a < n; ++a) atom_slot_start[std::size_t(a) + 1] += atom_slot_start[std::size_t(a)];
+    atom_slots.resize(std::size_t(slots));
+    std::vector<int> fill(atom_slot_start.begin(), atom_slot_start.end() - 1);
+    for (int s = 0, k = 0; s < slots; ++s) {
+      const std::size_t a = std::size_t(slot_atom[std::size_t(s)]);
+      atom_slots[std::size_t(fill[a]++)] = s;
+      if (slot_image[std::size_t(s)] == unshifted) real_slot[std::size_t(k++)] = s;
     }
+    if (std::size_t(slots + width) * 4 > thread_stride) {
+      thread_stride = 4 * std::size_t(slots + slots / 16 + width);  // room for the next builds' images
+      rows.assign(thread_stride, T(0));
+      thread_forces.assign(thread_stride * std::size_t(threads), T(0));
+    }
+    std::copy(x, x + 3 * std::size_t(n), at_build.begin());
   }
 
-  // Copies positions into cell order; returns the largest squared move since the last build.
+  // Writes every slot's row: the atom's position followed continuously since the last build (the
+  // image of its wrapped position nearest to where it was then) plus the slot's image shift.
+  // Returns the largest squared move since the build.
   T gather(const T* x) {
     T* r = rows.get();
-    const T* r0 = rows_at_build.get();
-    const PeriodicBox<T> b = box;
+    const T* b = at_build.data();
+    const T l[3] = {box.length.x, box.length.y, box.length.z}, inv[3] = {box.inverse.x, box.inverse.y, box.inverse.z};
     T most = 0;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(max : most)
-    for (int k = 0; k < n; ++k) {
-      const T* p = x + 3 * slot_atom[std::size_t(k)];
-      T* q = r + 4 * std::size_t(k);
-      q[0] = p[0];
-      q[1] = p[1];
-      q[2] = p[2];
-      const T* o = r0 + 4 * std::size_t(k);
-      most = std::max(most, norm2(b.displacement({p[0], p[1], p[2]}, {o[0], o[1], o[2]})));
+    for (int s = 0; s < slots; ++s) {
+      const std::size_t a = std::size_t(slot_atom[std::size_t(s)]);
+      const T* shift = image_shift[slot_image[std::size_t(s)]];
+      T moved2 = 0;
+      for (int d = 0; d < 3; ++d) {
+        const T p = x[3 * a + d], p0 = b[3 * a + d];
+        const T q = math::fma(math::floor(math::fma(p0 - p, inv[d], T(0.5))), l[d], p);  // p, or p -+ L
+        r[4 * std::size_t(s) + d] = q + shift[d];
+        moved2 = math::fma(q - p0, q - p0, moved2);
+      }
+      most = std::max(most, moved2);
     }
     return most;
   }
 
-  // Slot i's partners j > i among slots [begin, end) (contiguous rows), appended to out[c...]:
-  // each register's kept lanes packed to the front by a table, without branches.
-  int scan(int i, int begin, int end, V xi, V yi, V zi, int* out, int c) const {
-    const V length[3] = {L::set(box.length.x), L::set(box.length.y), L::set(box.length.z)};
-    const V inverse[3] = {L::set(box.inverse.x), L::set(box.inverse.y), L::set(box.inverse.z)};
-    const V half = L::set(T(0.5)), reach = L::set(reach2);
+  // Slot i's partners among slots [begin, end) (contiguous rows), appended to out[c...]: each
+  // register's kept lanes packed to the front by a table, without branches.
+  int scan(int begin, int end, V xi, V yi, V zi, int* out, int c) const {
+    const V reach = L::set(reach2);
     const T* r = rows.get();
-    for (int j0 = std::max(begin, i + 1); j0 < end; j0 += width) {
+    for (int j0 = begin; j0 < end; j0 += width) {
       V x, y, z;
       L::load([&](int k) { return r + 4 * std::size_t(j0 + k); }, x, y, z);
-      x = wrap<L>(L::sub(xi, x), length[0], inverse[0], half);
-      y = wrap<L>(L::sub(yi, y), length[1], inverse[1], half);
-      z = wrap<L>(L::sub(zi, z), length[2], inverse[2], half);
+      x = L::sub(xi, x);
+      y = L::sub(yi, y);
+      z = L::sub(zi, z);
       const V r2 = L::fma(x, x, L::fma(y, y, L::mul(z, z)));
       const int bits = L::bits(L::both(L::less(r2, reach), L::first(end - j0)));
       const __m256i kept = _mm256_add_epi32(_mm256_set1_epi32(j0), set_bits.lanes(bits));
@@ -345,74 +394,62 @@ struct LjHostForces<T>::State {
     return c;
   }
 
-  // Slot i's half list from the 125 cells around its own (each x-row of five cells one run of
-  // rows, two where it wraps), padded to whole registers with the extra slot n. Returns the
-  // padded length.
-  int list_of(int i) {
+  // The half list of the k-th real slot: the upper half of the 125 cells around its own (later
+  // slots of its cell and the two cells after it along x; the next two rows of five in y; the
+  // next two planes of 25 in z), padded to whole registers with the slot past the last.
+  // Returns the padded length.
+  int list_of(int k) {
+    const int i = real_slot[std::size_t(k)];
     const T* r = rows.get() + 4 * std::size_t(i);
     const V xi = L::set(r[0]), yi = L::set(r[1]), zi = L::set(r[2]);
-    const int nx = cells[0], ny = cells[1], nz = cells[2];
-    const int ci = slot_cell[std::size_t(i)];
-    const int cx = ci % nx, cy = ci / nx % ny, cz = ci / (nx * ny);
-    int* out = partners.data() + std::size_t(i) * std::size_t(capacity);
+    const int cell = slot_cell[std::size_t(i)];
     const int* start = cell_start.data();
-    const int lo = cx - span, hi = cx + span;  // x-row, inclusive
-    int c = 0;
-    for (int oz = -span; oz <= span; ++oz)
-      for (int oy = -span; oy <= span; ++oy) {
-        const int y = (cy + oy + ny) % ny, z = (cz + oz + nz) % nz;
-        const int* row = start + nx * (y + ny * z);
-        if (lo < 0) {
-          c = scan(i, row[0], row[hi + 1], xi, yi, zi, out, c);
-          c = scan(i, row[lo + nx], row[nx], xi, yi, zi, out, c);
-        } else if (hi >= nx) {
-          c = scan(i, row[lo], row[nx], xi, yi, zi, out, c);
-          c = scan(i, row[0], row[hi - nx + 1], xi, yi, zi, out, c);
-        } else {
-          c = scan(i, row[lo], row[hi + 1], xi, yi, zi, out, c);
-        }
+    int* out = partners.data() + std::size_t(k) * std::size_t(capacity);
+    int c = scan(i + 1, start[cell + 3], xi, yi, zi, out, 0);
+    for (int oz = 0; oz <= 2; ++oz)
+      for (int oy = oz == 0 ? 1 : -2; oy <= 2; ++oy) {
+        const int first = cell + grid[0] * (oy + grid[1] * oz) - 2;
+        c = scan(start[first], start[first + 5], xi, yi, zi, out, c);
       }
-    counts[std::size_t(i)] = c;
+    counts[std::size_t(k)] = c;
     const int padded = round_up(c, width);
-    for (int k = c; k < padded && k < capacity; ++k) out[k] = n;
+    for (int m = c; m < padded && m < capacity; ++m) out[m] = slots;
     return padded;
   }
 
   void build(const T* x) {
     sort_into_cells(x);
     gather(x);
-    std::copy(rows.get(), rows.get() + 4 * std::size_t(n), rows_at_build.get());
     for (;;) {
       partners.resize(std::size_t(n) * std::size_t(capacity));
       int longest = 0;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 256) reduction(max : longest)
-      for (int i = 0; i < n; ++i) longest = std::max(longest, list_of(i));
+      for (int k = 0; k < n; ++k) longest = std::max(longest, list_of(k));
       if (longest <= capacity) break;
       capacity = round_up(longest + longest / 8, width);
     }
     ++builds;
   }
 
-  // Pair terms of slot i with its list: i's own sum kept in registers, the partners' shares
-  // subtracted from this thread's force rows.
-  void sweep(int i, T* forces) {
-    const V length[3] = {L::set(box.length.x), L::set(box.length.y), L::set(box.length.z)};
-    const V inverse[3] = {L::set(box.inverse.x), L::set(box.inverse.y), L::set(box.inverse.z)};
-    const V half = L::set(T(0.5)), zero = L::set(0);
+  // Pair terms of the k-th real slot with its list: its own sum kept in registers, the partners'
+  // shares subtracted from this thread's force rows.
+  void sweep(int k, T* forces) {
+    const V zero = L::set(0);
     const LjLanes<T> pair(lj);
     const T* r = rows.get();
+    const int i = real_slot[std::size_t(k)];
     const T* ri = r + 4 * std::size_t(i);
     const V xi = L::set(ri[0]), yi = L::set(ri[1]), zi = L::set(ri[2]);
     V fx = zero, fy = zero, fz = zero, energy = zero, virial = zero;
-    const int* p = partners.data() + std::size_t(i) * std::size_t(capacity);
-    const int m = counts[std::size_t(i)];
+    const int* p = partners.data() + std::size_t(k) * std::size_t(capacity);
+    const int m = counts[std::size_t(k)];
     for (int a = 0; a < m; a += width) {
       const int* idx = p + a;
       V x, y, z;
-      L::load([&](int k) { return r + 4 * std::size_t(idx[k]); }, x, y, z);
-      x = wrap<L>(L::sub(xi, x), length[0], inverse[0], half);
-      y = wrap<L>(L::sub(yi, y), length[1], inverse[1], half);
-      z = wrap<L>(L::sub(zi, z), length[2], inverse[2], half);
+      L::load([&](int q) { return r + 4 * std::size_t(idx[q]); }, x, y, z);
+      x = L::sub(xi, x);
+      y = L::sub(yi, y);
+      z = L::sub(zi, z);
       const V r2 = L::fma(x, x, L::fma(y, y, L::mul(z, z)));
       V f_over_r, e;
       pair.evaluate(r2, L::first(m - a), f_over_r, e);
@@ -424,22 +461,24 @@ struct LjHostForces<T>::State {
       fz = L::add(fz, z);
       energy = L::add(energy, e);
       virial = L::fma(f_over_r, r2, virial);
-      L::subtract([&](int k) { return forces + 4 * std::size_t(idx[k]); }, x, y, z);
+      L::subtract([&](int q) { return forces + 4 * std::size_t(idx[q]); }, x, y, z);
     }
     T* fi = forces + 4 * std::size_t(i);
     fi[0] += L::sum(fx);
     fi[1] += L::sum(fy);
     fi[2] += L::sum(fz);
-    slot_energy[std::size_t(i)] = L::sum(energy);
-    slot_virial[std::size_t(i)] = L::sum(virial);
+    const std::size_t atom = std::size_t(slot_atom[std::size_t(i)]);
+    atom_energy[atom] = L::sum(energy);
+    atom_virial[atom] = L::sum(virial);
   }
 
-  int first_slot(int t) const { return int(std::int64_t(n) * t / team); }
+  int first_real(int t) const { return int(std::int64_t(n) * t / team); }
+  int first_slot(int t) const { return t < team ? real_slot[std::size_t(first_real(t))] : slots; }
 
   void compute(const T* x, T* f, T* energy, T* virial) {
     if (builds == 0 || double(gather(x)) > 0.25 * skin * skin) build(x);
-    // Each thread a run of slots in cell order (a slab of the box); its partners all have
-    // higher slots, so its force rows from its first slot on are the ones it touches.
+    // Each thread a run of real slots (a slab of the box); all their partners lie in later slots,
+    // so its force rows from its first slot on are the ones it touches.
 #pragma omp parallel num_threads(threads)
     {
 #pragma omp master
@@ -447,20 +486,23 @@ struct LjHostForces<T>::State {
 #pragma omp barrier
       const int t = omp_get_thread_num();
       T* forces = thread_forces.get() + thread_stride * std::size_t(t);
-      std::fill(forces + 4 * std::size_t(first_slot(t)), forces + 4 * std::size_t(n + 1), T(0));
-      for (int i = first_slot(t), e = first_slot(t + 1); i < e; ++i) sweep(i, forces);
+      std::fill(forces + 4 * std::size_t(first_slot(t)), forces + 4 * std::size_t(slots + 1), T(0));
+      for (int k = first_real(t), e = first_real(t + 1); k < e; ++k) sweep(k, forces);
     }
+    // Each atom's force: its own slot and its images, over the threads' rows.
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (int k = 0; k < n; ++k) {
+    for (int a = 0; a < n; ++a) {
       T sum[3] = {0, 0, 0};
-      for (int t = 0; t < team && first_slot(t) <= k; ++t) {
-        const T* row = thread_forces.get() + thread_stride * std::size_t(t) + 4 * std::size_t(k);
-        for (int d = 0; d < 3; ++d) sum[d] += row[d];
+      for (int m = atom_slot_start[std::size_t(a)]; m < atom_slot_start[std::size_t(a) + 1]; ++m) {
+        const int s = atom_slots[std::size_t(m)];
+        for (int t = 0; t < team && first_slot(t) <= s; ++t) {
+          const T* row = thread_forces.get() + thread_stride * std::size_t(t) + 4 * std::size_t(s);
+          for (int d = 0; d < 3; ++d) sum[d] += row[d];
+        }
       }
-      const std::size_t a = std::size_t(slot_atom[std::size_t(k)]);
-      for (int d = 0; d < 3; ++d) f[3 * a + d] = sum[d];
-      energy[a] = slot_energy[std::size_t(k)];
-      virial[a] = slot_virial[std::size_t(k)];
+      for (int d = 0; d < 3; ++d) f[3 * std::size_t(a) + d] = sum[d];
+      energy[a] = atom_energy[std::size_t(a)];
+      virial[a] = atom_virial[std::size_t(a)];
     }
   }
 };
@@ -511,7 +553,7 @@ template <class T>
 std::string LjHostForces<T>::launch() const {
 #ifdef KMOL_MD_HOST_AVX2
   return "cpu: half list, skin " + std::to_string(s_->skin) + ", capacity " + std::to_string(s_->capacity) + ", cells " +
-         std::to_string(s_->cells[0]) + "x" + std::to_string(s_->cells[1]) + "x" + std::to_string(s_->cells[2]) + ", " +
+         std::to_string(s_->cells[0]) + "x" + std::to_string(s_->cells[1]) + "x" + std::to_string(s_->cells[2]) + " and images, " +
          std::to_string(s_->threads) + " threads, AVX2 " + std::to_string(State::width) + " lanes";
 #else
   return "cpu: unavailable";
