@@ -1,10 +1,11 @@
 #pragma once
 // The CPU-specialised Lennard-Jones force path (`--impl cpu`): a half Verlet list (each pair once,
 // Newton's third law) over positions copied, each step, into cell order as padded 4-component
-// rows, swept with AVX2 eight (float) or four (double) partners at a time; each thread adds its
-// partners' shares to its own force array, and the arrays are summed once per step, so there are
-// no atomics. The list is rebuilt once some atom has moved more than skin / 2 since the last build.
-// Kokkos-free (plain OpenMP threads), like the other host kernels; see docs/md.md.
+// rows, with periodic images of the atoms near the faces in extra cells (so no minimum image per
+// pair), swept with AVX2 eight (float) or four (double) partners at a time; each thread adds its
+// partners' shares to its own force rows, summed once per step, so there are no atomics. The list
+// is rebuilt once some atom has moved more than skin / 2 since the last build. Kokkos-free (plain
+// OpenMP threads), like the other host kernels; see docs/md.md.
 #include <cstdint>
 #include <memory>
 #include <string>
