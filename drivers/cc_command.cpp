@@ -79,7 +79,7 @@ int cc(const CcOptions& o) {
   };
   const auto& g = ref.grid;
   const std::string where = fmt::format("{} ({} x {} x {} at {:.4g} A)", o.ref, g.counts[0], g.counts[1], g.counts[2], g.spacing[0]);
-  const bool trajectory = ends_with(o.input, ".h5md") && !o.timeline.empty();
+  const bool trajectory = (ends_with(o.input, ".h5md") || ends_with(o.input, ".h5")) && !o.timeline.empty();
   if (!trajectory) {
     const Structure s = read_structure(o.input, o.first, "", 1.5);
     const FrameResult r = run(s.positions);

@@ -127,27 +127,27 @@ void run(const DensityJob& job, Out* host_out, cudaStream_t stream) {
   const int n = int(job.n);
   const long long cells = job.cells.cells();
   const std::int64_t points = job.slab_points();
-  Buffer<float> x(job.coords[0].size()), y(job.coords[1].size()), z(job.coords[2].size()), factor(job.factors.size());
+  Buffer<float> x{job.coords[0].size()}, y{job.coords[1].size()}, z{job.coords[2].size()}, factor{job.factors.size()};
   check(cudaMemcpyAsync(x.ptr, job.coords[0].data(), sizeof(float) * std::size_t(n), cudaMemcpyHostToDevice, stream), "copy x");
   check(cudaMemcpyAsync(y.ptr, job.coords[1].data(), sizeof(float) * std::size_t(n), cudaMemcpyHostToDevice, stream), "copy y");
   check(cudaMemcpyAsync(z.ptr, job.coords[2].data(), sizeof(float) * std::size_t(n), cudaMemcpyHostToDevice, stream), "copy z");
   check(cudaMemcpyAsync(factor.ptr, job.factors.data(), sizeof(float) * std::size_t(n), cudaMemcpyHostToDevice, stream),
         "copy factors");
-  Buffer<int> cell_of(std::size_t(n)), counts(std::size_t(cells + 1)), starts(std::size_t(cells + 1)), order(std::size_t(n));
+  Buffer<int> cell_of{std::size_t(n)}, counts{std::size_t(cells + 1)}, starts{std::size_t(cells + 1)}, order{std::size_t(n)};
   check(cudaMemsetAsync(counts.ptr, 0, sizeof(int) * std::size_t(cells + 1), stream), "clear counts");
   const int block = 256;
   if (n > 0)
     cell_of_kernel<<<(n + block - 1) / block, block, 0, stream>>>(job.cells, n, x.ptr, y.ptr, z.ptr, cell_of.ptr, counts.ptr);
   std::size_t scratch_bytes = 0;
   check(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, counts.ptr, starts.ptr, int(cells + 1), stream), "scan size");
-  Buffer<unsigned char> scratch(scratch_bytes);
+  Buffer<unsigned char> scratch{scratch_bytes};
   check(cub::DeviceScan::ExclusiveSum(scratch.ptr, scratch_bytes, counts.ptr, starts.ptr, int(cells + 1), stream), "scan");
   check(cudaMemsetAsync(counts.ptr, 0, sizeof(int) * std::size_t(cells + 1), stream), "clear cursors");
   if (n > 0) fill_kernel<<<(n + block - 1) / block, block, 0, stream>>>(n, cell_of.ptr, starts.ptr, counts.ptr, order.ptr);
-  Buffer<float4> atoms(std::size_t(n));
+  Buffer<float4> atoms{std::size_t(n)};
   sort_gather_kernel<<<unsigned((cells + block - 1) / block), block, 0, stream>>>(cells, starts.ptr, order.ptr, x.ptr, y.ptr,
                                                                                   z.ptr, factor.ptr, atoms.ptr);
-  Buffer<Out> out(std::size_t(points));
+  Buffer<Out> out{std::size_t(points)};
   const long long nx = job.counts[0], ny = job.counts[1], runs = (nx + points_per_thread - 1) / points_per_thread;
   const dim3 threads(kRunsX, kRowsY), blocks(unsigned((runs + kRunsX - 1) / kRunsX), unsigned((ny + kRowsY - 1) / kRowsY),
                                               unsigned(job.k_end - job.k_begin));

@@ -101,6 +101,10 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(const ExecSpace& space
   return out;
 }
 
+// A sum as the map stores it.
+KOKKOS_INLINE_FUNCTION void store(float& slot, float value) { slot = value; }
+KOKKOS_INLINE_FUNCTION void store(std::uint16_t& slot, float value) { slot = float_to_half(value); }
+
 // The slab's values in plane order (k - k_begin), stored as float or as binary16 bits.
 template <class ExecSpace, class Out>
 void density_kokkos(const ExecSpace& space, const DensityJob& job, const DeviceAtoms<typename ExecSpace::memory_space>& atoms,
@@ -148,8 +152,7 @@ void density_kokkos(const ExecSpace& space, const DensityJob& job, const DeviceA
         const std::int64_t base = (kk * ny + j) * nx;
         for (int p = 0; p < P; ++p) {
           if (i0 + p >= nx) break;
-          if constexpr (sizeof(Out) == 2) out(base + i0 + p) = float_to_half(sum[p]);
-          else out(base + i0 + p) = sum[p];
+          store(out(base + i0 + p), sum[p]);
         }
       });
 }
