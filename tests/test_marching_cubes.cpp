@@ -105,12 +105,12 @@ KMOL_BACKEND_TEST(MarchingCubes, NoSurfaceGivesEmptyMesh) {
 }
 
 TEST(MarchingCubes, CaseTableIsComplementSymmetricInCountsAndBounded) {
-  const auto& t = surface::cube_table();
+  const auto& t = kmol::surface::cube_table();
   EXPECT_EQ(t.triangles[0], 0);
   EXPECT_EQ(t.triangles[255], 0);
   for (int c = 1; c < 255; ++c) {
     EXPECT_GT(t.triangles[std::size_t(c)], 0) << "case " << c;
-    EXPECT_LE(t.triangles[std::size_t(c)], surface::max_cube_triangles);
+    EXPECT_LE(t.triangles[std::size_t(c)], kmol::surface::max_cube_triangles);
   }
   EXPECT_EQ(t.triangles[1], 1);     // one corner: one triangle
   EXPECT_EQ(t.triangles[0x0f], 2);  // a face's four corners: a quad
