@@ -1,6 +1,8 @@
 #include "drivers/frame_pipeline.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <pthread.h>
+#include <sched.h>
 
 #include <atomic>
 #include <chrono>
@@ -19,6 +21,24 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The CPUs the process may use, taken before Kokkos starts: with OMP_PROC_BIND the OpenMP runtime
+// pins the main thread to one core, and threads started from it later would inherit that core,
+// so the reader, GPU workers and writer would share it with OpenMP thread 0.
+const cpu_set_t process_cpus = [] {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  sched_getaffinity(0, sizeof cpus, &cpus);
+  return cpus;
+}();
+
+template <class F>
+std::thread unpinned_thread(F&& f) {
+  return std::thread([f = std::forward<F>(f)]() mutable {
+    pthread_setaffinity_np(pthread_self(), sizeof process_cpus, &process_cpus);
+    f();
+  });
 }
 
 // Host memory for frame coordinates: page-locked when a GPU copies from it, so transfers run at
@@ -98,17 +118,17 @@ class Pipeline {
 
   PipelineStats run() {
     const auto start = Clock::now();
-    std::thread reader_thread([&] { guarded([&] { read_frames(); }); ready_.close(); });
+    std::thread reader_thread = unpinned_thread([&] { guarded([&] { read_frames(); }); ready_.close(); });
     std::vector<std::thread> workers;
     std::atomic<int> cpu_left{options_.cpu_workers};
     for (int k = 0; k < options_.cpu_workers; ++k)
-      workers.emplace_back([&] {
+      workers.push_back(unpinned_thread([&] {
         guarded([&] { work(false); });
         if (--cpu_left == 0) host_tasks_.close();
-      });
+      }));
     if (options_.cpu_workers == 0) host_tasks_.close();
-    for (int k = 0; k < options_.gpu_workers; ++k) workers.emplace_back([&] { guarded([&] { work(true); }); });
-    std::thread writer_thread([&] {
+    for (int k = 0; k < options_.gpu_workers; ++k) workers.push_back(unpinned_thread([&] { guarded([&] { work(true); }); }));
+    std::thread writer_thread = unpinned_thread([&] {
       guarded([&] { write_results(start); });
       results_.close();  // after a writer failure, workers must not wait on it
     });
