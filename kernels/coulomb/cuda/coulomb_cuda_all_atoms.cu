@@ -1,8 +1,11 @@
 // Direct Coulomb and mdh maps in raw CUDA, after VMD's direct Coulomb summation kernel.
 //
 // A tile of atoms (x, y, z, q) fills the 64 KiB __constant__ bank (this unit includes no Kokkos,
-// which would reserve half of it); every thread of a warp reads the same atom at once, a
-// broadcast. A thread owns kPoints lattice points of one row, kThreadsX apart so that a warp's
+// which would reserve half of it). Each block copies it, kStaged atoms at a time, into shared
+// memory, where every thread of a warp reads the same atom at once, a broadcast: read straight
+// from the bank, the tile is too large for the constant cache once a dozen blocks per SM walk it
+// at their own pace, and misses stalled the warps for most of their time (Nsight Compute on an
+// H200). A thread owns kPoints lattice points of one row, kThreadsX apart so that a warp's
 // stores are coalesced; per atom it computes the squared distance to the row's line once and
 // reuses it for all its points. Tiles are launched in turn, each adding to the sums (and carries,
 // when compensated) kept in device memory.
@@ -22,6 +25,7 @@ namespace kmol {
 namespace {
 
 constexpr int kThreadsX = 32, kRows = 4, kPoints = 8;  // a block: 4 rows x 256 points
+constexpr int kStaged = 256;                           // atoms per shared-memory copy
 constexpr std::size_t kConstantBytes = 64 * 1024;
 
 void check(cudaError_t status, const char* what) {
@@ -64,8 +68,9 @@ template <class T, bool Mdh, bool Compensated, int Axis>
 __global__ void __launch_bounds__(kThreadsX * kRows, (kMinBlocks<T, Compensated, Axis>))
     all_atoms_kernel(BlockGeometry g, int n_tile, T h, T kappa, T* __restrict__ sum, T* __restrict__ carry) {
   constexpr int B1 = Axis == 0 ? 1 : 0, B2 = Axis == 2 ? 1 : 2;
+  __shared__ Atom4<T> staged[kStaged];
   const long long v = (long long)blockIdx.y * kRows + threadIdx.y, w = blockIdx.z;
-  if (v >= g.size[B1]) return;
+  const bool row_exists = v < g.size[B1];  // no early return: the block stages atoms together
   const long long u0 = (long long)blockIdx.x * (kThreadsX * kPoints) + threadIdx.x;
   const T p1 = T(g.begin[B1] + v) * h, p2 = T(g.begin[B2] + w) * h;
   long long local[3];
@@ -74,33 +79,41 @@ __global__ void __launch_bounds__(kThreadsX * kRows, (kMinBlocks<T, Compensated,
   local[Axis] = 0;
   const long long row = local[0] + g.size[0] * (local[1] + g.size[1] * local[2]);
   const long long stride = Axis == 0 ? 1 : Axis == 1 ? g.size[0] : g.size[0] * g.size[1];
-  T pu[kPoints];
+  // The thread's points along the row: pu0 + m * step. Offsets from pu0, not kPoints coordinates,
+  // keep the kernel within the 32 registers that 16 blocks per SM allow.
+  const T pu0 = T(g.begin[Axis] + u0) * h, step = T(kThreadsX) * h;
   coulomb::Accumulator<T, Compensated> acc[kPoints];
 #pragma unroll
   for (int m = 0; m < kPoints; ++m) {
     const long long u = u0 + m * kThreadsX;
-    pu[m] = T(g.begin[Axis] + u) * h;
-    if (u < g.size[Axis]) {
+    if (row_exists && u < g.size[Axis]) {
       acc[m].sum = sum[row + u * stride];
       if (Compensated) acc[m].carry = carry[row + u * stride];
     }
   }
-  for (int a = 0; a < n_tile; ++a) {
-    const Atom4<T> atom = tile_atom(T(), a);  // a copy: each term then reuses the loaded charge
-    const T d1 = component<B1>(atom) - p1, d2 = component<B2>(atom) - p2;
-    const T across2 = math::fma(d1, d1, d2 * d2);
-    const T along = component<Axis>(atom);
+  const int thread = threadIdx.y * kThreadsX + threadIdx.x;
+  for (int first = 0; first < n_tile; first += kStaged) {
+    const int n_staged = min(kStaged, n_tile - first);
+    __syncthreads();  // the previous atoms are summed
+    for (int a = thread; a < n_staged; a += kThreadsX * kRows) staged[a] = tile_atom(T(), first + a);
+    __syncthreads();
+    for (int a = 0; a < n_staged; ++a) {
+      const Atom4<T> atom = staged[a];
+      const T d1 = component<B1>(atom) - p1, d2 = component<B2>(atom) - p2;
+      const T across2 = math::fma(d1, d1, d2 * d2);
+      const T along0 = component<Axis>(atom) - pu0;
 #pragma unroll
-    for (int m = 0; m < kPoints; ++m) {
-      const T d = along - pu[m];
-      const T r2 = math::fma(d, d, across2);
-      acc[m].add(Mdh ? coulomb::mdh_term(atom.q, r2, kappa) : coulomb::direct_term(atom.q, r2));
+      for (int m = 0; m < kPoints; ++m) {
+        const T d = math::fma(T(-m), step, along0);
+        const T r2 = math::fma(d, d, across2);
+        acc[m].add(Mdh ? coulomb::mdh_term(atom.q, r2, kappa) : coulomb::direct_term(atom.q, r2));
+      }
     }
   }
 #pragma unroll
   for (int m = 0; m < kPoints; ++m) {
     const long long u = u0 + m * kThreadsX;
-    if (u < g.size[Axis]) {
+    if (row_exists && u < g.size[Axis]) {
       sum[row + u * stride] = acc[m].sum;
       if (Compensated) carry[row + u * stride] = acc[m].carry;
     }
