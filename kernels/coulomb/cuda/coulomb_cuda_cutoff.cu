@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -120,6 +121,17 @@ __global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __re
     if (index[s] >= 0) out[index[s]] = acc[s].value();
 }
 
+// The overflow atoms' job restricted to planes [first, end) of the lattice, whose values start at
+// `values`: the planes become a lattice of their own, the atoms shifted with them.
+template <class T>
+CoulombJob<T> planes_of(const CoulombJob<T>& overflow, long long first, long long end, T* values) {
+  CoulombJob<T> out = overflow;
+  out.counts[2] = end - first;
+  out.values = values;
+  for (T& z : out.coords[2]) z -= T(first) * out.spacing;
+  return out;
+}
+
 // The smallest capacity that leaves at most kOverflowFraction of the binned atoms over.
 int choose_capacity(const std::vector<int>& occupancy, std::int64_t binned, int max_capacity) {
   std::vector<std::int64_t> bins_with(std::size_t(max_capacity) + 2, 0);  // bins holding exactly c (last: more)
@@ -172,7 +184,9 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
   }
   g.capacity = choose_capacity(occupancy, binned, int(kStagedBytes / sizeof(Atom4<T>)));
   g.batch = int(std::min<std::size_t>(kBinsPerBatch, kStagedBytes / (std::size_t(g.capacity) * sizeof(Atom4<T>))));
-  std::vector<Atom4<T>> bins(std::size_t(n_bins) * g.capacity, Atom4<T>{0, 0, 0, 0});
+  // Left uninitialised: the kernel reads only each bin's filled slots.
+  const std::unique_ptr<Atom4<T>[]> bins(new Atom4<T>[std::size_t(n_bins) * std::size_t(g.capacity)]);
+  const std::size_t bin_bytes = std::size_t(n_bins) * std::size_t(g.capacity) * sizeof(Atom4<T>);
   std::fill(occupancy.begin(), occupancy.end(), 0);
   CoulombJob<T> overflow;
   overflow.method = CoulombMethod::cutoff;
@@ -197,10 +211,10 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
   Atom4<T>* d_bins = nullptr;
   int* d_filled = nullptr;
   T* d_map = nullptr;
-  check(cudaMallocAsync(&d_bins, bins.size() * sizeof(Atom4<T>), stream), "allocate bins");
+  check(cudaMallocAsync(&d_bins, bin_bytes, stream), "allocate bins");
   check(cudaMallocAsync(&d_filled, occupancy.size() * sizeof(int), stream), "allocate bin counts");
   check(cudaMallocAsync(&d_map, map_bytes, stream), "allocate the map");
-  check(cudaMemcpyAsync(d_bins, bins.data(), bins.size() * sizeof(Atom4<T>), cudaMemcpyHostToDevice, stream), "copy bins");
+  check(cudaMemcpyAsync(d_bins, bins.get(), bin_bytes, cudaMemcpyHostToDevice, stream), "copy bins");
   check(cudaMemcpyAsync(d_filled, occupancy.data(), occupancy.size() * sizeof(int), cudaMemcpyHostToDevice, stream),
         "copy bin counts");
   std::vector<int4> packed(offsets.size());
@@ -231,17 +245,19 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
       check(cudaEventCreateWithFlags(&done[slab], cudaEventDisableTiming), "create an event");
       check(cudaEventRecord(done[slab], stream), "record a slab");
     }
-    // Meanwhile the host sums the overflow atoms.
-    std::vector<T> extra(overflow.n > 0 ? map_bytes / sizeof(T) : 0, T(0));
-    overflow.values = extra.data();
-    if (overflow.n > 0) host_cutoff(overflow);
+    // Each slab's planes come back as soon as they are done; the host then adds the overflow
+    // atoms' terms to them while the GPU computes the slabs after it.
     for (long long slab = 0; slab < slabs; ++slab) {
       const long long first_plane = std::min(g.counts[2], g.regions[2] * slab / slabs * g.m);
       const long long end_plane = std::min(g.counts[2], g.regions[2] * (slab + 1) / slabs * g.m);
+      T* slab_values = job.values + first_plane * plane;
       check(cudaStreamWaitEvent(copies, done[slab], 0), "wait for a slab");
-      check(cudaMemcpyAsync(job.values + first_plane * plane, d_map + first_plane * plane,
+      check(cudaMemcpyAsync(slab_values, d_map + first_plane * plane,
                             std::size_t(end_plane - first_plane) * plane * sizeof(T), cudaMemcpyDeviceToHost, copies),
             "copy the map back");
+      if (overflow.n == 0 || end_plane == first_plane) continue;
+      check(cudaStreamSynchronize(copies), "copy the map back");
+      host_cutoff(planes_of(overflow, first_plane, end_plane, slab_values));
     }
     check(cudaFreeAsync(d_bins, copies), "free bins");
     check(cudaFreeAsync(d_filled, copies), "free bin counts");
@@ -249,7 +265,6 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     check(cudaStreamSynchronize(copies), "run the kernel");
     for (cudaEvent_t e : done) cudaEventDestroy(e);
     cudaStreamDestroy(copies);
-    for (std::size_t p = 0; p < extra.size(); ++p) job.values[p] += extra[p];
   }
   return "cuda: " + std::to_string(g.m) + "^3-point regions, bins of " + std::to_string(side) + " A holding " +
          std::to_string(g.capacity) + " atoms, " + std::to_string(g.n_offsets) + " neighbour bins, " +
