@@ -3,7 +3,9 @@
 #include <Kokkos_Core.hpp>
 #include <pthread.h>
 #include <sched.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -23,31 +25,24 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The CPUs the process may use, taken before Kokkos starts: with OMP_PROC_BIND the OpenMP runtime
-// pins the main thread to one core, and threads started from it later would inherit that core.
-const cpu_set_t process_cpus = [] {
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  sched_getaffinity(0, sizeof cpus, &cpus);
-  return cpus;
-}();
-
-// Starts f on a thread with a CPU of its own: the index-th of the process's CPUs counted from the
-// last (OpenMP binds its threads from the first), or any of them when there are too few. Sharing a
-// CPU, the reader woken by a freed slot preempted the GPU worker that freed it, and the GPU idled
-// for every frame's read (a fifth of the time on an H200).
+// Starts f on a thread with a CPU of its own: the index-th of the machine's online CPUs counted
+// from the last (OpenMP binds its threads from the first), or any of them when there are too few.
+// Without this, with OMP_PROC_BIND, every pipeline thread inherited the one core that libgomp pins
+// the main thread to when it loads; there the reader, woken by a freed slot, preempted the GPU
+// worker that freed it, and the GPU idled during every frame's read (a fifth of the time on an
+// H200). CPUs outside the process's cpuset are dropped by the kernel.
 template <class F>
 std::thread thread_on_own_cpu(int index, F&& f) {
   return std::thread([index, f = std::forward<F>(f)]() mutable {
-    std::vector<int> cpus;
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &process_cpus)) cpus.push_back(c);
-    cpu_set_t mine = process_cpus;
-    if (index < int(cpus.size()) - 1) {  // keep the first CPU for the main thread
-      CPU_ZERO(&mine);
-      CPU_SET(cpus[cpus.size() - 1 - std::size_t(index)], &mine);
+    const int online = int(std::min<long>(sysconf(_SC_NPROCESSORS_ONLN), CPU_SETSIZE));
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    if (index < online - 1) {  // the first CPU stays the main thread's
+      CPU_SET(online - 1 - index, &cpus);
+    } else {
+      for (int c = 0; c < online; ++c) CPU_SET(c, &cpus);
     }
-    pthread_setaffinity_np(pthread_self(), sizeof mine, &mine);
+    pthread_setaffinity_np(pthread_self(), sizeof cpus, &cpus);
     f();
   });
 }
