@@ -64,7 +64,16 @@ AlgorithmSummary surface_summary() {
                      "marching cubes on any scalar map: shared-vertex watertight mesh, gradient normals, "
                      "count/scan/emit passes; area, volume, PLY and OBJ",
                      {}};
-  s.implementations.push_back({"kokkos", "every backend", "always"});
+  s.implementations.push_back({"kokkos", "every backend", "every map"});
+  return s;
+}
+
+AlgorithmSummary correlation_summary() {
+  AlgorithmSummary s{"correlation",
+                     "map-to-map Pearson cross-correlation (MDFF quality of fit): global and local on 8^3 tiles "
+                     "in one pass, optional reference threshold",
+                     {}};
+  s.implementations.push_back({"kokkos", "every backend; a thread per tile, sums in double", "every pair of maps"});
   return s;
 }
 

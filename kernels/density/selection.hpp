@@ -16,5 +16,6 @@ DensityImpl choose_density_impl(DensityPlatform platform, DensityImpl requested)
 
 AlgorithmSummary density_summary();
 AlgorithmSummary surface_summary();
+AlgorithmSummary correlation_summary();
 
 }  // namespace kmol
