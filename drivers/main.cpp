@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
                    kmol::cli::add_md_command,
                    kmol::cli::add_rdf_command, kmol::cli::add_histograms_command,
                    kmol::cli::add_example_trajectory_command,
-                   kmol::cli::add_surf_command, kmol::cli::add_cc_command}) {
+                   kmol::cli::add_surf_command, kmol::cli::add_cc_command,
+                   kmol::cli::add_orbital_command}) {
     const std::size_t before = app.get_subcommands({}).size();
     auto action = add(app);
     actions[app.get_subcommands({})[before]] = action;

@@ -27,5 +27,6 @@ void register_rand48_benchmarks();
 void register_md_benchmarks();
 void register_coulomb_benchmarks();
 void register_density_benchmarks();
+void register_orbital_benchmarks();
 
 }  // namespace kmol::bench

@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
   kmol::bench::register_md_benchmarks();
   kmol::bench::register_coulomb_benchmarks();
   kmol::bench::register_density_benchmarks();
+  kmol::bench::register_orbital_benchmarks();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Heat map of one plane of a kmol potential map (called by `kmol potential --plot`).
+"""Heat map of one plane of a kmol map (called by `kmol potential --plot`, `kmol orbital --plot`).
 
-plot_slice.py VALUES.txt OUT.png --title T --xlabel X --ylabel Y --units U --extent x0 x1 y0 y1
+plot_slice.py VALUES.txt OUT.png --title T --xlabel X --ylabel Y --units U [--quantity Q] --extent x0 x1 y0 y1
 VALUES.txt holds one row of the plane per line (first line: the lowest y).
 """
 import argparse
@@ -21,6 +21,7 @@ def main():
     p.add_argument("--xlabel", default="x (Å)")
     p.add_argument("--ylabel", default="y (Å)")
     p.add_argument("--units", default="kT/e")
+    p.add_argument("--quantity", default="potential", help="what the map holds (colour bar label)")
     p.add_argument("--extent", type=float, nargs=4, required=True)
     a = p.parse_args()
     v = np.atleast_2d(np.loadtxt(a.values, ndmin=2))
@@ -34,7 +35,7 @@ def main():
     ax.set_title(a.title)
     ax.set_xlabel(a.xlabel)
     ax.set_ylabel(a.ylabel)
-    fig.colorbar(image, ax=ax, label=f"potential ({a.units}), clipped at the 99th percentile of |V|")
+    fig.colorbar(image, ax=ax, label=f"{a.quantity} ({a.units}), clipped at the 99th percentile of its magnitude")
     fig.tight_layout()
     fig.savefig(a.out)
 

@@ -1,0 +1,184 @@
+// kmol orbital: a molecular orbital of a Molden file on a lattice, written as a Gaussian cube or
+// OpenDX map, optionally with a heat map of a plane.
+#include <fmt/core.h>
+#include <fmt/os.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "drivers/commands.hpp"
+#include "kernels/orbital/examples.hpp"
+#include "kernels/orbital/orbital.hpp"
+#include "kernels/orbital/overlap.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/cube.hpp"
+#include "kmol/core/io/opendx.hpp"
+#include "kmol/core/runtime.hpp"
+
+namespace kmol::cli {
+namespace {
+
+struct OrbitalOptions {
+  std::string input, example, mo = "homo", spin = "Alpha", precision = "single", device = "auto", impl = "auto";
+  std::string out = "orbital.cube", plot, plot_axis = "z", write_molden;
+  double spacing = 0.1, padding = 5, plot_at = NAN;
+  std::vector<double> origin;
+  std::vector<std::int64_t> counts;
+  int threads = -1;
+};
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+template <class T>
+OrbitalMap<T> run(const OrbitalOptions& o, const OrbitalBasis& basis, const MolecularOrbital& mo, const OrbitalSettings& s) {
+  if (o.device == "cpu") return orbital_on_lattice<T>(Kokkos::DefaultHostExecutionSpace(), basis, mo, s);
+#ifdef KOKKOS_ENABLE_CUDA
+  if (o.device == "gpu" || !gpu_devices().empty()) return orbital_on_lattice<T>(Kokkos::Cuda(), basis, mo, s);
+#endif
+  if (o.device == "gpu") throw UnsupportedError("--device gpu: no GPU backend or no GPU (build KMOL_CONFIG=cuda)");
+  return orbital_on_lattice<T>(Kokkos::DefaultHostExecutionSpace(), basis, mo, s);
+}
+
+// Writes the plane through --plot-at (default: the middle) as text and draws it with
+// scripts/plot_slice.py under Debian's python3 (matplotlib).
+template <class T>
+void plot_plane(const OrbitalOptions& o, const OrbitalMap<T>& map, const std::string& title) {
+  const Lattice& l = map.lattice;
+  const int axis = o.plot_axis == "x" ? 0 : o.plot_axis == "y" ? 1 : 2;
+  const int u = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2;
+  const double origin[3] = {l.origin.x, l.origin.y, l.origin.z};
+  std::int64_t at = l.counts[axis] / 2;
+  if (std::isfinite(o.plot_at)) at = std::llround((o.plot_at - origin[axis]) / l.spacing);
+  if (at < 0 || at >= l.counts[axis])
+    throw InputError({"", "--plot-at", -1}, fmt::format("{} A lies outside the lattice along {}", o.plot_at, o.plot_axis));
+  const std::string values = o.plot + ".values.tmp", image = o.plot + ".tmp.png";
+  {
+    auto f = fmt::output_file(values);
+    for (std::int64_t b = 0; b < l.counts[v]; ++b) {
+      for (std::int64_t a = 0; a < l.counts[u]; ++a) {
+        std::int64_t ijk[3];
+        ijk[axis] = at;
+        ijk[u] = a;
+        ijk[v] = b;
+        f.print("{:.6e} ", double(map.at(ijk[0], ijk[1], ijk[2])));
+      }
+      f.print("\n");
+    }
+  }
+  const char* names = "xyz";
+  const char* script_env = std::getenv("KMOL_PLOT_SCRIPT");
+  const std::string script = script_env ? script_env : KMOL_PLOT_SCRIPT;
+  const std::string command = fmt::format(
+      "/usr/bin/python3 '{}' '{}' '{}' --title '{}, {} = {:.2f} A' --xlabel '{} (A)' --ylabel '{} (A)' "
+      "--units 'bohr^-3/2' --quantity 'psi' --extent {} {} {} {}",
+      script, values, image, title, names[axis], origin[axis] + double(at) * l.spacing, names[u], names[v],
+      origin[u] - 0.5 * l.spacing, origin[u] + (double(l.counts[u]) - 0.5) * l.spacing, origin[v] - 0.5 * l.spacing,
+      origin[v] + (double(l.counts[v]) - 0.5) * l.spacing);
+  const int status = std::system(command.c_str());
+  std::remove(values.c_str());
+  if (status != 0 || std::rename(image.c_str(), o.plot.c_str()) != 0) {
+    std::remove(image.c_str());
+    throw InputError({o.plot, "--plot", -1}, "drawing the plane failed (needs /usr/bin/python3 with python3-matplotlib)");
+  }
+}
+
+template <class T>
+int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSettings& s) {
+  const int index = select_orbital(molden, o.mo, o.spin);
+  const MolecularOrbital& mo = molden.orbitals[std::size_t(index)];
+  const OrbitalBasis basis(molden);
+  // The file's normalisation under kmol's conventions (docs/orbital.md), from analytic overlaps.
+  double norm = NAN;
+  if (basis.functions() <= 3000) norm = overlap(overlap_matrix(basis), mo.coefficients, mo.coefficients);
+  if (std::isfinite(norm) && std::fabs(norm - 1) > 1e-3)
+    fmt::print(stderr, "kmol: warning: orbital {} has norm {:.6f} under the Molden conventions kmol assumes\n", index + 1, norm);
+  Kokkos::Timer timer;
+  const OrbitalMap<T> map = run<T>(o, basis, mo, s);
+  const double seconds = timer.seconds();
+  const Lattice& l = map.lattice;
+  const io::RegularGrid grid{l.origin, {l.spacing, l.spacing, l.spacing}, l.counts};
+  const std::string title = fmt::format("orbital {} ({} {}, E = {:.6f} Eh, occupation {})", index + 1, mo.spin,
+                                        mo.symmetry.empty() ? "-" : mo.symmetry, mo.energy, mo.occupation);
+  if (ends_with(o.out, ".dx")) {
+    io::write_opendx(o.out, grid, map.values.data(), "MOLECULAR ORBITAL (bohr^-3/2): " + title);
+  } else {
+    std::vector<io::CubeAtom> atoms;
+    for (std::size_t a = 0; a < molden.positions.size(); ++a) atoms.push_back({molden.atomic_numbers[a], molden.positions[a]});
+    io::write_cube(o.out, grid, map.values.data(), atoms, "kmol " + title);
+  }
+  if (!o.plot.empty()) plot_plane(o, map, fmt::format("orbital {}", index + 1));
+  const double evaluations = double(l.points()) * double(basis.functions());
+  fmt::print("{} atoms, {} basis functions; {}; norm (analytic) {:.6f}; lattice {} x {} x {} at {} A; {:.4f} s with {} "
+             "({}); {:.3g} G basis-function evaluations/s; wrote {}\n",
+             molden.atoms(), basis.functions(), title, norm, l.counts[0], l.counts[1], l.counts[2], l.spacing, seconds,
+             to_string(map.impl_used), map.launch, evaluations / seconds * 1e-9, o.out);
+  return 0;
+}
+
+}  // namespace
+
+Action add_orbital_command(CLI::App& app) {
+  auto o = std::make_shared<OrbitalOptions>();
+  auto* cmd = app.add_subcommand("orbital", "A molecular orbital of a Molden file on a lattice (Gaussian cube or OpenDX)");
+  cmd->add_option("input", o->input, "Molden file (GTO basis, [MO] section)")->check(CLI::ExistingFile);
+  cmd->add_option("--example", o->example, "Instead of a file: water (STO-3G) or c60 (6-31G*, valence), orthonormal test orbitals (docs/orbital.md)")
+      ->check(CLI::IsMember({"water", "c60"}));
+  cmd->add_option("--write-molden", o->write_molden, "Also write the input as a Molden file (to keep an --example)");
+  cmd->add_option("--mo", o->mo, "Orbital: homo, lumo or its number in the file (from 1)");
+  cmd->add_option("--spin", o->spin, "Alpha or Beta (for homo and lumo)")->check(CLI::IsMember({"Alpha", "Beta"}));
+  cmd->add_option("--spacing", o->spacing, "Lattice spacing (Angstrom)");
+  cmd->add_option("--padding", o->padding, "Automatic lattice: margin around the atoms (Angstrom)");
+  cmd->add_option("--origin", o->origin, "Lattice origin x y z (Angstrom; with --counts)")->expected(3);
+  cmd->add_option("--counts", o->counts, "Lattice points nx ny nz (with --origin)")->expected(3);
+  cmd->add_option("--precision", o->precision, "single or double")->check(CLI::IsMember({"single", "double"}));
+  cmd->add_option("--device", o->device, "auto, cpu or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--impl", o->impl, "auto, kokkos, host or cuda");
+  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  cmd->add_option("--out", o->out, "Output map: .cube (Gaussian cube, bohr) or .dx (OpenDX, Angstrom)");
+  cmd->add_option("--plot", o->plot, "Also draw a heat map of one lattice plane into this PNG");
+  cmd->add_option("--plot-axis", o->plot_axis, "Normal of the plotted plane: x, y or z")->check(CLI::IsMember({"x", "y", "z"}));
+  cmd->add_option("--plot-at", o->plot_at, "Coordinate of the plotted plane (Angstrom; default: the middle)");
+  return [o] {
+    Runtime runtime({o->threads, -1});
+    if (o->input.empty() == o->example.empty())
+      throw InputError({"", "input", -1}, "give either a Molden file or --example (not both)");
+    // Water's 7 functions hold 5 occupied orbitals; C60's 360 electrons 180.
+    ExampleOptions example;
+    example.valence = o->example == "c60";
+    example.orbitals = example.valence ? 184 : 7;
+    example.occupied = example.valence ? 180 : 5;
+    const MoldenData molden =
+        o->example.empty() ? read_molden(o->input)
+                           : example_molecule(o->example == "c60" ? ExampleMolecule::c60_631gs : ExampleMolecule::water_sto3g, example);
+    if (!o->write_molden.empty()) {
+      const std::string temporary = o->write_molden + ".tmp";
+      {
+        std::ofstream f(temporary);
+        write_molden(f, molden);
+        if (!f) throw InputError({o->write_molden, "--write-molden", -1}, "cannot write the Molden file");
+      }
+      if (std::rename(temporary.c_str(), o->write_molden.c_str()) != 0)
+        throw InputError({o->write_molden, "--write-molden", -1}, "cannot rename the output file into place");
+    }
+    OrbitalSettings s;
+    s.impl = orbital_impl_from_string(o->impl);
+    if (o->origin.empty() != o->counts.empty())
+      throw InputError({"", o->origin.empty() ? "--origin" : "--counts", -1}, "--origin and --counts go together");
+    if (!o->origin.empty()) {
+      s.lattice.origin = {o->origin[0], o->origin[1], o->origin[2]};
+      s.lattice.spacing = o->spacing;
+      s.lattice.counts = {o->counts[0], o->counts[1], o->counts[2]};
+    } else {
+      s.lattice = lattice_around(molden.positions.data(), molden.atoms(), o->spacing, o->padding);
+    }
+    return o->precision == "double" ? orbital<double>(*o, molden, s) : orbital<float>(*o, molden, s);
+  };
+}
+
+}  // namespace kmol::cli

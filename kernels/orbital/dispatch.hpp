@@ -1,0 +1,99 @@
+#pragma once
+// orbital_on_lattice() and orbitals_on_lattice(): validate, choose an implementation, run it.
+// Instantiated per execution space in instances_<space>.cpp.
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+#include "kernels/orbital/host/orbital_host.hpp"
+#include "kernels/orbital/kokkos/orbital_kokkos.hpp"
+#include "kernels/orbital/orbital.hpp"
+#include "kernels/orbital/packing.hpp"
+#include "kernels/orbital/selection.hpp"
+#include "kmol/core/errors.hpp"
+#ifdef KMOL_HAVE_CUDA
+#include "kernels/orbital/cuda/orbital_cuda.hpp"
+#endif
+
+namespace kmol {
+
+template <class ExecSpace>
+constexpr OrbitalPlatform orbital_platform_of() {
+  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? OrbitalPlatform::host
+                                                                              : OrbitalPlatform::cuda;
+}
+
+template <class ExecSpace, class T>
+std::string run_orbital(const ExecSpace& space, OrbitalImpl impl, const orbital::PackedTables& tables,
+                        const OrbitalSettings& s, T* values) {
+  switch (impl) {
+    case OrbitalImpl::host:
+      if constexpr (orbital_platform_of<ExecSpace>() == OrbitalPlatform::host)
+        return orbital_host(tables, s.lattice, values, space.concurrency());
+      break;
+    case OrbitalImpl::cuda:
+#ifdef KMOL_HAVE_CUDA
+      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
+        return orbital_cuda(tables, s.lattice, values, s.constant_bytes_limit, space.cuda_stream());
+#endif
+      break;
+    case OrbitalImpl::kokkos: return orbital_kokkos(space, tables, s.lattice, values);
+    case OrbitalImpl::automatic: break;
+  }
+  throw UnsupportedError("orbital: " + to_string(impl) + " cannot run on this execution space");
+}
+
+template <class T, class ExecSpace>
+OrbitalMap<T> orbital_on_lattice(const ExecSpace& space, const OrbitalBasis& basis, const MolecularOrbital& mo,
+                                 const OrbitalSettings& settings) {
+  Kokkos::Profiling::pushRegion("kmol::orbital_on_lattice");
+  validate_orbital_lattice(settings.lattice, 1, int(sizeof(T)));
+  const auto tables = orbital::pack_tables<T>(basis, basis.monomial_coefficients(mo.coefficients), settings.lattice.origin);
+  OrbitalMap<T> map;
+  map.lattice = settings.lattice;
+  map.values.resize(std::size_t(settings.lattice.points()));
+  map.impl_used = choose_orbital_impl(orbital_platform_of<ExecSpace>(), settings.impl);
+  map.launch = run_orbital(space, map.impl_used, tables, settings, map.values.data());
+  Kokkos::Profiling::popRegion();
+  return map;
+}
+
+template <class T, class ExecSpace>
+std::vector<OrbitalMap<T>> orbitals_on_lattice(const ExecSpace& space, const OrbitalBasis& basis,
+                                               const std::vector<const MolecularOrbital*>& mos,
+                                               const OrbitalSettings& settings) {
+  Kokkos::Profiling::pushRegion("kmol::orbitals_on_lattice");
+  validate_orbital_lattice(settings.lattice, std::int64_t(mos.size()), int(sizeof(T)));
+  std::vector<double> coef;
+  for (const MolecularOrbital* mo : mos) {
+    const auto c = basis.monomial_coefficients(mo->coefficients);
+    coef.insert(coef.end(), c.begin(), c.end());
+  }
+  const auto tables = orbital::pack_tables<T>(basis, {}, settings.lattice.origin);
+  std::vector<OrbitalMap<T>> maps(mos.size());
+  std::vector<T*> values;
+  for (auto& map : maps) {
+    map.lattice = settings.lattice;
+    map.values.resize(std::size_t(settings.lattice.points()));
+    map.impl_used = OrbitalImpl::kokkos;
+    values.push_back(map.values.data());
+  }
+  if (!mos.empty()) {
+    const std::string launch = orbitals_gemm(space, tables, coef, basis.monomials(), settings.lattice, values);
+    for (auto& map : maps) map.launch = launch;
+  }
+  Kokkos::Profiling::popRegion();
+  return maps;
+}
+
+}  // namespace kmol
+
+#define KMOL_INSTANTIATE_ORBITAL_T(Space, T)                                                                     \
+  template kmol::OrbitalMap<T> kmol::orbital_on_lattice<T, Space>(const Space&, const kmol::OrbitalBasis&,         \
+                                                                  const kmol::MolecularOrbital&,                  \
+                                                                  const kmol::OrbitalSettings&);                  \
+  template std::vector<kmol::OrbitalMap<T>> kmol::orbitals_on_lattice<T, Space>(                                 \
+      const Space&, const kmol::OrbitalBasis&, const std::vector<const kmol::MolecularOrbital*>&,                 \
+      const kmol::OrbitalSettings&);
+#define KMOL_INSTANTIATE_ORBITAL(Space) \
+  KMOL_INSTANTIATE_ORBITAL_T(Space, float) KMOL_INSTANTIATE_ORBITAL_T(Space, double)

@@ -1,0 +1,125 @@
+#include "kernels/orbital/host/orbital_host.hpp"
+
+#include <omp.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "kernels/orbital/evaluator.hpp"
+
+namespace kmol {
+namespace {
+
+// 2^x for x <= 0: 2^n times e^(f ln 2) with x = n + f, |f| <= 1/2, the exponential's Taylor
+// series to below the type's rounding (degree 7 for float, 13 for double); 0 below the smallest
+// normal number. Branch-free, so a loop of it vectorises.
+template <class T>
+struct Exp2;
+
+template <>
+struct Exp2<float> {
+  static float of(float x) {
+    const float n = ::floorf(x + 0.5f), t = (x - n) * 0.693147180559945309f;
+    float p = ::fmaf(1.0f / 5040, t, 1.0f / 720);
+    p = ::fmaf(p, t, 1.0f / 120);
+    p = ::fmaf(p, t, 1.0f / 24);
+    p = ::fmaf(p, t, 1.0f / 6);
+    p = ::fmaf(p, t, 0.5f);
+    p = ::fmaf(p, t, 1.0f);
+    p = ::fmaf(p, t, 1.0f);
+    const std::int32_t bits = (std::int32_t(n < -126.0f ? -126.0f : n) + 127) << 23;
+    return n < -126.0f ? 0.0f : p * __builtin_bit_cast(float, bits);
+  }
+};
+
+template <>
+struct Exp2<double> {
+  static double of(double x) {
+    const double n = ::floor(x + 0.5), t = (x - n) * 0.693147180559945309417;
+    double p = ::fma(1.0 / 6227020800.0, t, 1.0 / 479001600);  // 1/13!, 1/12!
+    p = ::fma(p, t, 1.0 / 39916800);
+    p = ::fma(p, t, 1.0 / 3628800);
+    p = ::fma(p, t, 1.0 / 362880);
+    p = ::fma(p, t, 1.0 / 40320);
+    p = ::fma(p, t, 1.0 / 5040);
+    p = ::fma(p, t, 1.0 / 720);
+    p = ::fma(p, t, 1.0 / 120);
+    p = ::fma(p, t, 1.0 / 24);
+    p = ::fma(p, t, 1.0 / 6);
+    p = ::fma(p, t, 0.5);
+    p = ::fma(p, t, 1.0);
+    p = ::fma(p, t, 1.0);
+    const std::int64_t bits = std::int64_t(std::int32_t(n < -1022.0 ? -1022.0 : n) + 1023) << 52;
+    return n < -1022.0 ? 0.0 : p * __builtin_bit_cast(double, bits);
+  }
+};
+
+template <class T>
+struct RowBuffers {
+  std::vector<T> dx, r2, radial, psi;
+  explicit RowBuffers(std::int64_t n) : dx(std::size_t(n)), r2(std::size_t(n)), radial(std::size_t(n)), psi(std::size_t(n)) {}
+};
+
+template <int L, class T>
+void add_shell(int n, const T* dx, T dy, T dz, const T* radial, const T* c, T* psi) {
+#pragma omp simd
+  for (int i = 0; i < n; ++i) psi[i] = math::fma(radial[i], orbital::angular(L, dx[i], dy, dz, c), psi[i]);
+}
+
+template <class T>
+void row(const orbital::OrbitalTables<T>& t, int n, T h, T py, T pz, RowBuffers<T>& b, T* out) {
+  T* dx = b.dx.data();
+  T* r2 = b.r2.data();
+  T* radial = b.radial.data();
+  T* psi = b.psi.data();
+  for (int i = 0; i < n; ++i) psi[i] = 0;
+  for (int a = 0; a < t.atoms; ++a) {
+    const T ax = t.xyz[3 * a], dy = py - t.xyz[3 * a + 1], dz = pz - t.xyz[3 * a + 2];
+    const T across = math::fma(dy, dy, dz * dz);
+#pragma omp simd
+    for (int i = 0; i < n; ++i) {
+      dx[i] = T(i) * h - ax;
+      r2[i] = math::fma(dx[i], dx[i], across);
+    }
+    for (int s = t.atom_shells[a]; s < t.atom_shells[a + 1]; ++s) {
+      for (int i = 0; i < n; ++i) radial[i] = 0;
+      for (int p = t.shell_prims[s]; p < t.shell_prims[s + 1]; ++p) {
+        const T minus_alpha = -t.alpha[p], d = t.d[p];
+#pragma omp simd
+        for (int i = 0; i < n; ++i) radial[i] = math::fma(d, Exp2<T>::of(minus_alpha * r2[i]), radial[i]);
+      }
+      const T* c = t.coef + t.shell_coef[s];
+      switch (t.shell_l[s]) {
+        case 0: add_shell<0>(n, dx, dy, dz, radial, c, psi); break;
+        case 1: add_shell<1>(n, dx, dy, dz, radial, c, psi); break;
+        case 2: add_shell<2>(n, dx, dy, dz, radial, c, psi); break;
+        case 3: add_shell<3>(n, dx, dy, dz, radial, c, psi); break;
+        default: add_shell<4>(n, dx, dy, dz, radial, c, psi); break;
+      }
+    }
+  }
+  std::memcpy(out, psi, std::size_t(n) * sizeof(T));
+}
+
+}  // namespace
+
+template <class T>
+std::string orbital_host(const orbital::PackedTables& tables, const Lattice& lattice, T* values, int threads) {
+  const auto t = orbital::tables_at<T>(tables.bytes.data(), tables.layout);
+  const std::int64_t nx = lattice.counts[0], ny = lattice.counts[1], rows = ny * lattice.counts[2];
+  const T h = T(lattice.spacing);
+#pragma omp parallel num_threads(threads)
+  {
+    RowBuffers<T> buffers(nx);
+#pragma omp for schedule(dynamic, 4)
+    for (std::int64_t r = 0; r < rows; ++r)
+      row(t, int(nx), h, T(r % ny) * h, T(r / ny) * h, buffers, values + r * nx);
+  }
+  return "host: rows of " + std::to_string(nx) + " points, vectorised, " + std::to_string(threads) + " threads";
+}
+
+template std::string orbital_host(const orbital::PackedTables&, const Lattice&, float*, int);
+template std::string orbital_host(const orbital::PackedTables&, const Lattice&, double*, int);
+
+}  // namespace kmol

@@ -1,0 +1,15 @@
+#pragma once
+// Orbital maps on CPU spaces, a row of lattice points at a time: the loops over points are
+// vectorised, with a polynomial exp2 the compiler can vectorise (libm's is scalar here).
+#include <string>
+
+#include "kernels/coulomb/coulomb.hpp"
+#include "kernels/orbital/packing.hpp"
+
+namespace kmol {
+
+// Stores psi at every lattice point in `values` (lattice.index order) using `threads` threads.
+template <class T>
+std::string orbital_host(const orbital::PackedTables& tables, const Lattice& lattice, T* values, int threads);
+
+}  // namespace kmol

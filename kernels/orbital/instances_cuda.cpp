@@ -1,0 +1,5 @@
+#include "kernels/orbital/dispatch.hpp"
+
+#ifdef KOKKOS_ENABLE_CUDA
+KMOL_INSTANTIATE_ORBITAL(Kokkos::Cuda)
+#endif
