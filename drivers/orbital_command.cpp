@@ -14,6 +14,7 @@
 #include "kernels/orbital/examples.hpp"
 #include "kernels/orbital/orbital.hpp"
 #include "kernels/orbital/overlap.hpp"
+#include "kernels/surface/surface.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/cube.hpp"
 #include "kmol/core/io/opendx.hpp"
@@ -24,8 +25,8 @@ namespace {
 
 struct OrbitalOptions {
   std::string input, example, mo = "homo", spin = "Alpha", precision = "single", device = "auto", impl = "auto";
-  std::string out = "orbital.cube", plot, plot_axis = "z", write_molden;
-  double spacing = 0.1, padding = 5, plot_at = NAN;
+  std::string out = "orbital.cube", plot, plot_axis = "z", write_molden, mesh;
+  double spacing = 0.1, padding = 5, plot_at = NAN, iso = NAN;
   std::vector<double> origin;
   std::vector<std::int64_t> counts;
   int threads = -1;
@@ -43,6 +44,43 @@ OrbitalMap<T> run(const OrbitalOptions& o, const OrbitalBasis& basis, const Mole
 #endif
   if (o.device == "gpu") throw UnsupportedError("--device gpu: no GPU backend or no GPU (build KMOL_CONFIG=cuda)");
   return orbital_on_lattice<T>(Kokkos::DefaultHostExecutionSpace(), basis, mo, s);
+}
+
+template <class Space>
+SurfaceMesh lobe(const Space& space, const io::RegularGrid& grid, const std::vector<float>& values, float iso) {
+  return marching_cubes(space, grid, values.data(), iso);
+}
+
+// The orbital's two lobes, psi = +iso and psi = -iso, in one mesh (each closed where it does not
+// reach the lattice's edge; normals point away from each lobe's inside), with their measures.
+template <class T>
+void write_lobes(const OrbitalOptions& o, const OrbitalMap<T>& map) {
+  const Lattice& l = map.lattice;
+  const io::RegularGrid grid{l.origin, {l.spacing, l.spacing, l.spacing}, l.counts};
+  std::vector<float> values(map.values.begin(), map.values.end());
+  SurfaceMesh mesh;
+  std::string report;
+  for (const float sign : {1.0f, -1.0f}) {
+    if (sign < 0)
+      for (float& v : values) v = -v;
+    SurfaceMesh part;
+#ifdef KOKKOS_ENABLE_CUDA
+    if (o.device != "cpu" && !gpu_devices().empty()) part = lobe(Kokkos::Cuda(), grid, values, float(o.iso));
+    else part = lobe(Kokkos::DefaultHostExecutionSpace(), grid, values, float(o.iso));
+#else
+    part = lobe(Kokkos::DefaultHostExecutionSpace(), grid, values, float(o.iso));
+#endif
+    const MeshMeasures m = measure_mesh(part);
+    report += fmt::format("; {} lobe: {} triangles, area {:.6g} A^2, volume {:.6g} A^3{}", sign > 0 ? "+" : "-",
+                          part.triangles.size(), m.area, m.volume, open_edges(part) == 0 ? "" : " (open: reaches the lattice's edge)");
+    const auto offset = std::int32_t(mesh.positions.size());
+    mesh.positions.insert(mesh.positions.end(), part.positions.begin(), part.positions.end());
+    mesh.normals.insert(mesh.normals.end(), part.normals.begin(), part.normals.end());
+    for (auto t : part.triangles) mesh.triangles.push_back({t[0] + offset, t[1] + offset, t[2] + offset});
+  }
+  if (ends_with(o.mesh, ".obj")) write_obj(o.mesh, mesh);
+  else write_ply(o.mesh, mesh);
+  fmt::print("isosurfaces psi = +-{} bohr^-3/2{}; wrote {}\n", o.iso, report, o.mesh);
 }
 
 // Writes the plane through --plot-at (default: the middle) as text and draws it with
@@ -113,6 +151,7 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
     io::write_cube(o.out, grid, map.values.data(), atoms, "kmol " + title);
   }
   if (!o.plot.empty()) plot_plane(o, map, fmt::format("orbital {}", index + 1));
+  if (!o.mesh.empty()) write_lobes(o, map);
   const double evaluations = double(l.points()) * double(basis.functions());
   fmt::print("{} atoms, {} basis functions; {}; norm (analytic) {:.6f}; lattice {} x {} x {} at {} A; {:.4f} s with {} "
              "({}); {:.3g} G basis-function evaluations/s; wrote {}\n",
@@ -144,10 +183,17 @@ Action add_orbital_command(CLI::App& app) {
   cmd->add_option("--plot", o->plot, "Also draw a heat map of one lattice plane into this PNG");
   cmd->add_option("--plot-axis", o->plot_axis, "Normal of the plotted plane: x, y or z")->check(CLI::IsMember({"x", "y", "z"}));
   cmd->add_option("--plot-at", o->plot_at, "Coordinate of the plotted plane (Angstrom; default: the middle)");
+  cmd->add_option("--iso", o->iso, "Isosurfaces psi = +iso and -iso (bohr^-3/2; with --mesh)");
+  cmd->add_option("--mesh", o->mesh, "Write the isosurfaces by marching cubes: .ply or .obj");
   return [o] {
     Runtime runtime({o->threads, -1});
     if (o->input.empty() == o->example.empty())
       throw InputError({"", "input", -1}, "give either a Molden file or --example (not both)");
+    if (o->mesh.empty() != !std::isfinite(o->iso))
+      throw InputError({"", o->mesh.empty() ? "--mesh" : "--iso", -1}, "--iso and --mesh go together");
+    if (!o->mesh.empty() && !(o->iso > 0)) throw InputError({"", "--iso", -1}, "must be positive (both signs are drawn)");
+    if (!o->mesh.empty() && !ends_with(o->mesh, ".ply") && !ends_with(o->mesh, ".obj"))
+      throw InputError({o->mesh, "--mesh", -1}, "expected a .ply or .obj mesh");
     // Water's 7 functions hold 5 occupied orbitals; C60's 360 electrons 180.
     ExampleOptions example;
     example.valence = o->example == "c60";

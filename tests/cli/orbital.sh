@@ -17,6 +17,20 @@ cmp -s <(tail -n +3 "$dir/example.cube") <(tail -n +3 "$dir/water.cube") || fail
 "$kmol" orbital "$dir/water.molden" --mo homo --spacing 0.25 --padding 3 --precision double --out "$dir/water.dx" \
   > "$dir/log" || fail "dx run: $(cat "$dir/log")"
 [[ $(head -c 8 "$dir/plane.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "no PNG written"
+# The HOMO (O 2p_x) by marching cubes: two closed lobes of equal area, mirror images in x = 0.
+"$kmol" orbital "$dir/water.molden" --mo homo --spacing 0.1 --padding 3 --out "$dir/homo.cube" --iso 0.05 \
+  --mesh "$dir/homo.ply" > "$dir/log" || fail "mesh run: $(cat "$dir/log")"
+grep -q "wrote $dir/homo.ply" "$dir/log" || fail "no mesh: $(cat "$dir/log")"
+/usr/bin/python3 - "$(cat "$dir/log")" <<'PY' || fail "lobes: $(cat "$dir/log")"
+import re, sys
+lobes = re.findall(r"([+-]) lobe: (\d+) triangles, area ([0-9.e+-]+) A\^2, volume ([0-9.e+-]+) A\^3(.*?)(;|$)", sys.argv[1])
+assert len(lobes) == 2, lobes
+(_, t1, a1, v1, open1, _), (_, t2, a2, v2, open2, _) = lobes
+assert int(t1) > 100 and not open1.strip() and not open2.strip(), lobes
+assert abs(float(a1) - float(a2)) < 1e-3 * float(a1) and abs(float(v1) - float(v2)) < 1e-3 * float(v1), lobes
+assert float(v1) > 0, lobes
+PY
+[[ $(head -c 3 "$dir/homo.ply") == ply ]] || fail "not a PLY file"
 [[ ! -e $dir/water.cube.tmp && ! -e $dir/water.dx.tmp ]] || fail "temporary file left"
 /usr/bin/python3 - "$dir/water.cube" "$dir/water.dx" <<'PY' || fail "cube and dx contents"
 import sys, numpy as np
@@ -49,4 +63,7 @@ expect_error "nomo.molden: \[MO\]: .* the file has no \[MO\] section" orbital "$
 expect_error "\-\-mo: orbital 9 is not in the file (it has 7)" orbital "$dir/water.molden" --mo 9
 expect_error "\-\-spacing: must be positive" orbital "$dir/water.molden" --spacing 0
 expect_error "give either a Molden file or --example" orbital
+expect_error "\-\-iso and --mesh go together" orbital "$dir/water.molden" --iso 0.05
+expect_error "\-\-iso: must be positive" orbital "$dir/water.molden" --iso -0.05 --mesh "$dir/m.ply"
+expect_error "\-\-mesh: expected a .ply or .obj mesh" orbital "$dir/water.molden" --iso 0.05 --mesh "$dir/m.stl"
 echo "orbital CLI: ok"
