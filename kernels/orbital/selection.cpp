@@ -75,7 +75,7 @@ AlgorithmSummary orbital_summary() {
   s.implementations.push_back({"host", "CPU spaces; rows of points vectorised (polynomial exp2); float, double",
                                "CPU spaces"});
 #ifdef KMOL_HAVE_CUDA
-  s.implementations.push_back({"cuda", "Cuda space; basis and coefficients in __constant__ memory when they fit, "
+  s.implementations.push_back({"cuda", "Cuda space; basis and coefficients in __constant__ memory up to 4 KiB, "
                                        "else read through the L1 cache; float, double",
                                "the Cuda space"});
 #endif
