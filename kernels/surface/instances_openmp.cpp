@@ -2,4 +2,7 @@
 
 #ifdef KOKKOS_ENABLE_OPENMP
 KMOL_INSTANTIATE_SURFACE(Kokkos::OpenMP)
+namespace kmol::surface {
+KMOL_SURFACE_KOKKOS_INSTANCE(, Kokkos::OpenMP)
+}
 #endif

@@ -175,4 +175,19 @@ DeviceMesh<typename ExecSpace::memory_space> marching_cubes_kokkos(
   return mesh;
 }
 
+// Instantiated once, in kernels/surface/instances_<space>.cpp: a second copy in another unit
+// (with nvcc's extended lambdas, a different closure per unit behind one symbol) is avoided.
+#define KMOL_SURFACE_KOKKOS_INSTANCE(prefix, Space)                                                \
+  prefix template DeviceMesh<Space::memory_space> marching_cubes_kokkos(                           \
+      const Space&, const io::RegularGrid&, Kokkos::View<const float*, Space::memory_space>, float);
+#ifdef KOKKOS_ENABLE_SERIAL
+KMOL_SURFACE_KOKKOS_INSTANCE(extern, Kokkos::Serial)
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+KMOL_SURFACE_KOKKOS_INSTANCE(extern, Kokkos::OpenMP)
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+KMOL_SURFACE_KOKKOS_INSTANCE(extern, Kokkos::Cuda)
+#endif
+
 }  // namespace kmol::surface
