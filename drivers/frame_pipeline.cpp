@@ -8,12 +8,16 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <future>
 #include <mutex>
 #include <thread>
 
 #include "drivers/bounded_queue.hpp"
+#include "drivers/gpu_runtime.hpp"
+#include "drivers/pool_pair_histogram.hpp"
+#include "kernels/pair_histogram/validation.hpp"
 #include "kmol/core/errors.hpp"
 
 namespace kmol::cli {
@@ -112,10 +116,11 @@ class Pipeline {
  public:
   Pipeline(io::H5mdReader& reader, const FrameJob& job, const PipelineOptions& options)
       : reader_(reader), job_(job), options_(options),
-        workers_(std::max(1, options.cpu_workers + options.gpu_workers)),
+        workers_(std::max(1, options.cpu_workers + options.gpu_workers + int(options.devices.size()))),
         free_(std::size_t(workers_) + 2), ready_(std::size_t(workers_) + 2), results_(std::size_t(workers_) + 2),
         host_tasks_(std::size_t(workers_)) {
-    const bool pinned = options.gpu_workers > 0;
+    bool pinned = options.gpu_workers > 0;
+    for (const WorkerSpec& d : options.devices) pinned = pinned || d.kind == WorkerKind::gpu;
     for (int k = 0; k < workers_ + 2; ++k) {
       slots_.push_back(std::make_unique<FrameSlot<T>>(job.atoms_a.size(), job.atoms_b.size(), pinned));
       free_.push(slots_.back().get());
@@ -123,16 +128,40 @@ class Pipeline {
   }
 
   PipelineStats run() {
+    // Device workers bind their GPUs first (a CUDA context takes a while to create), so that the
+    // clock starts with the frames; the setup time is reported on its own.
+    const auto setup = Clock::now();
+    std::vector<std::thread> workers;
+    // Device workers hand failed frames to the host, so the main thread serves them too.
+    std::atomic<int> host_users{options_.cpu_workers + int(options_.devices.size())};
+    // On CPUs of their own after the reader, writer and other workers' (see thread_on_own_cpu).
+    const int first_device_cpu = 2 + options_.gpu_workers + options_.cpu_workers;
+    for (std::size_t d = 0; d < options_.devices.size(); ++d)
+      workers.push_back(thread_on_own_cpu(first_device_cpu + int(d), [&, device = options_.devices[d]] {
+        bool signalled = false;
+        const auto opened = [&] {
+          signalled = true;
+          std::lock_guard<std::mutex> lock(open_mutex_);
+          ++devices_open_;
+          open_cv_.notify_all();
+        };
+        guarded([&] { work_on_device(device, opened); });
+        if (!signalled) opened();
+        if (--host_users == 0) host_tasks_.close();
+      }));
+    {
+      std::unique_lock<std::mutex> lock(open_mutex_);
+      open_cv_.wait(lock, [&] { return devices_open_ == int(options_.devices.size()); });
+    }
+    stats_.device_setup_seconds = seconds_since(setup);
     const auto start = Clock::now();
     std::thread reader_thread = thread_on_own_cpu(0, [&] { guarded([&] { read_frames(); }); ready_.close(); });
-    std::vector<std::thread> workers;
-    std::atomic<int> cpu_left{options_.cpu_workers};
     for (int k = 0; k < options_.cpu_workers; ++k)
       workers.push_back(thread_on_own_cpu(2 + options_.gpu_workers + k, [&] {
         guarded([&] { work(false); });
-        if (--cpu_left == 0) host_tasks_.close();
+        if (--host_users == 0) host_tasks_.close();
       }));
-    if (options_.cpu_workers == 0) host_tasks_.close();
+    if (host_users == 0) host_tasks_.close();
     for (int k = 0; k < options_.gpu_workers; ++k) workers.push_back(thread_on_own_cpu(2 + k, [&] { guarded([&] { work(true); }); }));
     std::thread writer_thread = thread_on_own_cpu(1, [&] {
       guarded([&] { write_results(start); });
@@ -148,6 +177,7 @@ class Pipeline {
     writer_thread.join();
     stats_.wall_seconds = seconds_since(start);
     stats_.read_seconds = read_seconds_;
+    stats_.device_workers = options_.gpu_workers + int(options_.devices.size());
     failure_.rethrow();
     return stats_;
   }
@@ -184,8 +214,7 @@ class Pipeline {
     }
   }
 
-  template <class Space>
-  PairHistogramResult histogram(const Space& space, FrameSlot<T>& s) const {
+  PairHistogramInput<T> input_of(FrameSlot<T>& s) const {
     PairHistogramInput<T> input;
     input.a = s.a.data();
     input.n_a = std::int64_t(s.a.size());
@@ -196,9 +225,18 @@ class Pipeline {
     input.species = job_.species.empty() ? nullptr : job_.species.data();
     input.molecule_a = job_.molecule_a.empty() ? nullptr : job_.molecule_a.data();
     input.molecule_b = job_.molecule_b.empty() ? nullptr : job_.molecule_b.data();
+    return input;
+  }
+
+  PairHistogramSettings settings_of(const FrameSlot<T>& s) const {
     PairHistogramSettings settings = job_.settings;
     settings.box = s.box;
-    return pair_histogram(space, input, settings);
+    return settings;
+  }
+
+  template <class Space>
+  PairHistogramResult histogram(const Space& space, FrameSlot<T>& s) const {
+    return pair_histogram(space, input_of(s), settings_of(s));
   }
 
   PairHistogramResult gpu_histogram(FrameSlot<T>& s) const {
@@ -218,6 +256,47 @@ class Pipeline {
     return future.get();
   }
 
+  // Frames pulled by one device: validated here (a bad frame stops the run as on any worker),
+  // counted by the raw implementation of the device, and counted by the host instead when the
+  // device fails.
+  void work_on_device(const WorkerSpec& spec, const std::function<void()>& opened) {
+    WorkerContext context;
+    context.spec = spec;
+    struct Stream {
+      void* stream;
+      ~Stream() { close_device_stream(stream); }
+    } stream{spec.kind == WorkerKind::gpu ? open_device_stream(spec.device) : nullptr};
+    context.stream = stream.stream;
+    opened();
+    std::int64_t started = 0;
+    while (auto slot = ready_.pop()) {
+      FrameSlot<T>& s = **slot;
+      const auto begin = Clock::now();
+      PairHistogramResult result;
+      bool on_device = true;
+      try {
+        PreparedPairHistogram<T> prepared;
+        prepare_pair_histogram(input_of(s), settings_of(s), prepared);
+        try {
+          inject_failure(spec, ++started);
+          prepared.result.launch =
+              count_on_worker(context, prepared.job, 0, std::int64_t(prepared.job.n_histograms) * prepared.job.range.n_bins);
+          prepared.result.impl_used = spec.kind == WorkerKind::gpu ? PairHistogramImpl::cuda : PairHistogramImpl::host;
+          result = std::move(prepared.result);
+        } catch (const InputError&) {
+          throw;
+        } catch (const std::exception&) {
+          on_device = false;
+          result = cpu_histogram(s);
+        }
+      } catch (const std::exception& e) {
+        throw InputError({reader_.path(), "frame", long(s.frame)}, e.what());
+      }
+      if (!finish(s, std::move(result), on_device, seconds_since(begin), !on_device)) return;
+      free_.push(*slot);
+    }
+  }
+
   void work(bool gpu) {
     while (true) {
       if (!gpu && cpu_would_finish_last()) return;
@@ -233,22 +312,29 @@ class Pipeline {
         // Name the frame: a box too small for r_max in frame 812, say.
         throw InputError({reader_.path(), "frame", long(s.frame)}, e.what());
       }
-      const double busy = seconds_since(begin);
-      FrameResult out;
-      out.position = s.position;
-      out.frame = s.frame;
-      out.inverse_volume = s.box.kind == BoxKind::none ? 0 : 1 / volume(s.box);
-      out.counts = std::move(result.counts);
-      {
-        std::lock_guard<std::mutex> lock(stats_mutex_);
-        (gpu ? stats_.gpu_busy_seconds : stats_.cpu_busy_seconds) += busy;
-        ++(gpu ? stats_.frames_on_gpu : stats_.frames_on_cpu);
+      if (!finish(s, std::move(result), gpu, seconds_since(begin), false)) return;
+      free_.push(*slot);  // refused once stopping; the slot is simply not reused
+    }
+  }
+
+  // Records the frame's stats and hands its counts to the writer; false once the writer stopped.
+  bool finish(FrameSlot<T>& s, PairHistogramResult result, bool gpu, double busy, bool device_failed) {
+    FrameResult out;
+    out.position = s.position;
+    out.frame = s.frame;
+    out.inverse_volume = s.box.kind == BoxKind::none ? 0 : 1 / volume(s.box);
+    out.counts = std::move(result.counts);
+    {
+      std::lock_guard<std::mutex> lock(stats_mutex_);
+      (gpu ? stats_.gpu_busy_seconds : stats_.cpu_busy_seconds) += busy;
+      ++(gpu ? stats_.frames_on_gpu : stats_.frames_on_cpu);
+      stats_.device_failures += device_failed ? 1 : 0;
+      if (gpu || stats_.impl.empty()) {
         stats_.impl = to_string(result.impl_used);
         stats_.launch = result.launch;
       }
-      free_.push(*slot);  // refused once stopping; the slot is simply not reused
-      if (!results_.push(std::move(out))) return;
     }
+    return results_.push(std::move(out));
   }
 
   // Beside GPUs, a CPU worker stops taking frames once the GPUs would finish every frame not yet
@@ -290,6 +376,9 @@ class Pipeline {
   BoundedQueue<FrameResult> results_;
   BoundedQueue<std::function<void()>> host_tasks_;
   Failure failure_;
+  std::mutex open_mutex_;
+  std::condition_variable open_cv_;
+  int devices_open_ = 0;
   std::mutex stats_mutex_;
   PipelineStats stats_;
   double read_seconds_ = 0;

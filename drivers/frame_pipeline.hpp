@@ -10,6 +10,8 @@
 // integers, so totals do not depend on how many workers ran or which frame each took; per-frame
 // floating values (1/V) are kept per frame and summed in frame order by the caller.
 //
+// Several GPUs: one device worker per GPU (PipelineOptions::devices), each pulling frames.
+//
 // Kokkos 3.4's OpenMP backend dispatches only from the thread that initialised it, so CPU workers
 // hand their kernel calls to the calling (main) thread, which runs them one at a time on all host
 // threads; the workers' own threads overlap everything else (waiting, staging, bookkeeping).
@@ -18,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "drivers/worker_pool.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/precision.hpp"
@@ -51,12 +54,19 @@ struct PipelineOptions {
   std::vector<char> skip;            // per position: already done (resume); may be empty
   int cpu_workers = 1;
   int gpu_workers = 0;               // 0 or 1 (Kokkos 3.4 drives one GPU per process)
+  // Device workers, one thread each running the raw implementations (worker_pool.hpp): GPUs
+  // bound to their device and stream, or simulated ones. A frame whose device run fails (a CUDA
+  // error, out of memory) is counted again by the host; the counts stay exact.
+  std::vector<WorkerSpec> devices;
   std::function<void(const FrameResult&)> on_result;          // writer thread, completion order
   std::function<void(const PipelineProgress&)> on_progress;  // writer thread
 };
 
 struct PipelineStats {
   std::int64_t frames = 0, frames_on_cpu = 0, frames_on_gpu = 0;
+  std::int64_t device_failures = 0;  // device runs that failed and were redone on the host
+  int device_workers = 0;            // GPU (or simulated) workers that ran
+  double device_setup_seconds = 0;   // binding the device workers' GPUs, before the clock starts
   double wall_seconds = 0, read_seconds = 0, gpu_busy_seconds = 0, cpu_busy_seconds = 0;
   std::string impl, launch;  // of the last frame
 };

@@ -9,6 +9,9 @@
 
 #include "drivers/commands.hpp"
 #include "drivers/example_systems.hpp"
+#include "drivers/gpu_runtime.hpp"
+#include "drivers/pool_options.hpp"
+#include "drivers/pool_pair_histogram.hpp"
 #include "drivers/xyz_reader.hpp"
 #include "kernels/pair_histogram/gr.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
@@ -30,6 +33,8 @@ struct HistogramOptions {
   std::int32_t bins = 200;
   std::string impl = "auto", precision = "single", device = "auto", norm = "rdf", out = "histogram.csv";
   int threads = -1;
+  PoolOptions pool;
+  std::int32_t regions = 1;
 };
 
 ExampleSystem load_system(const HistogramOptions& o) {
@@ -49,6 +54,13 @@ PairHistogramResult compute(const HistogramOptions& o, const ExampleSystem& s, c
   std::vector<Vec3<T>> xyz;
   for (const auto& p : s.positions) xyz.push_back(p.template cast<T>());
   const auto input = one_set(xyz.data(), std::int64_t(xyz.size()));
+  if (o.pool.wanted()) {
+    // --device all: the cores the GPU threads leave go to one CPU worker.
+    const int cores = Kokkos::DefaultHostExecutionSpace().concurrency();
+    const int devices = o.pool.gpus >= 0 ? int(cuda_devices(o.pool.gpus).size()) + o.pool.simulated_gpus : o.pool.simulated_gpus;
+    WorkerPool pool(pool_workers(o.pool, o.device == "all" ? 1 : 0, std::max(1, cores - devices)));
+    return pair_histogram_on_pool(pool, input, settings, TileOptions{2, o.regions});
+  }
   if (o.device == "cpu") return pair_histogram(Kokkos::DefaultHostExecutionSpace(), input, settings);
 #ifdef KOKKOS_ENABLE_CUDA
   return pair_histogram(Kokkos::Cuda(), input, settings);
@@ -97,12 +109,18 @@ Action add_histogram_command(CLI::App& app) {
   cmd->add_option("--impl", o->impl, "auto, kokkos, host, cuda or cells");
   cmd->add_option("--precision", o->precision, "single or double")
       ->check(CLI::IsMember({std::string(to_string(Precision::single)), std::string(to_string(Precision::double_))}));
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--device", o->device, "auto, cpu, gpu, or all (with --gpus: a CPU worker beside the GPUs)")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu", "all"}));
+  add_pool_options(cmd, o->pool, "tiles of pairs");
+  cmd->add_option("--regions", o->regions, "With --gpus: histogram regions per tile (0: one per 32,768 bins)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
   cmd->add_option("--norm", o->norm, "rdf, density or none")->check(CLI::IsMember({"rdf", "density", "none"}));
   cmd->add_option("--out", o->out, "Output CSV file");
   return [o] {
     Runtime runtime({o->threads, -1});
+    if (o->device == "all" && !o->pool.wanted()) throw InputError({"", "--device", -1}, "all: give --gpus N (0: every GPU)");
+    if (o->device == "cpu" && o->pool.wanted()) throw InputError({"", "--gpus", -1}, "needs --device auto, gpu or all");
     const ExampleSystem system = load_system(*o);
     PairHistogramSettings settings;
     settings.box = system.box;

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "drivers/cluster.hpp"
 #include "drivers/commands.hpp"
 #include "drivers/trajectory_options.hpp"
 #include "kmol/core/errors.hpp"
@@ -27,7 +28,11 @@ void write_histograms(const std::string& path, const HistogramsOptions& o, const
     io::QuietHdf5 quiet;
     Hid file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
     if (!file.valid()) throw InputError({path, "", -1}, "cannot create the file");
-    Hid group(H5Gcreate2(file.get(), "histograms", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    // No timestamps: equal runs (any number of MPI ranks) write equal bytes.
+    Hid group_properties(H5Pcreate(H5P_GROUP_CREATE)), untimed(H5Pcreate(H5P_DATASET_CREATE));
+    H5Pset_obj_track_times(group_properties.get(), false);
+    H5Pset_obj_track_times(untimed.get(), false);
+    Hid group(H5Gcreate2(file.get(), "histograms", H5P_DEFAULT, group_properties.get(), H5P_DEFAULT));
     std::vector<std::string> pairs;
     for (std::int32_t a = 0; a < n_species; ++a)
       for (std::int32_t b = a; b < n_species; ++b) pairs.push_back(species[a] + "," + species[b]);
@@ -45,7 +50,7 @@ void write_histograms(const std::string& path, const HistogramsOptions& o, const
     {
       const hsize_t n = edges.size();
       Hid space(H5Screate_simple(1, &n, nullptr));
-      Hid d(H5Dcreate2(group.get(), "edges", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      Hid d(H5Dcreate2(group.get(), "edges", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, untimed.get(), H5P_DEFAULT));
       H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, edges.data());
       io::write_string_attribute(d.get(), "unit", "Angstrom");
     }
@@ -53,6 +58,7 @@ void write_histograms(const std::string& path, const HistogramsOptions& o, const
     for (std::int64_t k = 0; k < state.n_intervals(); ++k) {
       Hid space(H5Screate_simple(2, dims, nullptr));
       Hid properties(H5Pcreate(H5P_DATASET_CREATE));
+      H5Pset_obj_track_times(properties.get(), false);
       H5Pset_chunk(properties.get(), 2, dims);
       H5Pset_shuffle(properties.get());
       H5Pset_deflate(properties.get(), 4);
@@ -102,9 +108,13 @@ int run_histograms(HistogramsOptions& o) {
       "precision={} pbc={}",
       t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->particle_group(), to.top, o.selection,
       to.frames, t.r_min, t.r_max, to.bins, to.interval, to.precision, !to.no_pbc);
-  const std::string state_path = o.out + ".kmol-partial.h5";
+  const std::string state_path = partial_state_path(o.out);
   RunState state = resume_or_start(to, state_path, positions, n_pairs * to.bins, fingerprint);
   const PipelineStats stats = run_with_state(t, job, workers, state, state_path, to.quiet);
+  if (!Cluster::root()) {  // rank 0 writes the outputs
+    std::remove(state_path.c_str());
+    return 0;
+  }
   write_histograms(o.out, o, t, state, names, n_species);
   std::remove(state_path.c_str());
   if (!to.quiet)

@@ -1,12 +1,25 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <string>
 
+#include "drivers/cluster.hpp"
 #include "drivers/commands.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/runtime.hpp"
 
+namespace {
+
+// "kmol: error: ..." on stderr, naming the rank under MPI.
+void report(const char* what) {
+  const std::string rank = kmol::cli::Cluster::describe();
+  std::fprintf(stderr, "kmol: error: %s%s\n", what, rank.empty() ? "" : (" (" + rank + ")").c_str());
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  kmol::cli::Cluster cluster(argc, argv);  // MPI, when run under mpirun
   // Thread placement OpenMP recommends, unless the user chose otherwise.
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
@@ -34,11 +47,11 @@ int main(int argc, char** argv) {
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
   } catch (const kmol::InputError& e) {
-    std::fprintf(stderr, "kmol: error: %s\n", e.what());
-    return 2;
+    report(e.what());
+    return kmol::cli::Cluster::fail(2);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "kmol: error: %s\n", e.what());
-    return 1;
+    report(e.what());
+    return kmol::cli::Cluster::fail(1);
   }
   return 0;
 }

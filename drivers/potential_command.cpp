@@ -10,7 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "drivers/cluster.hpp"
 #include "drivers/commands.hpp"
+#include "drivers/pool_options.hpp"
+#include "drivers/pool_potential.hpp"
 #include "drivers/potential_hdf5.hpp"
 #include "kernels/coulomb/coulomb.hpp"
 #include "kernels/coulomb/validation.hpp"
@@ -33,6 +36,8 @@ struct PotentialOptions {
   bool faces_only = false, compensated = false;
   int threads = -1;
   std::int64_t frame = 0;
+  PoolOptions pool;
+  std::int64_t slabs = 0;
 };
 
 bool ends_with(const std::string& s, const std::string& tail) {
@@ -63,8 +68,30 @@ PotentialMap<T> run_on(const Space& space, const CoulombInput<T>& input, const C
   return coulomb_potential(space, input, s);
 }
 
+// Under MPI: rank r computes its own contiguous range of slabs (on --gpus GPUs, or on one CPU
+// worker with every host thread) and rank 0 gathers them.
+template <class T>
+PotentialMap<T> run_on_ranks(const PotentialOptions& o, const CoulombInput<T>& input, const CoulombSettings& s) {
+  const std::int64_t ranks = Cluster::size(), rank = Cluster::rank(), nz = s.lattice.counts[2];
+  const std::int64_t slabs = std::min(nz, o.slabs > 0 ? o.slabs : 3 * ranks);
+  WorkerPool pool(o.pool.wanted() ? pool_workers(o.pool, 0, 0)
+                                  : pool_workers(o.pool, 1, Kokkos::DefaultHostExecutionSpace().concurrency()));
+  PotentialMap<T> map = coulomb_potential_on_pool(pool, input, s, slabs, slabs * rank / ranks, slabs * (rank + 1) / ranks);
+  std::vector<std::int64_t> offsets;
+  const std::int64_t plane = s.lattice.counts[0] * s.lattice.counts[1] * std::int64_t(sizeof(T));
+  for (std::int64_t r = 0; r <= ranks; ++r) offsets.push_back(plane * slab_begin(nz, slabs, slabs * r / ranks));
+  Cluster::gather_to_root(reinterpret_cast<char*>(map.values.data()), offsets);
+  map.launch += " on " + std::to_string(ranks) + " MPI ranks";
+  return map;
+}
+
 template <class T>
 PotentialMap<T> run(const PotentialOptions& o, const CoulombInput<T>& input, const CoulombSettings& s) {
+  if (Cluster::size() > 1) return run_on_ranks(o, input, s);
+  if (o.pool.wanted()) {
+    WorkerPool pool(pool_workers(o.pool, 0, 0));
+    return coulomb_potential_on_pool(pool, input, s, o.slabs);
+  }
   if (o.device == "cpu") return run_on(Kokkos::DefaultHostExecutionSpace(), input, s);
 #ifdef KOKKOS_ENABLE_CUDA
   if (o.device == "gpu" || !gpu_devices().empty()) return run_on(Kokkos::Cuda(), input, s);
@@ -88,7 +115,9 @@ PotentialMap<T> compute(const PotentialOptions& o, const io::PqrAtoms& atoms, co
                                : atoms.size();
   const double work = per_point * double(s.lattice.points());
   const std::int64_t nz = s.lattice.counts[2];
-  const std::int64_t slabs = s.faces_only || work < 2e10 ? 1 : std::min<std::int64_t>(nz, 40);
+  // The pool cuts its own slabs (it would otherwise see slabs of other origins).
+  const std::int64_t slabs =
+      s.faces_only || work < 2e10 || o.pool.wanted() || Cluster::size() > 1 ? 1 : std::min<std::int64_t>(nz, 40);
   if (slabs == 1) return run(o, input, s);
   const bool show = isatty(fileno(stderr));
   PotentialMap<T> map;
@@ -163,6 +192,7 @@ int potential(const PotentialOptions& o, const io::PqrAtoms& atoms, const Coulom
   Kokkos::Timer timer;
   const PotentialMap<T> map = compute<T>(o, atoms, s);
   const double seconds = timer.seconds();
+  if (!Cluster::root()) return 0;  // rank 0 writes
   const Lattice& l = map.lattice;
   const io::RegularGrid grid{l.origin, {l.spacing, l.spacing, l.spacing}, l.counts};
   if (ends_with(o.out, ".h5") || ends_with(o.out, ".hdf5"))
@@ -208,6 +238,8 @@ Action add_potential_command(CLI::App& app) {
   cmd->add_option("--units", o->units, "kT/e, V or kcal/mol/e");
   cmd->add_option("--device", o->device, "auto, cpu or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   cmd->add_option("--impl", o->impl, "auto, kokkos, host or cuda");
+  add_pool_options(cmd, o->pool, "slabs of z planes");
+  cmd->add_option("--slabs", o->slabs, "With --gpus: slabs of z planes (0: three per GPU)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
   cmd->add_option("--out", o->out, "Output map: .dx (OpenDX, APBS' dialect) or .h5 (HDF5)");
   cmd->add_option("--plot", o->plot, "Also draw a heat map of one lattice plane into this PNG");
@@ -215,6 +247,7 @@ Action add_potential_command(CLI::App& app) {
   cmd->add_option("--plot-at", o->plot_at, "Coordinate of the plotted plane (Angstrom; default: the middle)");
   return [o, cmd] {
     Runtime runtime({o->threads, -1});
+    if (o->device == "cpu" && o->pool.wanted()) throw InputError({"", "--gpus", -1}, "needs --device auto or gpu");
     CoulombSettings s;
     s.method = coulomb_method_from_string(o->method);
     const io::PqrAtoms atoms =

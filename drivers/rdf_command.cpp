@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 
+#include "drivers/cluster.hpp"
 #include "drivers/commands.hpp"
 #include "drivers/rdf_output.hpp"
 #include "drivers/trajectory_options.hpp"
@@ -95,9 +96,13 @@ int run_rdf(RdfOptions& o) {
       "precision={} exclude={} pbc={}",
       t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->particle_group(), to.top, o.sel1, sel2,
       to.frames, t.r_min, t.r_max, to.bins, to.interval, to.precision, o.exclude_same, !to.no_pbc);
-  const std::string state_path = o.out + ".kmol-partial.h5";
+  const std::string state_path = partial_state_path(o.out);
   RunState state = resume_or_start(to, state_path, positions, to.bins, fingerprint);
   const PipelineStats stats = run_with_state(t, job, workers, state, state_path, to.quiet);
+  if (!Cluster::root()) {  // rank 0 writes the outputs
+    std::remove(state_path.c_str());
+    return 0;
+  }
 
   RdfCountsSummary summary;
   summary.counts = state.total();

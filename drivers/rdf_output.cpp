@@ -67,6 +67,7 @@ void dataset(hid_t parent, const char* name, hid_t file_type, hid_t memory_type,
              const void* data, const char* unit = nullptr) {
   Hid space(H5Screate_simple(int(dims.size()), dims.data(), nullptr));
   Hid properties(H5Pcreate(H5P_DATASET_CREATE));
+  H5Pset_obj_track_times(properties.get(), false);  // no timestamps: equal runs write equal bytes
   if (dims.size() == 2 && dims[0] > 0 && dims[1] > 0) {
     H5Pset_chunk(properties.get(), 2, dims.data());
     H5Pset_deflate(properties.get(), 4);
@@ -84,7 +85,9 @@ void write_rdf_h5(const std::string& path, const RdfReport& report) {
     io::QuietHdf5 quiet;
     Hid file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
     if (!file.valid()) throw InputError({path, "", -1}, "cannot create the file");
-    Hid rdf(H5Gcreate2(file.get(), "rdf", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    Hid group_properties(H5Pcreate(H5P_GROUP_CREATE));
+    H5Pset_obj_track_times(group_properties.get(), false);
+    Hid rdf(H5Gcreate2(file.get(), "rdf", H5P_DEFAULT, group_properties.get(), H5P_DEFAULT));
     io::write_string_attribute(rdf.get(), "creator", "kmol " + kmol_version());
     for (const auto& line : report.header) {
       const auto colon = line.find(": ");

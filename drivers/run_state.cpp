@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
+#include "drivers/cluster.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
 
@@ -22,6 +24,22 @@ void RunState::add(const FrameResult& r) {
   for (std::size_t k = 0; k < sum.size(); ++k) sum[k] += r.counts[k];
   inverse_volume_[r.position] = r.inverse_volume;
   done_[r.position] = 1;
+}
+
+void RunState::reduce_over_ranks() {
+  if (Cluster::size() <= 1) return;
+  std::vector<std::uint64_t> flat;
+  flat.reserve(sums_.size() * std::size_t(values_));
+  for (const auto& sum : sums_) flat.insert(flat.end(), sum.begin(), sum.end());
+  Cluster::sum(flat);
+  for (std::size_t k = 0; k < sums_.size(); ++k)
+    std::copy(flat.begin() + std::ptrdiff_t(k * std::size_t(values_)),
+              flat.begin() + std::ptrdiff_t((k + 1) * std::size_t(values_)), sums_[k].begin());
+  // A frame is done on one rank only; elsewhere its 1/V is 0, so the sum is that value exactly.
+  for (std::size_t p = 0; p < done_.size(); ++p)
+    if (!done_[p]) inverse_volume_[p] = 0;
+  Cluster::sum_single_owner(inverse_volume_);
+  Cluster::max(done_);
 }
 
 std::int64_t RunState::frames_done() const {

@@ -29,6 +29,10 @@ class RunState {
   // Mean of 1/V over the done frames, summed in frame order (independent of the workers).
   double mean_inverse_volume() const;
 
+  // Combines the states of the ranks of an MPI job (drivers/cluster.hpp), each of which did
+  // other frames, onto every rank: exact integer sums, each frame's 1/V from its own rank.
+  void reduce_over_ranks();
+
   void save(const std::string& path) const;
   // The state saved at `path` if there is one; InputError when it belongs to other options.
   static std::optional<RunState> load(const std::string& path, const std::string& fingerprint);

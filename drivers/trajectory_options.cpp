@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "drivers/cluster.hpp"
+#include "drivers/gpu_runtime.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/units.hpp"
 #include "kmol/core/runtime.hpp"
@@ -31,6 +33,7 @@ void add_trajectory_options(CLI::App* cmd, TrajectoryOptions& o, std::int64_t de
   cmd->add_option("--threads", o.threads, "Host threads (default: all cores)");
   cmd->add_option("--workers", o.workers, "CPU workers pulling frames (their kernels share the host threads)")
       ->check(CLI::NonNegativeNumber);
+  add_pool_options(cmd, o.pool, "frames");
   cmd->add_flag("--no-pbc", o.no_pbc, "Plain distances, ignoring the file's box");
   cmd->add_flag("--resume", o.resume, "Require a saved partial run to resume (the same command resumes anyway)");
   cmd->add_flag("--quiet", o.quiet, "No progress bar or summary");
@@ -139,6 +142,13 @@ const std::vector<std::int32_t>& grouping(const Trajectory& t, const std::string
 
 PipelineOptions pipeline_workers(const TrajectoryOptions& o) {
   PipelineOptions p;
+  if (o.pool.wanted()) {  // device workers (several GPUs)
+    if (o.device == "cpu") throw InputError({"", "--gpus", -1}, "--gpus and --simulated-gpus need --device auto, gpu or all");
+    p.devices = pool_workers(o.pool, 0, 0);
+    p.cpu_workers = o.device == "all" ? std::max(1, o.workers) : 0;
+    return p;
+  }
+  if (o.pool.inject_failures > 0) throw InputError({"", "--inject-failures", -1}, "needs --gpus or --simulated-gpus");
   const bool have_gpu = !gpu_devices().empty();
   if ((o.device == "gpu" || o.device == "all") && !have_gpu)
     throw UnsupportedError("--device " + o.device + ": no GPU (this build: " + fmt::format("{}", fmt::join(enabled_backends(), ", ")) + ")");
@@ -203,7 +213,10 @@ PipelineStats run_with_state(Trajectory& t, const FrameJob& job, PipelineOptions
                              const std::string& state_path, bool quiet) {
   pipeline.frames = t.frames;
   pipeline.skip = state.done();
-  ProgressBar bar(!quiet);
+  // Under MPI each rank takes every P-th frame; the states are combined at the end.
+  for (std::size_t p = 0; p < pipeline.skip.size(); ++p)
+    if (std::int64_t(p) % Cluster::size() != Cluster::rank()) pipeline.skip[p] = 1;
+  ProgressBar bar(!quiet && Cluster::root());
   using Clock = std::chrono::steady_clock;
   auto last_save = Clock::now();
   double save_cost = 0;
@@ -220,7 +233,9 @@ PipelineStats run_with_state(Trajectory& t, const FrameJob& job, PipelineOptions
   };
   pipeline.on_progress = [&](const PipelineProgress& p) { bar.update(p); };
   try {
-    return run_frame_pipeline(*t.reader, job, pipeline);
+    const PipelineStats stats = run_frame_pipeline(*t.reader, job, pipeline);
+    state.reduce_over_ranks();
+    return stats;
   } catch (...) {
     if (state.frames_done() > 0) state.save(state_path);
     if (!quiet && state.frames_done() > 0)
@@ -229,13 +244,20 @@ PipelineStats run_with_state(Trajectory& t, const FrameJob& job, PipelineOptions
   }
 }
 
+std::string partial_state_path(const std::string& out) {
+  if (Cluster::size() <= 1) return out + ".kmol-partial.h5";
+  return fmt::format("{}.kmol-partial.rank{}of{}.h5", out, Cluster::rank(), Cluster::size());
+}
+
 std::string describe_stats(const PipelineStats& s, std::int64_t frames) {
   std::string text = fmt::format("{} frames in {:.3f} s ({:.1f} frames/s); reading {:.3f} s ({:.0f}% of wall time)",
                                  frames, s.wall_seconds, s.wall_seconds > 0 ? double(frames) / s.wall_seconds : 0,
                                  s.read_seconds, s.wall_seconds > 0 ? 100 * s.read_seconds / s.wall_seconds : 0);
   if (s.frames_on_gpu > 0)
-    text += fmt::format("; GPU: {} frames, busy {:.0f}% of wall time", s.frames_on_gpu,
-                        100 * s.gpu_busy_seconds / s.wall_seconds);
+    text += fmt::format("; {}: {} frames, busy {:.0f}% of wall time", s.device_workers > 1 ? fmt::format("{} GPUs", s.device_workers) : "GPU",
+                        s.frames_on_gpu, 100 * s.gpu_busy_seconds / std::max(1, s.device_workers) / s.wall_seconds);
+  if (s.device_setup_seconds > 0.001) text += fmt::format(" (GPU setup before the first frame {:.2f} s)", s.device_setup_seconds);
+  if (s.device_failures > 0) text += fmt::format("; {} frames redone on the host after device failures", s.device_failures);
   if (s.frames_on_cpu > 0) text += fmt::format("; CPU: {} frames", s.frames_on_cpu);
   return text + "; implementation " + s.impl + " (" + s.launch + ")";
 }

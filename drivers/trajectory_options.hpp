@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "drivers/frame_pipeline.hpp"
+#include "drivers/pool_options.hpp"
 #include "drivers/run_state.hpp"
 #include "drivers/selection.hpp"
 #include "kmol/core/io/h5md_reader.hpp"
@@ -24,6 +25,7 @@ struct TrajectoryOptions {
   std::int64_t interval = 100;
   std::string device = "auto", impl = "auto", precision = "single";
   int threads = -1, workers = 1;
+  PoolOptions pool;  // --gpus N: one device worker per GPU on raw CUDA
   bool no_pbc = false, resume = false, quiet = false;
 };
 
@@ -61,6 +63,11 @@ RunState resume_or_start(const TrajectoryOptions& options, const std::string& st
 PipelineStats run_with_state(Trajectory& t, const FrameJob& job, PipelineOptions pipeline, RunState& state,
                              const std::string& state_path, bool quiet);
 
+// The resume state's file for output `out` (one per rank under MPI: ranks do other frames).
+std::string partial_state_path(const std::string& out);
+
+// Under MPI: each rank takes every P-th frame and the ranks' states are combined at the end, so
+// every rank returns with the whole run's state (rank 0 writes the outputs).
 std::string describe_stats(const PipelineStats& stats, std::int64_t frames);
 
 // Writes via `write(temporary)` next to `path` and renames; removes the temporary on failure.

@@ -80,6 +80,7 @@ int main(int argc, char** argv) {
   kmol::bench::register_coulomb_benchmarks();
   kmol::bench::register_density_benchmarks();
   kmol::bench::register_orbital_benchmarks();
+  kmol::bench::register_worker_pool_benchmarks(kmol::bench::sizes().gpu_points);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rdf_trajectory.sh KMOL [--device cpu|gpu|all] [--reference-frames F] [--kmol-only] [--out DIR]
+# rdf_trajectory.sh KMOL [--device cpu|gpu|all] [--gpus N] [--reference-frames F] [--kmol-only] [--out DIR]
 #
 # The trajectory benchmark of issue 4: a periodic box of 100,000 atoms (ideal gas, 0.1 atoms per
 # cubic Angstrom, 100 x 100 x 100 Angstrom), 100 frames, r_max = 15 Angstrom, 300 bins.
@@ -10,11 +10,12 @@
 # three programs' counts agree on the frames they share.
 set -euo pipefail
 kmol=$(realpath "$1"); shift
-device=cpu reference_frames=10 kmol_only=0
+device=cpu gpus="" reference_frames=10 kmol_only=0
 out=$(cd "$(dirname "$0")" && pwd)/results
 while [[ $# -gt 0 ]]; do
   case $1 in
     --device) device=$2; shift 2 ;;
+    --gpus) gpus=$2; shift 2 ;;  # several GPUs: one worker each (docs/multi_gpu.md)
     --reference-frames) reference_frames=$2; shift 2 ;;
     --kmol-only) kmol_only=1; shift ;;
     --out) out=$(realpath "$2"); shift 2 ;;
@@ -31,6 +32,7 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1) |
 
 "$kmol" example-trajectory --example gas --atoms 100000 --length 100 --frames 100 --compression 0 --out gas.h5 >/dev/null
 args=(gas.h5 --rmax 15 --bins 300 --device "$device")
+[[ -z $gpus ]] || args+=(--gpus "$gpus")
 "$kmol" rdf "${args[@]}" --quiet --out warm.xvg   # warms the page cache and the GPU
 start=$(date +%s.%N)
 "$kmol" rdf "${args[@]}" --out kmol.xvg --csv kmol.csv > kmol.log

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda_device_mutex.hpp"
 #include "kernels/coulomb/cuda/coulomb_cuda.hpp"
 #include "kernels/coulomb/evaluator.hpp"
 #include "kernels/coulomb/point_table.hpp"
@@ -42,7 +43,7 @@ union ConstantTile {
   Atom4<double> d[kConstantBytes / sizeof(Atom4<double>)];
 };
 __constant__ ConstantTile c_atoms;
-std::mutex c_atoms_mutex;  // one bank per device: calls take turns
+PerDeviceMutex c_atoms_mutex;  // one bank per device: calls take turns
 
 __device__ __forceinline__ const Atom4<float>& tile_atom(float, int i) { return c_atoms.f[i]; }
 __device__ __forceinline__ const Atom4<double>& tile_atom(double, int i) { return c_atoms.d[i]; }
@@ -174,7 +175,7 @@ std::string coulomb_cuda_all_atoms(const CoulombJob<T>& job, cudaStream_t stream
   if (job.compensated) carry = sum + table.points();
   check(cudaMemsetAsync(sum, 0, bytes * (job.compensated ? 2 : 1), stream), "clear the map");
   {
-    std::lock_guard<std::mutex> lock(c_atoms_mutex);
+    std::lock_guard<std::mutex> lock(c_atoms_mutex.current());
     const bool mdh = job.method == CoulombMethod::mdh;
     if (mdh && job.compensated) run_all<T, true, true>(job, atoms, sum, carry, table, stream);
     if (mdh && !job.compensated) run_all<T, true, false>(job, atoms, sum, carry, table, stream);

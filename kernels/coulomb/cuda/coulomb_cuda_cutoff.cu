@@ -20,6 +20,7 @@
 #include "kernels/coulomb/cuda/coulomb_cuda.hpp"
 #include "kernels/coulomb/cuda/cutoff_bins.hpp"
 #include "kernels/coulomb/evaluator.hpp"
+#include "kernels/cuda_device_mutex.hpp"
 
 namespace kmol {
 namespace {
@@ -40,13 +41,14 @@ struct alignas(4 * sizeof(T)) Atom4 {
 };
 
 __constant__ int4 c_offsets[coulomb::cutoff_max_offsets];
-std::mutex c_offsets_mutex;
+PerDeviceMutex c_offsets_mutex;  // one bank per device: calls on one device take turns
 
 struct Geometry {
   int m, capacity, n_offsets, batch, threads_per_row;
   long long regions[3], bins[3], counts[3];
   int pad;
   long long first_region_z;  // of the slab being launched
+  long long k_begin, k_end;  // the z planes computed: the job's (the whole lattice, or a slab of the worker pool)
 };
 
 // One block per region of m^3 points. Each thread owns up to four points of one row (x), so the
@@ -65,7 +67,7 @@ __global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __re
   const int row = t / g.threads_per_row, lane_in_row = t % g.threads_per_row;
   const long long i0 = blockIdx.x * (long long)m, j = blockIdx.y * (long long)m + row % m,
                   k = (blockIdx.z + g.first_region_z) * m + row / m;
-  const bool row_valid = row < m * m && j < g.counts[1] && k < g.counts[2];
+  const bool row_valid = row < m * m && j < g.counts[1] && k >= g.k_begin && k < g.k_end;
   const T py = T(j) * h, pz = T(k) * h;
   T px[kPointsPerThread];
   long long index[kPointsPerThread];
@@ -121,14 +123,14 @@ __global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __re
     if (index[s] >= 0) out[index[s]] = acc[s].value();
 }
 
-// The overflow atoms' job restricted to planes [first, end) of the lattice, whose values start at
-// `values`: the planes become a lattice of their own, the atoms shifted with them.
+// The overflow atoms' job restricted to planes [first, end) of the lattice: the same lattice and
+// coordinates (so each point's terms do not depend on where slabs begin), one block of those
+// planes, adding to the whole map at `values`.
 template <class T>
 CoulombJob<T> planes_of(const CoulombJob<T>& overflow, long long first, long long end, T* values) {
   CoulombJob<T> out = overflow;
-  out.counts[2] = end - first;
+  out.blocks = {LatticeBlock{{0, 0, first}, {out.counts[0], out.counts[1], end - first}, 0}};
   out.values = values;
-  for (T& z : out.coords[2]) z -= T(first) * out.spacing;
   return out;
 }
 
@@ -162,6 +164,15 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     g.regions[d] = (job.counts[d] + g.m - 1) / g.m;
     g.bins[d] = g.regions[d] + 2 * g.pad;
   }
+  // Only the z planes of the job's blocks run; each point's sum is the same whichever they are.
+  g.k_begin = g.counts[2];
+  g.k_end = 0;
+  for (const LatticeBlock& b : job.blocks) {
+    g.k_begin = std::min<long long>(g.k_begin, b.begin[2]);
+    g.k_end = std::max<long long>(g.k_end, b.begin[2] + b.size[2]);
+  }
+  if (g.k_end <= g.k_begin) return "cuda: no points";
+  const long long region_lo = g.k_begin / g.m, region_hi = (g.k_end + g.m - 1) / g.m;
   g.threads_per_row = (g.m + kPointsPerThread - 1) / kPointsPerThread;
   const int block = std::max(32, (g.m * g.m * g.threads_per_row + 31) / 32 * 32);
 
@@ -221,12 +232,12 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
   for (std::size_t o = 0; o < offsets.size(); ++o) packed[o] = make_int4(offsets[o][0], offsets[o][1], offsets[o][2], 0);
   const T rc2 = job.cutoff * job.cutoff;
   {
-    std::lock_guard<std::mutex> lock(c_offsets_mutex);
+    std::lock_guard<std::mutex> lock(c_offsets_mutex.current());
     check(cudaMemcpyToSymbolAsync(c_offsets, packed.data(), packed.size() * sizeof(int4), 0, cudaMemcpyHostToDevice, stream),
           "copy offsets");
     // Slabs of regions along z, each copied back on a second stream as soon as it is done, so
     // that copying the map (tens of MB of pageable memory) overlaps computing the rest.
-    const long long slabs = std::min<long long>(kSlabs, g.regions[2]);
+    const long long slabs = std::min<long long>(kSlabs, region_hi - region_lo);
     const std::size_t shared = std::size_t(g.batch) * std::size_t(g.capacity) * sizeof(Atom4<T>);
     const std::size_t plane = std::size_t(job.counts[0] * job.counts[1]);
     cudaStream_t copies = nullptr;
@@ -234,8 +245,8 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     std::vector<cudaEvent_t> done(std::size_t(slabs), nullptr);
     for (long long slab = 0; slab < slabs; ++slab) {
       Geometry part = g;
-      part.first_region_z = g.regions[2] * slab / slabs;
-      const long long end_z = g.regions[2] * (slab + 1) / slabs;
+      part.first_region_z = region_lo + (region_hi - region_lo) * slab / slabs;
+      const long long end_z = region_lo + (region_hi - region_lo) * (slab + 1) / slabs;
       const dim3 grid(unsigned(g.regions[0]), unsigned(g.regions[1]), unsigned(end_z - part.first_region_z));
       if (job.compensated)
         cutoff_kernel<T, true><<<grid, block, shared, stream>>>(d_bins, d_filled, part, job.spacing, rc2, T(1) / rc2, d_map);
@@ -248,8 +259,10 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     // Each slab's planes come back as soon as they are done; the host then adds the overflow
     // atoms' terms to them while the GPU computes the slabs after it.
     for (long long slab = 0; slab < slabs; ++slab) {
-      const long long first_plane = std::min(g.counts[2], g.regions[2] * slab / slabs * g.m);
-      const long long end_plane = std::min(g.counts[2], g.regions[2] * (slab + 1) / slabs * g.m);
+      const auto plane_of = [&](long long s) {
+        return std::clamp((region_lo + (region_hi - region_lo) * s / slabs) * g.m, g.k_begin, g.k_end);
+      };
+      const long long first_plane = plane_of(slab), end_plane = plane_of(slab + 1);
       T* slab_values = job.values + first_plane * plane;
       check(cudaStreamWaitEvent(copies, done[slab], 0), "wait for a slab");
       check(cudaMemcpyAsync(slab_values, d_map + first_plane * plane,
@@ -257,7 +270,7 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
             "copy the map back");
       if (overflow.n == 0 || end_plane == first_plane) continue;
       check(cudaStreamSynchronize(copies), "copy the map back");
-      host_cutoff(planes_of(overflow, first_plane, end_plane, slab_values));
+      host_cutoff(planes_of(overflow, first_plane, end_plane, job.values));
     }
     check(cudaFreeAsync(d_bins, copies), "free bins");
     check(cudaFreeAsync(d_filled, copies), "free bin counts");

@@ -267,10 +267,19 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
   const T* ax = job.coords[0].data();
   const T* ay = job.coords[1].data();
   const T* az = job.coords[2].data();
+  // The z planes of the job's blocks (whole planes: a slab of the worker pool, or every plane).
+  std::int64_t z_lo = nz, z_hi = 0;
+  for (const LatticeBlock& b : job.blocks) {
+    z_lo = std::min(z_lo, b.begin[2]);
+    z_hi = std::max(z_hi, b.begin[2] + b.size[2]);
+  }
+  z_lo = std::max<std::int64_t>(z_lo, 0);
+  z_hi = std::min(z_hi, nz);
+  if (z_hi <= z_lo) return;
 #pragma omp parallel num_threads(threads)
   {
     const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const std::int64_t k_begin = nz * t / nt, k_end = nz * (t + 1) / nt;
+    const std::int64_t k_begin = z_lo + (z_hi - z_lo) * t / nt, k_end = z_lo + (z_hi - z_lo) * (t + 1) / nt;
     for (const std::int64_t a : order) {
       // Index ranges one point wider than the sphere: cutoff_term itself decides who is inside.
       const std::int64_t k0 = std::max(k_begin, std::int64_t(std::floor((az[a] - rc) / h)));

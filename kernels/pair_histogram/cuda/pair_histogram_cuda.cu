@@ -15,7 +15,9 @@
 // shortcuts exact) bins with one edge test and a branch-free square root, selects each count
 // instead of branching, and lets a warp skip an A atom none of whose pairs counts; B is put in
 // Morton order so that this happens often. The generic one handles labels and any range.
+#include "kernels/cuda_device_mutex.hpp"
 #include "kernels/pair_histogram/cuda/pair_histogram_cuda.hpp"
+#include "kernels/pair_histogram/cuda/pair_histogram_cuda_region.hpp"
 
 #include <cuda_runtime.h>
 
@@ -83,7 +85,7 @@ union ConstantTile {
 __constant__ ConstantTile c_tile;
 
 // c_tile is one per device: calls take turns.
-std::mutex c_tile_mutex;
+PerDeviceMutex c_tile_mutex;
 
 __device__ __forceinline__ Vec3<float> tile_atom(float, int i) {
   return {c_tile.f[i].x, c_tile.f[i].y, c_tile.f[i].z};
@@ -553,10 +555,13 @@ std::string describe(const Launch& l, const Device& device, const char* kernel, 
   return s + ", device-memory counts (64-bit atomics) over " + std::to_string(l.window) + " bins";
 }
 
+// Counts the bins of the flattened region [region_begin, region_end) (others may count too).
 template <class T, class Box, bool kGeneric>
-std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t stream) {
+std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t stream,
+                std::int64_t region_begin, std::int64_t region_end) {
   const Device device = query_device();
-  const std::int64_t flat_bins = std::int64_t(job.n_histograms) * job.range.n_bins;
+  const std::int64_t all_bins = std::int64_t(job.n_histograms) * job.range.n_bins;
+  const std::int64_t flat_bins = region_end - region_begin;
   const std::int64_t n_b = job.one_set ? job.n_a : job.n_b;
   // One set: a tile meets on average half of the set.
   const Launch l =
@@ -583,8 +588,8 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
   const auto molecule_a = upload(host_labels.molecule_a, job.n_a, stream);
   const auto molecule_b = upload(job.one_set ? nullptr : host_labels.molecule_b, n_b, stream);
 
-  DeviceArray<std::uint64_t> counts(flat_bins, stream);
-  check(cudaMemsetAsync(counts.get(), 0, std::size_t(flat_bins) * sizeof(std::uint64_t), stream),
+  DeviceArray<std::uint64_t> counts(all_bins, stream);
+  check(cudaMemsetAsync(counts.get(), 0, std::size_t(all_bins) * sizeof(std::uint64_t), stream),
         "clearing counts");
 
   Pass<T, Box> p{box, job.range};
@@ -610,8 +615,8 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
     p.sub_tiles = int(ceil_div(p.tile_size, l.sub_tile));
     const int grid = int(std::min<std::int64_t>(l.grid, std::int64_t(p.chunks) * p.sub_tiles));
     for (std::int64_t s = 0; s < l.sweeps; ++s) {
-      p.window_begin = s * l.window;
-      p.window_size = int(std::min(l.window, flat_bins - p.window_begin));
+      p.window_begin = region_begin + s * l.window;
+      p.window_size = int(std::min(l.window, region_end - p.window_begin));
       p.magic_window_begin = magic_bits<T> + int(p.window_begin);
       // The fast kernel's bins are the ones its edges define (fast_kernel_exact): bin >= k
       // exactly when r >= edge(k), so its window is a range of r2 too. The generic kernel
@@ -626,7 +631,7 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
     }
   }
 
-  std::vector<std::uint64_t> totals(static_cast<std::size_t>(flat_bins));
+  std::vector<std::uint64_t> totals(static_cast<std::size_t>(all_bins));
   check(cudaMemcpyAsync(totals.data(), counts.get(), totals.size() * sizeof(std::uint64_t),
                         cudaMemcpyDeviceToHost, stream),
         "copy of the counts");
@@ -643,21 +648,34 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
 
 template <class T>
 std::string pair_histogram_cuda(const PairHistogramJob<T>& job, cudaStream_t stream) {
+  return pair_histogram_cuda_region(job, stream, 0, std::int64_t(job.n_histograms) * job.range.n_bins);
+}
+
+template <class T>
+std::string pair_histogram_cuda_region(const PairHistogramJob<T>& job, cudaStream_t stream,
+                                       std::int64_t region_begin, std::int64_t region_end) {
+  if (region_begin < 0 || region_end <= region_begin ||
+      region_end > std::int64_t(job.n_histograms) * job.range.n_bins)
+    throw std::invalid_argument("CUDA pair histogram: empty or out-of-range region of bins");
   if (job.labels.species != nullptr && !job.one_set)
     throw std::invalid_argument("CUDA pair histogram: species labels need one set");
   if (job.labels.molecule_a != nullptr && !job.one_set && job.labels.molecule_b == nullptr)
     throw std::invalid_argument("CUDA pair histogram: exclusions of two sets need molecule_b");
   if (job.pair_count() <= 0) return "cuda: no pairs";
-  const std::lock_guard<std::mutex> lock(c_tile_mutex);
+  const std::lock_guard<std::mutex> lock(c_tile_mutex.current());
   return visit_box<T>(job.box, [&](const auto& box) {
     using Box = std::decay_t<decltype(box)>;
     return job.labels.trivial() && fast_kernel_exact(job.range)
-               ? run<T, Box, false>(job, box, stream)
-               : run<T, Box, true>(job, box, stream);
+               ? run<T, Box, false>(job, box, stream, region_begin, region_end)
+               : run<T, Box, true>(job, box, stream, region_begin, region_end);
   });
 }
 
 template std::string pair_histogram_cuda<float>(const PairHistogramJob<float>&, cudaStream_t);
 template std::string pair_histogram_cuda<double>(const PairHistogramJob<double>&, cudaStream_t);
+template std::string pair_histogram_cuda_region<float>(const PairHistogramJob<float>&, cudaStream_t,
+                                                       std::int64_t, std::int64_t);
+template std::string pair_histogram_cuda_region<double>(const PairHistogramJob<double>&, cudaStream_t,
+                                                        std::int64_t, std::int64_t);
 
 }  // namespace kmol
