@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "drivers/commands.hpp"
+#include "drivers/plane_plot.hpp"
 #include "kernels/orbital/examples.hpp"
 #include "kernels/orbital/orbital.hpp"
 #include "kernels/orbital/overlap.hpp"
@@ -86,47 +87,6 @@ void write_lobes(const OrbitalOptions& o, const OrbitalMap<T>& map) {
 // Writes the plane through --plot-at (default: the middle) as text and draws it with
 // scripts/plot_slice.py under Debian's python3 (matplotlib).
 template <class T>
-void plot_plane(const OrbitalOptions& o, const OrbitalMap<T>& map, const std::string& title) {
-  const Lattice& l = map.lattice;
-  const int axis = o.plot_axis == "x" ? 0 : o.plot_axis == "y" ? 1 : 2;
-  const int u = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2;
-  const double origin[3] = {l.origin.x, l.origin.y, l.origin.z};
-  std::int64_t at = l.counts[axis] / 2;
-  if (std::isfinite(o.plot_at)) at = std::llround((o.plot_at - origin[axis]) / l.spacing);
-  if (at < 0 || at >= l.counts[axis])
-    throw InputError({"", "--plot-at", -1}, fmt::format("{} A lies outside the lattice along {}", o.plot_at, o.plot_axis));
-  const std::string values = o.plot + ".values.tmp", image = o.plot + ".tmp.png";
-  {
-    auto f = fmt::output_file(values);
-    for (std::int64_t b = 0; b < l.counts[v]; ++b) {
-      for (std::int64_t a = 0; a < l.counts[u]; ++a) {
-        std::int64_t ijk[3];
-        ijk[axis] = at;
-        ijk[u] = a;
-        ijk[v] = b;
-        f.print("{:.6e} ", double(map.at(ijk[0], ijk[1], ijk[2])));
-      }
-      f.print("\n");
-    }
-  }
-  const char* names = "xyz";
-  const char* script_env = std::getenv("KMOL_PLOT_SCRIPT");
-  const std::string script = script_env ? script_env : KMOL_PLOT_SCRIPT;
-  const std::string command = fmt::format(
-      "/usr/bin/python3 '{}' '{}' '{}' --title '{}, {} = {:.2f} A' --xlabel '{} (A)' --ylabel '{} (A)' "
-      "--units 'bohr^-3/2' --quantity 'psi' --extent {} {} {} {}",
-      script, values, image, title, names[axis], origin[axis] + double(at) * l.spacing, names[u], names[v],
-      origin[u] - 0.5 * l.spacing, origin[u] + (double(l.counts[u]) - 0.5) * l.spacing, origin[v] - 0.5 * l.spacing,
-      origin[v] + (double(l.counts[v]) - 0.5) * l.spacing);
-  const int status = std::system(command.c_str());
-  std::remove(values.c_str());
-  if (status != 0 || std::rename(image.c_str(), o.plot.c_str()) != 0) {
-    std::remove(image.c_str());
-    throw InputError({o.plot, "--plot", -1}, "drawing the plane failed (needs /usr/bin/python3 with python3-matplotlib)");
-  }
-}
-
-template <class T>
 int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSettings& s) {
   const int index = select_orbital(molden, o.mo, o.spin);
   const MolecularOrbital& mo = molden.orbitals[std::size_t(index)];
@@ -150,7 +110,9 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
     for (std::size_t a = 0; a < molden.positions.size(); ++a) atoms.push_back({molden.atomic_numbers[a], molden.positions[a]});
     io::write_cube(o.out, grid, map.values.data(), atoms, "kmol " + title);
   }
-  if (!o.plot.empty()) plot_plane(o, map, fmt::format("orbital {}", index + 1));
+  if (!o.plot.empty())
+    plot_plane({o.plot, o.plot_axis, o.plot_at, fmt::format("orbital {}", index + 1), "bohr^-3/2", "psi"}, map.lattice,
+               [&map](std::int64_t i, std::int64_t j, std::int64_t k) { return double(map.at(i, j, k)); });
   if (!o.mesh.empty()) write_lobes(o, map);
   const double evaluations = double(l.points()) * double(basis.functions());
   fmt::print("{} atoms, {} basis functions; {}; norm (analytic) {:.6f}; lattice {} x {} x {} at {} A; {:.4f} s with {} "

@@ -12,6 +12,7 @@
 
 #include "drivers/cluster.hpp"
 #include "drivers/commands.hpp"
+#include "drivers/plane_plot.hpp"
 #include "drivers/pool_options.hpp"
 #include "drivers/pool_potential.hpp"
 #include "drivers/potential_hdf5.hpp"
@@ -146,48 +147,6 @@ PotentialMap<T> compute(const PotentialOptions& o, const io::PqrAtoms& atoms, co
 // Writes the plane through --plot-at (default: the middle) as text and draws it with
 // scripts/plot_slice.py under Debian's python3 (matplotlib).
 template <class T>
-void plot_plane(const PotentialOptions& o, const PotentialMap<T>& map) {
-  const Lattice& l = map.lattice;
-  const int axis = o.plot_axis == "x" ? 0 : o.plot_axis == "y" ? 1 : 2;
-  const int u = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2;
-  const double origin[3] = {l.origin.x, l.origin.y, l.origin.z};
-  std::int64_t at = l.counts[axis] / 2;
-  if (std::isfinite(o.plot_at)) at = std::llround((o.plot_at - origin[axis]) / l.spacing);
-  if (at < 0 || at >= l.counts[axis])
-    throw InputError({"", "--plot-at", -1}, fmt::format("{} A lies outside the lattice along {}", o.plot_at, o.plot_axis));
-  const std::string values = o.plot + ".values.tmp", image = o.plot + ".tmp.png";
-  {
-    auto f = fmt::output_file(values);
-    for (std::int64_t b = 0; b < l.counts[v]; ++b) {
-      for (std::int64_t a = 0; a < l.counts[u]; ++a) {
-        std::int64_t ijk[3];
-        ijk[axis] = at;
-        ijk[u] = a;
-        ijk[v] = b;
-        f.print("{:.6e} ", double(map.at(ijk[0], ijk[1], ijk[2])));
-      }
-      f.print("\n");
-    }
-  }
-  const char* names = "xyz";
-  const double plane = origin[axis] + double(at) * l.spacing;
-  const char* script_env = std::getenv("KMOL_PLOT_SCRIPT");
-  const std::string script = script_env ? script_env : KMOL_PLOT_SCRIPT;
-  const std::string command = fmt::format(
-      "/usr/bin/python3 '{}' '{}' '{}' --title '{} potential, {} = {:.2f} A' --xlabel '{} (A)' --ylabel '{} (A)' "
-      "--units '{}' --extent {} {} {} {}",
-      script, values, image, o.method, names[axis], plane, names[u], names[v], to_string(map.units),
-      origin[u] - 0.5 * l.spacing, origin[u] + (double(l.counts[u]) - 0.5) * l.spacing, origin[v] - 0.5 * l.spacing,
-      origin[v] + (double(l.counts[v]) - 0.5) * l.spacing);  // pixel edges, so pixels centre on the points
-  const int status = std::system(command.c_str());
-  std::remove(values.c_str());
-  if (status != 0 || std::rename(image.c_str(), o.plot.c_str()) != 0) {
-    std::remove(image.c_str());
-    throw InputError({o.plot, "--plot", -1}, "drawing the plane failed (needs /usr/bin/python3 with python3-matplotlib)");
-  }
-}
-
-template <class T>
 int potential(const PotentialOptions& o, const io::PqrAtoms& atoms, const CoulombSettings& s) {
   Kokkos::Timer timer;
   const PotentialMap<T> map = compute<T>(o, atoms, s);
@@ -199,7 +158,9 @@ int potential(const PotentialOptions& o, const io::PqrAtoms& atoms, const Coulom
     write_potential_hdf5(o.out, grid, map.values.data(), to_string(map.units), o.method);
   else
     io::write_opendx(o.out, grid, map.values.data(), "POTENTIAL (" + to_string(map.units) + ")");
-  if (!o.plot.empty()) plot_plane(o, map);
+  if (!o.plot.empty())
+    plot_plane({o.plot, o.plot_axis, o.plot_at, o.method + " potential", to_string(map.units), ""}, map.lattice,
+               [&map](std::int64_t i, std::int64_t j, std::int64_t k) { return double(map.at(i, j, k)); });
   const double points = s.faces_only ? double(2 * (l.counts[0] * l.counts[1] + l.counts[1] * l.counts[2] +
                                                    l.counts[0] * l.counts[2]))
                                      : double(l.points());

@@ -97,11 +97,18 @@ def _value(counter):
     return float(counter["value"]) if isinstance(counter, dict) else float(counter)
 
 
+# Suites of the same binaries that measure kmol's machinery rather than a kernel: the worker
+# pool's empty-unit latency and its multi-GPU scaling (docs/multi_gpu.md reports both).
+NOT_KERNELS = {"worker_pool_empty_unit": "the worker pool's latency", "pair_histogram_gpus": "multi-GPU scaling"}
+
+
 def _result(bench, run):
     parsed = parse_name(bench.get("run_name", bench["name"]))
     if parsed is None:
         return None, "name is not <kernel>/<backend>/<impl>/<case>"
     kernel, backend, impl, segments = parsed
+    if kernel in NOT_KERNELS:
+        return None, f"not a kernel: {NOT_KERNELS[kernel]} (docs/multi_gpu.md)"
     rates = sorted((k for k in bench if k.endswith(RATE_SUFFIX)), key=_rate_rank)
     if not rates:
         return None, f"has no *{RATE_SUFFIX} counter"
