@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "drivers/potential_hdf5.hpp"
 #include "drivers/trajectory_options.hpp"
 #include "kernels/density/half.hpp"
 #include "kmol/core/errors.hpp"
@@ -27,17 +28,6 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-void check(bool ok, const std::string& path, const std::string& what) {
-  if (!ok) throw InputError({path, "", -1}, "HDF5: cannot " + what + " (" + io::last_hdf5_message() + ")");
-}
-
-void vector_attribute(hid_t target, const char* name, const double (&value)[3], const std::string& path) {
-  const hsize_t three = 3;
-  io::Hid space(H5Screate_simple(1, &three, nullptr));
-  io::Hid attr(H5Acreate2(target, name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT));
-  check(attr.valid() && H5Awrite(attr.get(), H5T_NATIVE_DOUBLE, value) >= 0, path, std::string("write attribute ") + name);
-}
-
 // IEEE binary16 as HDF5 1.10 describes it (the layout numpy's float16 and h5py use).
 io::Hid half_type() {
   io::Hid t(H5Tcopy(H5T_IEEE_F32LE));
@@ -50,27 +40,10 @@ io::Hid half_type() {
 template <class V>
 void write_hdf5(const std::string& temporary, const std::string& path, const io::RegularGrid& grid, const V* values,
                 const std::string& name) {
-  const auto [nx, ny, nz] = grid.counts;
-  std::vector<V> xyz(std::size_t(nx * ny * nz));  // (i, j, k) with k fastest
-  for (std::int64_t k = 0; k < nz; ++k)
-    for (std::int64_t j = 0; j < ny; ++j)
-      for (std::int64_t i = 0; i < nx; ++i) xyz[std::size_t((i * ny + j) * nz + k)] = values[(k * ny + j) * nx + i];
-  io::QuietHdf5 quiet;
-  io::Hid file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
-  check(file.valid(), path, "create the file");
-  const hsize_t dims[3] = {hsize_t(nx), hsize_t(ny), hsize_t(nz)};
-  io::Hid space(H5Screate_simple(3, dims, nullptr));
   const bool half = sizeof(V) == 2;
   io::Hid half16 = half_type();
-  const hid_t stored = half ? half16.get() : H5T_IEEE_F32LE;
-  const hid_t memory = half ? half16.get() : H5T_NATIVE_FLOAT;
-  io::Hid data(H5Dcreate2(file.get(), name.c_str(), stored, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  check(data.valid() && H5Dwrite(data.get(), memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, xyz.data()) >= 0, path,
-        "write /" + name);
-  const double origin[3] = {grid.origin.x, grid.origin.y, grid.origin.z};
-  const double delta[3] = {grid.spacing[0], grid.spacing[1], grid.spacing[2]};
-  vector_attribute(data.get(), "origin", origin, path);
-  vector_attribute(data.get(), "delta", delta, path);
+  write_grid_hdf5(temporary, path, grid, values, name, half ? half16.get() : H5T_IEEE_F32LE,
+                  half ? half16.get() : H5T_NATIVE_FLOAT, {});
 }
 
 std::string upper(std::string s) {
