@@ -4,6 +4,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kernels/pair_histogram/selection.hpp"
 #include "kmol/core/errors.hpp"
@@ -158,6 +159,22 @@ KMOL_BACKEND_TEST(PairHistogram, TriclinicLatticeWithPairsOnCellFacesIsExact) {
   s.r_max = limit_for(box);
   s.n_bins = 97;
   expect_all_impls_match_oracle<ExecSpace>(kmol::one_set(xyz.data(), std::int64_t(xyz.size())), s);
+}
+
+KMOL_BACKEND_TEST(PairHistogram, FineBinsFarFromZeroMatchTheOracle) {
+  // 2^20 bins across [1000, 1000.5): too fine for the fast binning's rounding bound in single
+  // precision (fast_kernel_exact fails), so float kernels take bin_of itself there.
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(0, 0.1), v(0, 0.3);
+  std::vector<Vec3<double>> a(200), b(150);
+  for (auto& p : a) p = {u(rng), v(rng), v(rng)};
+  for (auto& p : b) p = {1000.2 + u(rng), v(rng), v(rng)};  // every distance in [1000.1, 1000.3]
+  PairHistogramSettings s;
+  s.r_min = 1000;
+  s.r_max = 1000.5;
+  s.n_bins = 1 << 20;
+  ASSERT_FALSE(kmol::fast_binning::fast_kernel_exact(kmol::HistogramRange<float>(s.r_min, s.r_max, s.n_bins)));
+  expect_all_impls_match_oracle<ExecSpace>(kmol::two_sets(a.data(), 200, b.data(), 150), s);
 }
 
 KMOL_BACKEND_TEST(PairHistogram, EmptySelectionsAndOneAtomGiveZeroCounts) {
