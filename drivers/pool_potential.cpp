@@ -34,7 +34,10 @@ std::string compute_on_worker(const WorkerContext& worker, const CoulombJob<T>& 
 #ifdef KMOL_HAVE_CUDA
     const auto stream = static_cast<cudaStream_t>(worker.stream);
     if (job.method != CoulombMethod::cutoff) return coulomb_cuda_all_atoms(job, stream);
-    return coulomb_cuda_cutoff<T>(job, stream, [](const CoulombJob<T>& overflow) { coulomb_host(overflow, 1); });
+    // One thread each: the pool's CPU workers run beside it.
+    return coulomb_cuda_cutoff<T>(
+        job, stream, [](const CoulombJob<T>& overflow) { coulomb_host(overflow, 1); },
+        [](T* to, const T* from, std::size_t n) { copy_values(to, from, n, 1); });
 #else
     throw UnsupportedError("GPU worker: this build has no CUDA");
 #endif

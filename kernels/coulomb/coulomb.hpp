@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/default_init_allocator.hpp"
 #include "kmol/core/vec3.hpp"
 
 namespace kmol {
@@ -66,7 +67,7 @@ struct CoulombSettings {
 template <class T>
 struct PotentialMap {
   Lattice lattice;
-  std::vector<T> values;  // lattice.index order; faces_only leaves interior points at 0
+  MapValues<T> values;  // lattice.index order; faces_only leaves interior points at 0
   PotentialUnits units = PotentialUnits::kT_per_e;
   CoulombImpl impl_used = CoulombImpl::automatic;
   std::string launch;     // the implementation's launch choice, for the record

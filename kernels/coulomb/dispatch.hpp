@@ -35,9 +35,9 @@ std::string run_coulomb(const ExecSpace& space, CoulombImpl impl, const CoulombJ
       if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
         if (job.method != CoulombMethod::cutoff) return coulomb_cuda_all_atoms(job, space.cuda_stream());
         const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
-        return coulomb_cuda_cutoff<T>(job, space.cuda_stream(), [threads](const CoulombJob<T>& overflow) {
-          coulomb_host(overflow, threads);
-        });
+        return coulomb_cuda_cutoff<T>(
+            job, space.cuda_stream(), [threads](const CoulombJob<T>& overflow) { coulomb_host(overflow, threads); },
+            [threads](T* to, const T* from, std::size_t n) { copy_values(to, from, n, threads); });
       }
 #endif
       break;
@@ -55,11 +55,15 @@ PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>&
   PotentialMap<T> map;
   map.lattice = settings.lattice;
   map.units = settings.units;
-  map.values.assign(std::size_t(settings.lattice.points()), T(0));
-  job.values = map.values.data();
   const CoulombShape shape{settings.method, input.n, job.points(), settings.faces_only, settings.lattice.spacing,
                            settings.cutoff};
   map.impl_used = choose_coulomb_impl(shape, coulomb_platform_of<ExecSpace>(), settings.impl);
+  // The CUDA cutoff path stores every point; zeroing the map for it would be a pass over tens of MB.
+  if (map.impl_used == CoulombImpl::cuda && settings.method == CoulombMethod::cutoff)
+    map.values.resize(std::size_t(settings.lattice.points()));
+  else
+    map.values.assign(std::size_t(settings.lattice.points()), T(0));
+  job.values = map.values.data();
   map.launch = run_coulomb(space, map.impl_used, job);
   space.fence();
   Kokkos::Profiling::popRegion();

@@ -31,7 +31,8 @@ struct CoulombJob {
   T kappa = 0;   // mdh, 1/Angstrom
   bool compensated = false;
   std::vector<LatticeBlock> blocks;  // disjoint; together the points to compute
-  T* values = nullptr;               // host, whole lattice, zeroed; implementations store their points
+  T* values = nullptr;               // host, whole lattice; implementations store their points. Zeroed,
+                                     // but for the CUDA cutoff path, which stores every point itself
 
   std::int64_t index(std::int64_t i, std::int64_t j, std::int64_t k) const {
     return (k * counts[1] + j) * counts[0] + i;

@@ -8,6 +8,7 @@
 //     memory; atoms that overflow their bin are summed on the host while the GPU runs.
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <functional>
 #include <string>
 
@@ -23,9 +24,14 @@ std::string coulomb_cuda_all_atoms(const CoulombJob<T>& job, cudaStream_t stream
 template <class T>
 using HostCutoff = std::function<void(const CoulombJob<T>&)>;
 
-// Computes the cutoff job on `stream`, running `host_cutoff` on the atoms that overflow their bins
-// meanwhile, and stores the sum in job.values.
+// Copies n values of the map from page-locked staging into job.values (with the caller's threads).
 template <class T>
-std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, const HostCutoff<T>& host_cutoff);
+using HostCopy = std::function<void(T* to, const T* from, std::size_t n)>;
+
+// Computes the cutoff job on `stream`, running `host_cutoff` on the atoms that overflow their bins
+// meanwhile, and stores the sum in job.values: every point of the job's z planes, whatever was there.
+template <class T>
+std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, const HostCutoff<T>& host_cutoff,
+                                const HostCopy<T>& host_copy);
 
 }  // namespace kmol

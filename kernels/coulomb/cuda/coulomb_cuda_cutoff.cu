@@ -7,11 +7,14 @@
 // __constant__ memory (this unit includes no Kokkos). The filled slots of a batch of bins are
 // staged, compacted, in shared memory and every thread sums its points over them. Atoms that do
 // not fit their bin are summed on the host by the caller's function while the GPU runs.
+//
+// The bins are hashed straight into page-locked memory and the map comes back slab by slab
+// through two page-locked buffers in turn, all kept between calls with the device buffers
+// (cuda_staging.hpp): the host copies one slab into the map while the GPU computes the next.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -21,6 +24,7 @@
 #include "kernels/coulomb/cuda/cutoff_bins.hpp"
 #include "kernels/coulomb/evaluator.hpp"
 #include "kernels/cuda_device_mutex.hpp"
+#include "kernels/cuda_staging.hpp"
 
 namespace kmol {
 namespace {
@@ -48,7 +52,8 @@ struct Geometry {
   long long regions[3], bins[3], counts[3];
   int pad;
   long long first_region_z;  // of the slab being launched
-  long long k_begin, k_end;  // the z planes computed: the job's (the whole lattice, or a slab of the worker pool)
+  long long k_begin, k_end;  // the z planes computed: the job's (the whole lattice, or a slab of the worker pool),
+                             // the only planes the device map holds
 };
 
 // One block per region of m^3 points. Each thread owns up to four points of one row (x), so the
@@ -76,7 +81,7 @@ __global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __re
   for (int s = 0; s < kPointsPerThread; ++s) {
     const int local = lane_in_row + s * g.threads_per_row;
     const long long i = i0 + local;
-    index[s] = row_valid && local < m && i < g.counts[0] ? (k * g.counts[1] + j) * g.counts[0] + i : -1;
+    index[s] = row_valid && local < m && i < g.counts[0] ? ((k - g.k_begin) * g.counts[1] + j) * g.counts[0] + i : -1;
     px[s] = T(i) * h;
   }
   const long long hx = blockIdx.x + g.pad, hy = blockIdx.y + g.pad, hz = blockIdx.z + g.first_region_z + g.pad;
@@ -111,6 +116,9 @@ __global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __re
       const Atom4<T> atom = staged[a];
       const T dy = atom.y - py, dz = atom.z - pz;
       const T across2 = math::fma(dy, dy, dz * dz);
+      // Every point of the row is then as far or farther (r2 >= across2): all its terms are 0
+      // (adding them changes no sum). Whole warps skip about a quarter of the atoms they stage.
+      if (!(across2 < rc2)) continue;
 #pragma unroll
       for (int s = 0; s < kPointsPerThread; ++s) {
         const T dx = atom.x - px[s];
@@ -146,10 +154,29 @@ int choose_capacity(const std::vector<int>& occupancy, std::int64_t binned, int 
   return max_capacity;
 }
 
+// What a caller keeps between calls on one device: the bins (fill counts, then slots) on both
+// sides, the device map, two page-locked slab buffers, the copy stream and events, host scratch.
+struct CutoffWorkspace {
+  cuda_staging::PinnedBuffer host_bins, host_slabs;
+  cuda_staging::DeviceBuffer bins, map;
+  cuda_staging::EventSet computed, copied;
+  std::vector<std::int64_t> bin_of;
+  std::vector<int> occupancy;
+  cudaStream_t copies = nullptr;
+
+  CutoffWorkspace() { check(cudaStreamCreateWithFlags(&copies, cudaStreamNonBlocking), "create the copy stream"); }
+  CutoffWorkspace(const CutoffWorkspace&) = delete;
+  CutoffWorkspace& operator=(const CutoffWorkspace&) = delete;
+  ~CutoffWorkspace() { cudaStreamDestroy(copies); }
+};
+
+constexpr std::size_t kCountsAlign = 256;  // the slots start here past the fill counts
+
 }  // namespace
 
 template <class T>
-std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, const HostCutoff<T>& host_cutoff) {
+std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, const HostCutoff<T>& host_cutoff,
+                                const HostCopy<T>& host_copy) {
   const double h = double(job.spacing), rc = double(job.cutoff);
   Geometry g{};
   g.m = coulomb::cutoff_points_per_bin(h);
@@ -176,16 +203,20 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
   g.threads_per_row = (g.m + kPointsPerThread - 1) / kPointsPerThread;
   const int block = std::max(32, (g.m * g.m * g.threads_per_row + 31) / 32 * 32);
 
+  auto ws = cuda_staging::workspaces<CutoffWorkspace>().lease();
   // Hash the atoms; those beyond every bin are farther than the cutoff from every point.
   const std::int64_t n_bins = g.bins[0] * g.bins[1] * g.bins[2];
-  std::vector<std::int64_t> bin_of(job.n, -1);
-  std::vector<int> occupancy(n_bins, 0);
+  std::vector<std::int64_t>& bin_of = ws->bin_of;
+  std::vector<int>& occupancy = ws->occupancy;
+  bin_of.assign(std::size_t(job.n), -1);
+  occupancy.assign(std::size_t(n_bins), 0);
   std::int64_t binned = 0;
+  const double per_side = 1 / side;
   for (std::int64_t a = 0; a < job.n; ++a) {
     std::int64_t c[3];
     bool inside = true;
     for (int d = 0; d < 3; ++d) {
-      c[d] = std::int64_t(std::floor(double(job.coords[d][a]) / side)) + g.pad;
+      c[d] = std::int64_t(std::floor(double(job.coords[d][a]) * per_side)) + g.pad;
       inside = inside && c[d] >= 0 && c[d] < g.bins[d];
     }
     if (!inside || job.charges[a] == T(0)) continue;
@@ -195,10 +226,13 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
   }
   g.capacity = choose_capacity(occupancy, binned, int(kStagedBytes / sizeof(Atom4<T>)));
   g.batch = int(std::min<std::size_t>(kBinsPerBatch, kStagedBytes / (std::size_t(g.capacity) * sizeof(Atom4<T>))));
-  // Left uninitialised: the kernel reads only each bin's filled slots.
-  const std::unique_ptr<Atom4<T>[]> bins(new Atom4<T>[std::size_t(n_bins) * std::size_t(g.capacity)]);
-  const std::size_t bin_bytes = std::size_t(n_bins) * std::size_t(g.capacity) * sizeof(Atom4<T>);
-  std::fill(occupancy.begin(), occupancy.end(), 0);
+  // Fill counts, then the slots (left uninitialised: the kernel reads only each bin's filled ones).
+  const std::size_t counts_bytes = (std::size_t(n_bins) * sizeof(int) + kCountsAlign - 1) / kCountsAlign * kCountsAlign;
+  const std::size_t upload_bytes = counts_bytes + std::size_t(n_bins) * std::size_t(g.capacity) * sizeof(Atom4<T>);
+  unsigned char* staged_bins = ws->host_bins.reserve<unsigned char>(upload_bytes);
+  int* filled = reinterpret_cast<int*>(staged_bins);
+  Atom4<T>* bins = reinterpret_cast<Atom4<T>*>(staged_bins + counts_bytes);
+  std::fill_n(filled, n_bins, 0);
   CoulombJob<T> overflow;
   overflow.method = CoulombMethod::cutoff;
   overflow.spacing = job.spacing;
@@ -208,9 +242,9 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
   overflow.blocks = job.blocks;
   for (std::int64_t a = 0; a < job.n; ++a) {
     if (bin_of[a] < 0) continue;
-    int& filled = occupancy[bin_of[a]];
-    if (filled < g.capacity) {
-      bins[bin_of[a] * g.capacity + filled++] = {job.coords[0][a], job.coords[1][a], job.coords[2][a], job.charges[a]};
+    int& count = filled[bin_of[a]];
+    if (count < g.capacity) {
+      bins[bin_of[a] * g.capacity + count++] = {job.coords[0][a], job.coords[1][a], job.coords[2][a], job.charges[a]};
     } else {
       for (int d = 0; d < 3; ++d) overflow.coords[d].push_back(job.coords[d][a]);
       overflow.charges.push_back(job.charges[a]);
@@ -218,31 +252,38 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     }
   }
 
-  const std::size_t map_bytes = std::size_t(job.counts[0] * job.counts[1] * job.counts[2]) * sizeof(T);
-  Atom4<T>* d_bins = nullptr;
-  int* d_filled = nullptr;
-  T* d_map = nullptr;
-  check(cudaMallocAsync(&d_bins, bin_bytes, stream), "allocate bins");
-  check(cudaMallocAsync(&d_filled, occupancy.size() * sizeof(int), stream), "allocate bin counts");
-  check(cudaMallocAsync(&d_map, map_bytes, stream), "allocate the map");
-  check(cudaMemcpyAsync(d_bins, bins.get(), bin_bytes, cudaMemcpyHostToDevice, stream), "copy bins");
-  check(cudaMemcpyAsync(d_filled, occupancy.data(), occupancy.size() * sizeof(int), cudaMemcpyHostToDevice, stream),
-        "copy bin counts");
+  const std::size_t plane = std::size_t(job.counts[0] * job.counts[1]);
+  unsigned char* d_upload = ws->bins.reserve<unsigned char>(upload_bytes);
+  const int* d_filled = reinterpret_cast<const int*>(d_upload);
+  const Atom4<T>* d_bins = reinterpret_cast<const Atom4<T>*>(d_upload + counts_bytes);
+  T* d_map = ws->map.reserve<T>(std::size_t(g.k_end - g.k_begin) * plane);
+  check(cudaMemcpyAsync(d_upload, staged_bins, upload_bytes, cudaMemcpyHostToDevice, stream), "copy bins");
   std::vector<int4> packed(offsets.size());
   for (std::size_t o = 0; o < offsets.size(); ++o) packed[o] = make_int4(offsets[o][0], offsets[o][1], offsets[o][2], 0);
   const T rc2 = job.cutoff * job.cutoff;
+  // Slabs of regions along z: each comes back as soon as it is done, and the host copies it into
+  // the map (and adds the overflow atoms' terms to it) while the GPU computes the slabs after it.
+  const long long slabs = std::min<long long>(kSlabs, region_hi - region_lo);
+  const auto plane_of = [&](long long s) {
+    return std::clamp((region_lo + (region_hi - region_lo) * s / slabs) * g.m, g.k_begin, g.k_end);
+  };
+  std::size_t slab_values = 0;  // the most values of one slab
+  for (long long slab = 0; slab < slabs; ++slab)
+    slab_values = std::max(slab_values, std::size_t(plane_of(slab + 1) - plane_of(slab)) * plane);
+  T* const ring = ws->host_slabs.reserve<T>(2 * slab_values);
+  const auto download = [&](long long slab) {  // into the ring buffer slab % 2, once computed
+    const long long first = plane_of(slab), end = plane_of(slab + 1);
+    check(cudaStreamWaitEvent(ws->copies, ws->computed[std::size_t(slab)], 0), "wait for a slab");
+    check(cudaMemcpyAsync(ring + std::size_t(slab % 2) * slab_values, d_map + std::size_t(first - g.k_begin) * plane,
+                          std::size_t(end - first) * plane * sizeof(T), cudaMemcpyDeviceToHost, ws->copies),
+          "copy the map back");
+    check(cudaEventRecord(ws->copied[std::size_t(slab)], ws->copies), "record a copy");
+  };
   {
     std::lock_guard<std::mutex> lock(c_offsets_mutex.current());
     check(cudaMemcpyToSymbolAsync(c_offsets, packed.data(), packed.size() * sizeof(int4), 0, cudaMemcpyHostToDevice, stream),
           "copy offsets");
-    // Slabs of regions along z, each copied back on a second stream as soon as it is done, so
-    // that copying the map (tens of MB of pageable memory) overlaps computing the rest.
-    const long long slabs = std::min<long long>(kSlabs, region_hi - region_lo);
     const std::size_t shared = std::size_t(g.batch) * std::size_t(g.capacity) * sizeof(Atom4<T>);
-    const std::size_t plane = std::size_t(job.counts[0] * job.counts[1]);
-    cudaStream_t copies = nullptr;
-    check(cudaStreamCreateWithFlags(&copies, cudaStreamNonBlocking), "create the copy stream");
-    std::vector<cudaEvent_t> done(std::size_t(slabs), nullptr);
     for (long long slab = 0; slab < slabs; ++slab) {
       Geometry part = g;
       part.first_region_z = region_lo + (region_hi - region_lo) * slab / slabs;
@@ -253,38 +294,28 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
       else
         cutoff_kernel<T, false><<<grid, block, shared, stream>>>(d_bins, d_filled, part, job.spacing, rc2, T(1) / rc2, d_map);
       check(cudaGetLastError(), "kernel launch");
-      check(cudaEventCreateWithFlags(&done[slab], cudaEventDisableTiming), "create an event");
-      check(cudaEventRecord(done[slab], stream), "record a slab");
+      check(cudaEventRecord(ws->computed[std::size_t(slab)], stream), "record a slab");
     }
-    // Each slab's planes come back as soon as they are done; the host then adds the overflow
-    // atoms' terms to them while the GPU computes the slabs after it.
+    for (long long slab = 0; slab < std::min<long long>(2, slabs); ++slab) download(slab);
     for (long long slab = 0; slab < slabs; ++slab) {
-      const auto plane_of = [&](long long s) {
-        return std::clamp((region_lo + (region_hi - region_lo) * s / slabs) * g.m, g.k_begin, g.k_end);
-      };
-      const long long first_plane = plane_of(slab), end_plane = plane_of(slab + 1);
-      T* slab_values = job.values + first_plane * plane;
-      check(cudaStreamWaitEvent(copies, done[slab], 0), "wait for a slab");
-      check(cudaMemcpyAsync(slab_values, d_map + first_plane * plane,
-                            std::size_t(end_plane - first_plane) * plane * sizeof(T), cudaMemcpyDeviceToHost, copies),
-            "copy the map back");
-      if (overflow.n == 0 || end_plane == first_plane) continue;
-      check(cudaStreamSynchronize(copies), "copy the map back");
-      host_cutoff(planes_of(overflow, first_plane, end_plane, job.values));
+      const long long first = plane_of(slab), end = plane_of(slab + 1);
+      check(cudaEventSynchronize(ws->copied[std::size_t(slab)]), "copy the map back");
+      host_copy(job.values + std::size_t(first) * plane, ring + std::size_t(slab % 2) * slab_values,
+                std::size_t(end - first) * plane);
+      if (slab + 2 < slabs) download(slab + 2);  // into the buffer just emptied
+      if (overflow.n > 0 && end > first) host_cutoff(planes_of(overflow, first, end, job.values));
     }
-    check(cudaFreeAsync(d_bins, copies), "free bins");
-    check(cudaFreeAsync(d_filled, copies), "free bin counts");
-    check(cudaFreeAsync(d_map, copies), "free the map");
-    check(cudaStreamSynchronize(copies), "run the kernel");
-    for (cudaEvent_t e : done) cudaEventDestroy(e);
-    cudaStreamDestroy(copies);
+    // The last copy followed every kernel and the upload: nothing queued uses the workspace now.
+    ws.done();
   }
   return "cuda: " + std::to_string(g.m) + "^3-point regions, bins of " + std::to_string(side) + " A holding " +
          std::to_string(g.capacity) + " atoms, " + std::to_string(g.n_offsets) + " neighbour bins, " +
          std::to_string(overflow.n) + " overflow atoms on the host";
 }
 
-template std::string coulomb_cuda_cutoff(const CoulombJob<float>&, cudaStream_t, const HostCutoff<float>&);
-template std::string coulomb_cuda_cutoff(const CoulombJob<double>&, cudaStream_t, const HostCutoff<double>&);
+template std::string coulomb_cuda_cutoff(const CoulombJob<float>&, cudaStream_t, const HostCutoff<float>&,
+                                         const HostCopy<float>&);
+template std::string coulomb_cuda_cutoff(const CoulombJob<double>&, cudaStream_t, const HostCutoff<double>&,
+                                         const HostCopy<double>&);
 
 }  // namespace kmol

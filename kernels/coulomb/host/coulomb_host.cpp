@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -207,20 +208,18 @@ void cutoff_segment(T* row, T* row_carry, std::int64_t i0, std::int64_t i1, T h,
 
 #ifdef __AVX2__
 // The same for single precision eight points at a time, with the reciprocal square root refined
-// by one Newton step (as direct_row_avx2).
+// by one Newton step (as direct_row_avx2). px[i] = i h, the points' x.
 template <bool Compensated>
 void cutoff_segment_avx2(float* row, float* row_carry, std::int64_t i0, std::int64_t i1, std::int64_t row_length,
-                         float h, float ax, float across2, float q, float rc2, float inv_rc2) {
-  const __m256 vh = _mm256_set1_ps(h), vax = _mm256_set1_ps(ax), vw = _mm256_set1_ps(across2), vq = _mm256_set1_ps(q);
+                         const float* px, float h, float ax, float across2, float q, float rc2, float inv_rc2) {
+  const __m256 vax = _mm256_set1_ps(ax), vw = _mm256_set1_ps(across2), vq = _mm256_set1_ps(q);
   const __m256 vrc2 = _mm256_set1_ps(rc2), vinv = _mm256_set1_ps(inv_rc2), one = _mm256_set1_ps(1.0f);
   const __m256 half = _mm256_set1_ps(0.5f), three_halves = _mm256_set1_ps(1.5f), zero = _mm256_setzero_ps();
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   std::int64_t i = i0;
   // Whole chunks may run past the segment (points outside the sphere add exactly 0) but not past
   // the row, whose successor belongs to other coordinates.
   for (; i <= i1 && i + 8 <= row_length; i += 8) {
-    const __m256 fi = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(int(i)), lane));
-    const __m256 dx = _mm256_sub_ps(_mm256_mul_ps(fi, vh), vax);
+    const __m256 dx = _mm256_sub_ps(_mm256_loadu_ps(px + i), vax);
     const __m256 r2 = _mm256_fmadd_ps(dx, dx, vw);
     const __m256 y0 = _mm256_rsqrt_ps(r2);
     const __m256 y = _mm256_mul_ps(y0, _mm256_fnmadd_ps(_mm256_mul_ps(_mm256_mul_ps(half, r2), y0), y0, three_halves));
@@ -243,27 +242,44 @@ void cutoff_segment_avx2(float* row, float* row_carry, std::int64_t i0, std::int
 #endif
 
 // Atoms in the order of 4 A cells (z, then y, then x), so that consecutive atoms touch mostly the
-// same lattice points and the map stays in cache.
+// same lattice points and the map stays in cache; `cell` gets each atom's cell key.
 template <class T>
-std::vector<std::int64_t> spatial_order(const CoulombJob<T>& job) {
-  constexpr double cell = 4.0;
-  std::vector<std::int64_t> key(job.n), order(job.n);
+std::vector<std::int64_t> spatial_order(const CoulombJob<T>& job, std::vector<std::int64_t>& cell) {
+  constexpr double side = 4.0;
+  std::vector<std::int64_t> order(job.n);
+  cell.resize(job.n);
   for (std::int64_t a = 0; a < job.n; ++a) {
     std::int64_t c[3];
-    for (int d = 0; d < 3; ++d) c[d] = std::clamp<std::int64_t>(std::int64_t(std::floor(job.coords[d][a] / cell)) + (1 << 19), 0, (1 << 20) - 1);
-    key[a] = (c[2] << 40) | (c[1] << 20) | c[0];
+    for (int d = 0; d < 3; ++d) c[d] = std::clamp<std::int64_t>(std::int64_t(std::floor(job.coords[d][a] / side)) + (1 << 19), 0, (1 << 20) - 1);
+    cell[a] = (c[2] << 40) | (c[1] << 20) | c[0];
     order[a] = a;
   }
-  std::sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) { return key[x] < key[y]; });
+  std::sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) { return cell[x] < cell[y]; });
   return order;
 }
 
+// One atom's box of rows: planes k0..k1 (within the thread's slab), rows j0..j1 of each.
+struct RowBox {
+  std::int64_t k0, k1, j0, j1;
+};
+
+constexpr std::size_t kMostInGroup = 16;
+
 template <class T, bool Compensated>
 void cutoff_scatter(const CoulombJob<T>& job, int threads) {
-  const T h = job.spacing, rc = job.cutoff, rc2 = rc * rc, inv_rc2 = T(1) / rc2;
+  const T h = job.spacing, rc = job.cutoff, rc2 = rc * rc, inv_rc2 = T(1) / rc2, inv_h = T(1) / h;
   const std::int64_t nx = job.counts[0], ny = job.counts[1], nz = job.counts[2];
-  std::vector<T> carry(Compensated ? std::size_t(nx * ny * nz) : 0);
-  const std::vector<std::int64_t> order = spatial_order(job);
+  std::vector<T> px(static_cast<std::size_t>(nx));  // the points' x, as each term computes it
+  for (std::int64_t i = 0; i < nx; ++i) px[std::size_t(i)] = T(i) * h;
+  std::vector<std::int64_t> cell;
+  const std::vector<std::int64_t> order = spatial_order(job, cell);
+  // Groups: runs of consecutive atoms in one cell (at most kMostInGroup). A group's atoms visit
+  // each row in turn, so the row stays in the L1 cache across them instead of being fetched again
+  // per atom. Each point still receives the atoms' terms in `order`, as atom by atom would.
+  std::vector<std::size_t> group_begin;
+  for (std::size_t g = 0; g < order.size(); ++g)
+    if (g == 0 || cell[order[g]] != cell[order[g - 1]] || g - group_begin.back() == kMostInGroup) group_begin.push_back(g);
+  group_begin.push_back(order.size());
   const T* ax = job.coords[0].data();
   const T* ay = job.coords[1].data();
   const T* az = job.coords[2].data();
@@ -276,40 +292,56 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
   z_lo = std::max<std::int64_t>(z_lo, 0);
   z_hi = std::min(z_hi, nz);
   if (z_hi <= z_lo) return;
+  std::vector<T> carry(Compensated ? std::size_t(job.index(0, 0, z_hi) - job.index(0, 0, z_lo)) : 0);  // the planes' only
+  T* const carry_at_origin = Compensated ? carry.data() - job.index(0, 0, z_lo) : nullptr;
 #pragma omp parallel num_threads(threads)
   {
     const int t = omp_get_thread_num(), nt = omp_get_num_threads();
     const std::int64_t k_begin = z_lo + (z_hi - z_lo) * t / nt, k_end = z_lo + (z_hi - z_lo) * (t + 1) / nt;
-    for (const std::int64_t a : order) {
-      // Index ranges one point wider than the sphere: cutoff_term itself decides who is inside.
-      const std::int64_t k0 = std::max(k_begin, std::int64_t(std::floor((az[a] - rc) / h)));
-      const std::int64_t k1 = std::min(k_end - 1, std::int64_t(std::ceil((az[a] + rc) / h)));
-      const std::int64_t j0 = std::max<std::int64_t>(0, std::int64_t(std::floor((ay[a] - rc) / h)));
-      const std::int64_t j1 = std::min(ny - 1, std::int64_t(std::ceil((ay[a] + rc) / h)));
-      const T q = job.charges[a];
-      for (std::int64_t k = k0; k <= k1; ++k) {
-        const T dz = T(k) * h - az[a];
-        for (std::int64_t j = j0; j <= j1; ++j) {
-          const T dy = T(j) * h - ay[a];
-          const T across2 = math::fma(dy, dy, dz * dz);
-          if (!(across2 < rc2)) continue;
-          const T half = std::sqrt(rc2 - across2);
-          const std::int64_t i0 = std::max<std::int64_t>(0, std::int64_t(std::floor((ax[a] - half) / h)));
-          const std::int64_t i1 = std::min(nx - 1, std::int64_t(std::ceil((ax[a] + half) / h)));
+    RowBox box[kMostInGroup];
+    for (std::size_t g = 0; g + 1 < group_begin.size(); ++g) {
+      const std::int64_t* atoms = order.data() + group_begin[g];
+      const std::size_t size = group_begin[g + 1] - group_begin[g];
+      RowBox all{k_end, k_begin - 1, ny, -1};
+      for (std::size_t u = 0; u < size; ++u) {
+        const std::int64_t a = atoms[u];
+        // Index ranges one point wider than the sphere (so rounding cannot leave out a point
+        // inside it): cutoff_term itself decides who is inside.
+        RowBox& b = box[u];
+        b.k0 = std::max(k_begin, std::int64_t(std::floor((az[a] - rc) * inv_h)));
+        b.k1 = std::min(k_end - 1, std::int64_t(std::ceil((az[a] + rc) * inv_h)));
+        b.j0 = std::max<std::int64_t>(0, std::int64_t(std::floor((ay[a] - rc) * inv_h)));
+        b.j1 = std::min(ny - 1, std::int64_t(std::ceil((ay[a] + rc) * inv_h)));
+        all = {std::min(all.k0, b.k0), std::max(all.k1, b.k1), std::min(all.j0, b.j0), std::max(all.j1, b.j1)};
+      }
+      for (std::int64_t k = all.k0; k <= all.k1; ++k) {
+        for (std::int64_t j = all.j0; j <= all.j1; ++j) {
           T* row = job.values + job.index(0, j, k);
-          T* row_carry = Compensated ? carry.data() + job.index(0, j, k) : nullptr;
+          T* row_carry = Compensated ? carry_at_origin + job.index(0, j, k) : nullptr;
+          for (std::size_t u = 0; u < size; ++u) {
+            const RowBox& b = box[u];
+            if (k < b.k0 || k > b.k1 || j < b.j0 || j > b.j1) continue;
+            const std::int64_t a = atoms[u];
+            const T dz = T(k) * h - az[a], dy = T(j) * h - ay[a];
+            const T across2 = math::fma(dy, dy, dz * dz);
+            if (!(across2 < rc2)) continue;
+            const T half = std::sqrt(rc2 - across2);
+            const std::int64_t i0 = std::max<std::int64_t>(0, std::int64_t(std::floor((ax[a] - half) * inv_h)));
+            const std::int64_t i1 = std::min(nx - 1, std::int64_t(std::ceil((ax[a] + half) * inv_h)));
+            const T q = job.charges[a];
 #ifdef __AVX2__
-          if constexpr (std::is_same_v<T, float>) {
-            cutoff_segment_avx2<Compensated>(row, row_carry, i0, i1, nx, h, ax[a], across2, q, rc2, inv_rc2);
-            continue;
-          }
+            if constexpr (std::is_same_v<T, float>) {
+              cutoff_segment_avx2<Compensated>(row, row_carry, i0, i1, nx, px.data(), h, ax[a], across2, q, rc2, inv_rc2);
+              continue;
+            }
 #endif
-          cutoff_segment<T, Compensated>(row, row_carry, i0, i1, h, ax[a], across2, q, rc2, inv_rc2);
+            cutoff_segment<T, Compensated>(row, row_carry, i0, i1, h, ax[a], across2, q, rc2, inv_rc2);
+          }
         }
       }
     }
     if constexpr (Compensated) {
-      for (std::int64_t p = job.index(0, 0, k_begin); p < job.index(0, 0, k_end); ++p) job.values[p] -= carry[p];
+      for (std::int64_t p = job.index(0, 0, k_begin); p < job.index(0, 0, k_end); ++p) job.values[p] -= carry_at_origin[p];
     }
   }
 }
@@ -334,5 +366,19 @@ std::string coulomb_host(const CoulombJob<T>& job, int threads) {
 
 template std::string coulomb_host(const CoulombJob<float>&, int);
 template std::string coulomb_host(const CoulombJob<double>&, int);
+
+template <class T>
+void copy_values(T* to, const T* from, std::size_t n, int threads) {
+  constexpr std::size_t chunk = std::size_t(1) << 16;  // values: 256 or 512 KB, whole pages
+  const std::int64_t chunks = std::int64_t((n + chunk - 1) / chunk);
+#pragma omp parallel for num_threads(std::max(1, threads)) schedule(static) if (chunks > 1)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const std::size_t first = std::size_t(c) * chunk;
+    std::memcpy(to + first, from + first, std::min(chunk, n - first) * sizeof(T));
+  }
+}
+
+template void copy_values(float*, const float*, std::size_t, int);
+template void copy_values(double*, const double*, std::size_t, int);
 
 }  // namespace kmol
