@@ -208,36 +208,41 @@ void cutoff_segment(T* row, T* row_carry, std::int64_t i0, std::int64_t i1, T h,
 
 #ifdef __AVX2__
 // The same for single precision eight points at a time, with the reciprocal square root refined
-// by one Newton step (as direct_row_avx2). px[i] = i h, the points' x.
+// by one Newton step (as direct_row_avx2). px[i] = i h, the points' x. Whole chunks may run past
+// the segment (points outside the sphere add exactly 0) but not past the row, whose successor
+// belongs to other coordinates (and maybe to another thread): the row's last chunk is masked.
 template <bool Compensated>
 void cutoff_segment_avx2(float* row, float* row_carry, std::int64_t i0, std::int64_t i1, std::int64_t row_length,
-                         const float* px, float h, float ax, float across2, float q, float rc2, float inv_rc2) {
+                         const float* px, float ax, float across2, float q, float rc2, float inv_rc2) {
   const __m256 vax = _mm256_set1_ps(ax), vw = _mm256_set1_ps(across2), vq = _mm256_set1_ps(q);
   const __m256 vrc2 = _mm256_set1_ps(rc2), vinv = _mm256_set1_ps(inv_rc2), one = _mm256_set1_ps(1.0f);
   const __m256 half = _mm256_set1_ps(0.5f), three_halves = _mm256_set1_ps(1.5f), zero = _mm256_setzero_ps();
-  std::int64_t i = i0;
-  // Whole chunks may run past the segment (points outside the sphere add exactly 0) but not past
-  // the row, whose successor belongs to other coordinates.
-  for (; i <= i1 && i + 8 <= row_length; i += 8) {
-    const __m256 dx = _mm256_sub_ps(_mm256_loadu_ps(px + i), vax);
+  const auto chunk = [&](std::int64_t i, auto load, auto store) {
+    const __m256 dx = _mm256_sub_ps(load(px + i), vax);
     const __m256 r2 = _mm256_fmadd_ps(dx, dx, vw);
     const __m256 y0 = _mm256_rsqrt_ps(r2);
     const __m256 y = _mm256_mul_ps(y0, _mm256_fnmadd_ps(_mm256_mul_ps(_mm256_mul_ps(half, r2), y0), y0, three_halves));
     const __m256 shift = _mm256_fnmadd_ps(r2, vinv, one);
     const __m256 inside = _mm256_and_ps(_mm256_cmp_ps(r2, vrc2, _CMP_LT_OQ), _mm256_cmp_ps(r2, zero, _CMP_GT_OQ));
     const __m256 term = _mm256_and_ps(_mm256_mul_ps(_mm256_mul_ps(vq, y), _mm256_mul_ps(shift, shift)), inside);
-    const __m256 v = _mm256_loadu_ps(row + i);
+    const __m256 v = load(row + i);
     if constexpr (Compensated) {
-      const __m256 c = _mm256_loadu_ps(row_carry + i);
+      const __m256 c = load(row_carry + i);
       const __m256 yk = _mm256_sub_ps(term, c);
       const __m256 t = _mm256_add_ps(v, yk);
-      _mm256_storeu_ps(row_carry + i, _mm256_sub_ps(_mm256_sub_ps(t, v), yk));
-      _mm256_storeu_ps(row + i, t);
+      store(row_carry + i, _mm256_sub_ps(_mm256_sub_ps(t, v), yk));
+      store(row + i, t);
     } else {
-      _mm256_storeu_ps(row + i, _mm256_add_ps(v, term));
+      store(row + i, _mm256_add_ps(v, term));
     }
-  }
-  if (i <= i1) cutoff_segment<float, Compensated>(row, row_carry, i, i1, h, ax, across2, q, rc2, inv_rc2);
+  };
+  std::int64_t i = i0;
+  for (; i <= i1 && i + 8 <= row_length; i += 8)
+    chunk(i, [](const float* p) { return _mm256_loadu_ps(p); }, [](float* p, __m256 v) { _mm256_storeu_ps(p, v); });
+  if (i > i1) return;
+  const __m256i in_row = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(row_length - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  chunk(i, [&](const float* p) { return _mm256_maskload_ps(p, in_row); },
+        [&](float* p, __m256 v) { _mm256_maskstore_ps(p, in_row, v); });
 }
 #endif
 
@@ -261,6 +266,13 @@ std::vector<std::int64_t> spatial_order(const CoulombJob<T>& job, std::vector<st
 // One atom's box of rows: planes k0..k1 (within the thread's slab), rows j0..j1 of each.
 struct RowBox {
   std::int64_t k0, k1, j0, j1;
+};
+
+// One atom's disk in a plane: rows j0..j1, x range i0..i1, squared distance dz2 to the plane.
+template <class T>
+struct Disk {
+  std::int64_t j0, j1, i0, i1;
+  T dz2;
 };
 
 constexpr std::size_t kMostInGroup = 16;
@@ -315,27 +327,47 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
         all = {std::min(all.k0, b.k0), std::max(all.k1, b.k1), std::min(all.j0, b.j0), std::max(all.j1, b.j1)};
       }
       for (std::int64_t k = all.k0; k <= all.k1; ++k) {
-        for (std::int64_t j = all.j0; j <= all.j1; ++j) {
+        // Each atom's disk in this plane: its rows, and the x range of its widest row, which
+        // every row of the disk then runs through (points beyond the sphere add exactly 0). A
+        // few more points per row, but no square root, rounding or misjudged loop exit per row.
+        Disk<T> disk[kMostInGroup];
+        std::int64_t j_lo = ny, j_hi = -1;
+        for (std::size_t u = 0; u < size; ++u) {
+          const RowBox& b = box[u];
+          const std::int64_t a = atoms[u];
+          Disk<T>& d = disk[u];
+          d.j0 = 0;
+          d.j1 = -1;
+          if (k < b.k0 || k > b.k1) continue;
+          const T dz = T(k) * h - az[a];
+          d.dz2 = dz * dz;
+          if (!(d.dz2 < rc2)) continue;
+          const T radius = std::sqrt(rc2 - d.dz2);
+          d.j0 = std::max(b.j0, std::int64_t(std::floor((ay[a] - radius) * inv_h)));
+          d.j1 = std::min(b.j1, std::int64_t(std::ceil((ay[a] + radius) * inv_h)));
+          d.i0 = std::max<std::int64_t>(0, std::int64_t(std::floor((ax[a] - radius) * inv_h)));
+          d.i1 = std::min(nx - 1, std::int64_t(std::ceil((ax[a] + radius) * inv_h)));
+          j_lo = std::min(j_lo, d.j0);
+          j_hi = std::max(j_hi, d.j1);
+        }
+        for (std::int64_t j = j_lo; j <= j_hi; ++j) {
           T* row = job.values + job.index(0, j, k);
           T* row_carry = Compensated ? carry_at_origin + job.index(0, j, k) : nullptr;
           for (std::size_t u = 0; u < size; ++u) {
-            const RowBox& b = box[u];
-            if (k < b.k0 || k > b.k1 || j < b.j0 || j > b.j1) continue;
+            const Disk<T>& d = disk[u];
+            if (j < d.j0 || j > d.j1) continue;
             const std::int64_t a = atoms[u];
-            const T dz = T(k) * h - az[a], dy = T(j) * h - ay[a];
-            const T across2 = math::fma(dy, dy, dz * dz);
+            const T dy = T(j) * h - ay[a];
+            const T across2 = math::fma(dy, dy, d.dz2);
             if (!(across2 < rc2)) continue;
-            const T half = std::sqrt(rc2 - across2);
-            const std::int64_t i0 = std::max<std::int64_t>(0, std::int64_t(std::floor((ax[a] - half) * inv_h)));
-            const std::int64_t i1 = std::min(nx - 1, std::int64_t(std::ceil((ax[a] + half) * inv_h)));
             const T q = job.charges[a];
 #ifdef __AVX2__
             if constexpr (std::is_same_v<T, float>) {
-              cutoff_segment_avx2<Compensated>(row, row_carry, i0, i1, nx, px.data(), h, ax[a], across2, q, rc2, inv_rc2);
+              cutoff_segment_avx2<Compensated>(row, row_carry, d.i0, d.i1, nx, px.data(), ax[a], across2, q, rc2, inv_rc2);
               continue;
             }
 #endif
-            cutoff_segment<T, Compensated>(row, row_carry, i0, i1, h, ax[a], across2, q, rc2, inv_rc2);
+            cutoff_segment<T, Compensated>(row, row_carry, d.i0, d.i1, h, ax[a], across2, q, rc2, inv_rc2);
           }
         }
       }
