@@ -37,7 +37,7 @@ std::string compute_on_worker(const WorkerContext& worker, const CoulombJob<T>& 
     // One thread each: the pool's CPU workers run beside it.
     return coulomb_cuda_cutoff<T>(
         job, stream, [](const CoulombJob<T>& overflow) { coulomb_host(overflow, 1); },
-        [](T* to, const T* from, std::size_t n) { copy_values(to, from, n, 1); });
+        [](T* to, const T* from, std::size_t n) { std::copy_n(from, n, to); });
 #else
     throw UnsupportedError("GPU worker: this build has no CUDA");
 #endif

@@ -11,6 +11,7 @@
 #include "kernels/coulomb/selection.hpp"
 #include "kernels/coulomb/units.hpp"
 #include "kernels/coulomb/validation.hpp"
+#include "kernels/host_copy.hpp"
 #include "kmol/core/errors.hpp"
 #ifdef KMOL_HAVE_CUDA
 #include "kernels/coulomb/cuda/coulomb_cuda.hpp"
@@ -37,7 +38,7 @@ std::string run_coulomb(const ExecSpace& space, CoulombImpl impl, const CoulombJ
         const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
         return coulomb_cuda_cutoff<T>(
             job, space.cuda_stream(), [threads](const CoulombJob<T>& overflow) { coulomb_host(overflow, threads); },
-            [threads](T* to, const T* from, std::size_t n) { copy_values(to, from, n, threads); });
+            [threads](T* to, const T* from, std::size_t n) { copy_in_parallel(to, from, n * sizeof(T), threads); });
       }
 #endif
       break;

@@ -10,6 +10,7 @@
 #include "kernels/density/kokkos/density_kokkos.hpp"
 #include "kernels/density/selection.hpp"
 #include "kernels/density/validation.hpp"
+#include "kernels/host_copy.hpp"
 #include "kmol/core/errors.hpp"
 #ifdef KMOL_HAVE_CUDA
 #include "kernels/density/cuda/density_cuda.hpp"
@@ -32,7 +33,13 @@ std::string run_slab(const ExecSpace& space, DensityImpl impl, const DensityJob&
   const std::int64_t points = job.slab_points();
   if (impl == DensityImpl::cuda) {
 #ifdef KMOL_HAVE_CUDA
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return density_cuda(job, sizeof(Out) == 2, host_out, space.cuda_stream());
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+      return density_cuda(job, sizeof(Out) == 2, host_out, space.cuda_stream(),
+                          [threads](void* to, const void* from, std::size_t bytes) {
+                            copy_in_parallel(to, from, bytes, threads);
+                          });
+    }
 #endif
     throw UnsupportedError("density: cuda cannot run on this execution space");
   }

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -398,19 +397,5 @@ std::string coulomb_host(const CoulombJob<T>& job, int threads) {
 
 template std::string coulomb_host(const CoulombJob<float>&, int);
 template std::string coulomb_host(const CoulombJob<double>&, int);
-
-template <class T>
-void copy_values(T* to, const T* from, std::size_t n, int threads) {
-  constexpr std::size_t chunk = std::size_t(1) << 16;  // values: 256 or 512 KB, whole pages
-  const std::int64_t chunks = std::int64_t((n + chunk - 1) / chunk);
-#pragma omp parallel for num_threads(std::max(1, threads)) schedule(static) if (chunks > 1)
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const std::size_t first = std::size_t(c) * chunk;
-    std::memcpy(to + first, from + first, std::min(chunk, n - first) * sizeof(T));
-  }
-}
-
-template void copy_values(float*, const float*, std::size_t, int);
-template void copy_values(double*, const double*, std::size_t, int);
 
 }  // namespace kmol

@@ -5,7 +5,6 @@
 // goes atom by atom: each thread owns a slab of z planes and adds each atom's shifted potential
 // to the points of the slab inside the atom's sphere, row segment by row segment (the cylinder of
 // points clipped to the sphere), so no two threads write the same point.
-#include <cstddef>
 #include <string>
 
 #include "kernels/coulomb/job.hpp"
@@ -15,10 +14,5 @@ namespace kmol {
 // Stores the job's points into job.values with up to `threads` OpenMP threads; returns the launch.
 template <class T>
 std::string coulomb_host(const CoulombJob<T>& job, int threads);
-
-// Copies n values with up to `threads` OpenMP threads (a map's slab out of page-locked staging:
-// one thread alone copies at a fraction of the memory bandwidth).
-template <class T>
-void copy_values(T* to, const T* from, std::size_t n, int threads);
 
 }  // namespace kmol

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/density/cuda/density_cuda.hpp"
+#include "kernels/cuda_staging.hpp"
 #include "kernels/density/half.hpp"
 
 namespace kmol::density {
@@ -21,16 +22,6 @@ constexpr int kRunsX = 8, kRowsY = 16;  // a block: 8 runs of 4 points along x, 
 void check(cudaError_t status, const char* what) {
   if (status != cudaSuccess) throw std::runtime_error(std::string("CUDA density: ") + what + ": " + cudaGetErrorString(status));
 }
-
-// Device buffers released at scope exit, also when a launch throws.
-template <class T>
-struct Buffer {
-  T* ptr = nullptr;
-  explicit Buffer(std::size_t n) { check(cudaMalloc(&ptr, std::max<std::size_t>(n, 1) * sizeof(T)), "cudaMalloc"); }
-  ~Buffer() { cudaFree(ptr); }
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-};
 
 __global__ void cell_of_kernel(CellGrid grid, int n, const float* __restrict__ x, const float* __restrict__ y,
                                const float* __restrict__ z, int* __restrict__ cell_of, int* __restrict__ counts) {
@@ -122,49 +113,65 @@ __global__ void __launch_bounds__(kRunsX * kRowsY)
     if (i0 + p < nx) out[base + i0 + p] = store_as<Out>(sum[p]);
 }
 
+// What a caller keeps between calls on one device (cuda_staging.hpp): the atoms and the map in
+// page-locked memory, and every device array, so that a repeated map pays neither allocations
+// nor copies through pageable memory.
+struct DensityWorkspace {
+  cuda_staging::PinnedBuffer host_atoms, host_map;
+  cuda_staging::DeviceBuffer coords, cell_of, counts, starts, order, scratch, atoms, map;
+};
+
 template <class Out>
-void run(const DensityJob& job, Out* host_out, cudaStream_t stream) {
+void run(const DensityJob& job, Out* host_out, cudaStream_t stream, const HostCopy& host_copy) {
   const int n = int(job.n);
   const long long cells = job.cells.cells();
   const std::int64_t points = job.slab_points();
-  Buffer<float> x{job.coords[0].size()}, y{job.coords[1].size()}, z{job.coords[2].size()}, factor{job.factors.size()};
-  check(cudaMemcpyAsync(x.ptr, job.coords[0].data(), sizeof(float) * std::size_t(n), cudaMemcpyHostToDevice, stream), "copy x");
-  check(cudaMemcpyAsync(y.ptr, job.coords[1].data(), sizeof(float) * std::size_t(n), cudaMemcpyHostToDevice, stream), "copy y");
-  check(cudaMemcpyAsync(z.ptr, job.coords[2].data(), sizeof(float) * std::size_t(n), cudaMemcpyHostToDevice, stream), "copy z");
-  check(cudaMemcpyAsync(factor.ptr, job.factors.data(), sizeof(float) * std::size_t(n), cudaMemcpyHostToDevice, stream),
-        "copy factors");
-  Buffer<int> cell_of{std::size_t(n)}, counts{std::size_t(cells + 1)}, starts{std::size_t(cells + 1)}, order{std::size_t(n)};
-  check(cudaMemsetAsync(counts.ptr, 0, sizeof(int) * std::size_t(cells + 1), stream), "clear counts");
+  auto ws = cuda_staging::workspaces<DensityWorkspace>().lease();
+  // x, y, z and the factors one after the other: one copy up.
+  const std::size_t un = std::size_t(n);
+  float* staged = ws->host_atoms.reserve<float>(4 * un);
+  const std::vector<float>* columns[4] = {&job.coords[0], &job.coords[1], &job.coords[2], &job.factors};
+  for (int c = 0; c < 4; ++c) host_copy(staged + std::size_t(c) * un, columns[c]->data(), sizeof(float) * un);
+  float* const xyzf = ws->coords.reserve<float>(4 * un);
+  const float *x = xyzf, *y = xyzf + un, *z = xyzf + 2 * un, *factor = xyzf + 3 * un;
+  check(cudaMemcpyAsync(xyzf, staged, sizeof(float) * 4 * un, cudaMemcpyHostToDevice, stream), "copy atoms");
+  int* const cell_of = ws->cell_of.reserve<int>(un);
+  int* const counts = ws->counts.reserve<int>(std::size_t(cells + 1));
+  int* const starts = ws->starts.reserve<int>(std::size_t(cells + 1));
+  int* const order = ws->order.reserve<int>(un);
+  check(cudaMemsetAsync(counts, 0, sizeof(int) * std::size_t(cells + 1), stream), "clear counts");
   const int block = 256;
-  if (n > 0)
-    cell_of_kernel<<<(n + block - 1) / block, block, 0, stream>>>(job.cells, n, x.ptr, y.ptr, z.ptr, cell_of.ptr, counts.ptr);
+  if (n > 0) cell_of_kernel<<<(n + block - 1) / block, block, 0, stream>>>(job.cells, n, x, y, z, cell_of, counts);
   std::size_t scratch_bytes = 0;
-  check(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, counts.ptr, starts.ptr, int(cells + 1), stream), "scan size");
-  Buffer<unsigned char> scratch{scratch_bytes};
-  check(cub::DeviceScan::ExclusiveSum(scratch.ptr, scratch_bytes, counts.ptr, starts.ptr, int(cells + 1), stream), "scan");
-  check(cudaMemsetAsync(counts.ptr, 0, sizeof(int) * std::size_t(cells + 1), stream), "clear cursors");
-  if (n > 0) fill_kernel<<<(n + block - 1) / block, block, 0, stream>>>(n, cell_of.ptr, starts.ptr, counts.ptr, order.ptr);
-  Buffer<float4> atoms{std::size_t(n)};
-  sort_gather_kernel<<<unsigned((cells + block - 1) / block), block, 0, stream>>>(cells, starts.ptr, order.ptr, x.ptr, y.ptr,
-                                                                                  z.ptr, factor.ptr, atoms.ptr);
-  Buffer<Out> out{std::size_t(points)};
+  check(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, counts, starts, int(cells + 1), stream), "scan size");
+  unsigned char* const scratch = ws->scratch.reserve<unsigned char>(std::max<std::size_t>(scratch_bytes, 1));
+  check(cub::DeviceScan::ExclusiveSum(scratch, scratch_bytes, counts, starts, int(cells + 1), stream), "scan");
+  check(cudaMemsetAsync(counts, 0, sizeof(int) * std::size_t(cells + 1), stream), "clear cursors");
+  if (n > 0) fill_kernel<<<(n + block - 1) / block, block, 0, stream>>>(n, cell_of, starts, counts, order);
+  float4* const atoms = ws->atoms.reserve<float4>(un);
+  sort_gather_kernel<<<unsigned((cells + block - 1) / block), block, 0, stream>>>(cells, starts, order, x, y, z, factor,
+                                                                                  atoms);
+  Out* const out = ws->map.reserve<Out>(std::size_t(points));
   const long long nx = job.counts[0], ny = job.counts[1], runs = (nx + points_per_thread - 1) / points_per_thread;
   const dim3 threads(kRunsX, kRowsY), blocks(unsigned((runs + kRunsX - 1) / kRunsX), unsigned((ny + kRowsY - 1) / kRowsY),
                                               unsigned(job.k_end - job.k_begin));
   sum_kernel<Out><<<blocks, threads, 0, stream>>>(job.cells, nx, ny, job.k_begin, job.spacing[0], job.spacing[1],
-                                                  job.spacing[2], job.cut, job.limit, starts.ptr, atoms.ptr, out.ptr);
+                                                  job.spacing[2], job.cut, job.limit, starts, atoms, out);
   check(cudaGetLastError(), "launch");
-  check(cudaMemcpyAsync(host_out, out.ptr, sizeof(Out) * std::size_t(points), cudaMemcpyDeviceToHost, stream), "copy map");
+  Out* const staged_map = ws->host_map.reserve<Out>(std::size_t(points));
+  check(cudaMemcpyAsync(staged_map, out, sizeof(Out) * std::size_t(points), cudaMemcpyDeviceToHost, stream), "copy map");
   check(cudaStreamSynchronize(stream), "density kernels");
+  ws.done();
+  host_copy(host_out, staged_map, sizeof(Out) * std::size_t(points));
 }
 
 }  // namespace
 
-std::string density_cuda(const DensityJob& job, bool half, void* out, cudaStream_t stream) {
+std::string density_cuda(const DensityJob& job, bool half, void* out, cudaStream_t stream, const HostCopy& host_copy) {
   if (job.n >= (std::int64_t(1) << 31) || job.cells.cells() >= (std::int64_t(1) << 31) - 1)
     throw std::runtime_error("CUDA density: more than 2^31 atoms or cells (use --impl kokkos)");
-  if (half) run(job, static_cast<unsigned short*>(out), stream);
-  else run(job, static_cast<float*>(out), stream);
+  if (half) run(job, static_cast<unsigned short*>(out), stream, host_copy);
+  else run(job, static_cast<float*>(out), stream, host_copy);
   return "cuda: " + std::to_string(kRunsX) + "x" + std::to_string(kRowsY) + " threads of " +
          std::to_string(points_per_thread) + " points, cells of " + std::to_string(job.cut) + " A";
 }

@@ -1,0 +1,11 @@
+#pragma once
+// Copies between host buffers with several OpenMP threads: for maps going to or from page-locked
+// staging memory, where one thread alone copies at a fraction of the memory bandwidth (and takes
+// alone the page faults of a freshly allocated destination).
+#include <cstddef>
+
+namespace kmol {
+
+void copy_in_parallel(void* to, const void* from, std::size_t bytes, int threads);
+
+}  // namespace kmol
