@@ -327,8 +327,9 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
       }
       for (std::int64_t k = all.k0; k <= all.k1; ++k) {
         // Each atom's disk in this plane: its rows, and the x range of its widest row, which
-        // every row of the disk then runs through (points beyond the sphere add exactly 0). A
-        // few more points per row, but no square root, rounding or misjudged loop exit per row.
+        // every row of the disk runs through in the AVX2 loop (points beyond the sphere add
+        // exactly 0): a few more points per row, but no square root, rounding or mispredicted
+        // loop exit per row.
         Disk<T> disk[kMostInGroup];
         std::int64_t j_lo = ny, j_hi = -1;
         for (std::size_t u = 0; u < size; ++u) {
@@ -366,7 +367,11 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
               continue;
             }
 #endif
-            cutoff_segment<T, Compensated>(row, row_carry, d.i0, d.i1, h, ax[a], across2, q, rc2, inv_rc2);
+            // Without the vector loop a term costs more than clipping the row to its chord.
+            const T chord = std::sqrt(rc2 - across2);
+            const std::int64_t i0 = std::max(d.i0, std::int64_t(std::floor((ax[a] - chord) * inv_h)));
+            const std::int64_t i1 = std::min(d.i1, std::int64_t(std::ceil((ax[a] + chord) * inv_h)));
+            cutoff_segment<T, Compensated>(row, row_carry, i0, i1, h, ax[a], across2, q, rc2, inv_rc2);
           }
         }
       }
