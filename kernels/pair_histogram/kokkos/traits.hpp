@@ -16,7 +16,7 @@ struct PairHistogramKokkosTraits {
   // (eight doubles made the kernel fail to load on Hopper, so four).
   template <class T>
   static constexpr int a_per_thread = on_host ? 64 : (sizeof(T) == 4 ? 8 : 4);
-  static constexpr int b_tile = on_host ? 512 : 32;  // 32 leaves 10,000 bins in one GPU pass
+  static constexpr int b_tile = on_host ? 1024 : 32;  // 32 leaves 10,000 bins in one GPU pass
   static constexpr bool stage_bins = on_host;
   // Host scratch level 1 is ordinary memory as fast as level 0 and big enough for any histogram;
   // on GPUs level 0 is shared memory.
