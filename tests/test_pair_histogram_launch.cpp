@@ -74,3 +74,36 @@ KMOL_BACKEND_TEST(PairHistogramLaunch, ForcedCudaLaunchesCountTheSame) {
     }
   }
 }
+
+// Sets large enough to be put in Morton order, where whole work units are found to count entirely
+// (no range tests) or not at all, and periodic units take one shift per axis: counts equal the
+// portable engine's, in and out of a box, for two sets and for one, with r_min above zero.
+KMOL_BACKEND_TEST(PairHistogramLaunch, UnitsSortedByReachCountTheSame) {
+  if constexpr (std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>) {
+    GTEST_SKIP() << "the units sorted by reach are the cuda implementation's";
+  } else {
+    const std::int64_t n = 70000;  // above the Morton-order threshold
+    const auto a = cube(n, 6), b = cube(n, 7);
+    auto b_elsewhere = b;  // periodic images two, minus one and three boxes away
+    for (auto& p : b_elsewhere) p = {p.x + 40, p.y - 20, p.z + 60};
+    for (const auto& box : {kmol::BoxSpec::none(), kmol::BoxSpec::orthorhombic(20, 20, 20)})
+      for (double r_min : {0.0, 3.0})
+        for (std::int32_t bins : {3000, 20000}) {  // the edge table holds 3,000, not 20,000
+          PairHistogramSettings s;
+          s.box = box;
+          s.r_min = r_min;
+          s.r_max = box.kind == kmol::BoxKind::none ? 40 : 10;
+          s.n_bins = bins;
+          s.impl = PairHistogramImpl::kokkos;
+          SCOPED_TRACE(testing::Message() << kmol::to_string(box.kind) << " r_min " << r_min << " bins " << bins);
+          const auto far_b = kmol::two_sets(a.data(), n, b_elsewhere.data(), n);
+          for (const auto& input : {kmol::two_sets(a.data(), n, b.data(), n), kmol::one_set(a.data(), n), far_b}) {
+            if (box.kind == kmol::BoxKind::none && input.b == far_b.b) continue;
+            const auto expected = kmol::pair_histogram(ExecSpace(), input, s).counts;
+            PairHistogramSettings cuda = s;
+            cuda.impl = PairHistogramImpl::cuda;
+            EXPECT_EQ(kmol::pair_histogram(ExecSpace(), input, cuda).counts, expected);
+          }
+        }
+  }
+}

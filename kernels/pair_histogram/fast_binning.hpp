@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "kernels/pair_histogram/binning.hpp"
 
@@ -115,6 +116,38 @@ inline bool fast_kernel_exact(const HistogramRange<T>& range) {
          math::fma(T(1), range.width, range.r_min) > tiny_root;
 }
 
+// The table kernel (float): a guess from the approximate square root, then one test against the
+// exact squared edge above it, held in shared memory.
+//
+// The guess floor(fma(sqrt_approx(r2), scale, offset)), scale = 1/width, offset = -r_min/width -
+// 1/2, is the bin or the one before where table_guess_exact holds: next to the edge errors of
+// fast_kernel_exact (u (2.01 n + 1.01 rho) bins), the approximate root (taken as within 8 u of
+// the exact one, CUDA documents 1 ulp) and the correctly rounded one each move it by at most
+// 9 u rho bins, the rounded scale and offset by u rho and u (rho + 1/2), and the fma's rounding by
+// u (n + 1). Accepted below a quarter bin. A flush-to-zero root of r2 < 2^-126 is 0: off by
+// under 2^-63, below a bin where the width exceeds 2^-40.
+inline bool table_guess_exact(const HistogramRange<float>& range) {
+  const double u = std::numeric_limits<float>::epsilon() / 2, n = range.n_bins;
+  const double rho = n * std::max(std::abs(double(range.r_min)), std::abs(double(range.r_max))) /
+                     (double(range.r_max) - double(range.r_min));
+  return fast_kernel_exact(range) && u * (3.01 * n + 12.1 * rho + 1.5) <= 0.25 &&
+         range.width >= 0x1p-40f;
+}
+
+struct TableGuess {
+  float scale = 0, offset = 0;
+
+  TableGuess() = default;
+  explicit TableGuess(const HistogramRange<float>& range)
+      : scale(range.inverse_width),
+        offset(float(-double(range.r_min) * double(range.inverse_width) - 0.5)) {}
+
+  // The guessed bin plus magic_bits<float>, from an approximate root of r2.
+  KMOL_INLINE int bin_plus_magic(float root) const {
+    return low_bits(floor_plus_magic(math::fma(root, scale, offset)));
+  }
+};
+
 // The least x with sqrt(x) >= r. sqrt is monotone and correctly rounded on host and device, so
 // r = sqrt(r2) lies in [r_min, r_max) exactly when r2 lies in [threshold(r_min), threshold(r_max)):
 // out-of-range pairs are rejected before the square root.
@@ -126,6 +159,14 @@ inline T square_threshold(T r) {
   while (x > T(0) && math::sqrt(std::nextafter(x, down)) >= r) x = std::nextafter(x, down);
   while (math::sqrt(x) < r) x = std::nextafter(x, up);
   return x;
+}
+
+// square_threshold of edges 0..n_bins: pairs in bins [k, l) are those with r2 in [t[k], t[l]).
+template <class T>
+std::vector<T> edge_thresholds(const HistogramRange<T>& range) {
+  std::vector<T> t(std::size_t(range.n_bins) + 1);
+  for (std::int32_t k = 0; k <= range.n_bins; ++k) t[std::size_t(k)] = square_threshold(range.edge(k));
+  return t;
 }
 
 }  // namespace fast_binning

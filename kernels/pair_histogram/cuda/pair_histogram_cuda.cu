@@ -117,14 +117,31 @@ __device__ __forceinline__ int bin_in_range(const HistogramRange<T>& range, T r)
   return small_int(fmin(k, top));
 }
 
+// The bounding box of a group of atoms as centre and half extents (float: it only sorts work
+// units, with slack for rounding).
+struct Bounds {
+  float centre[3], half[3];
+};
+
+// Float shared memory before the table kernel's counters: the window's squared edges (and the
+// spare lanes' infinite ones) sit below this, the counters at the same index above it, so that
+// a counter's address is its edge's plus a constant the shared atomic encodes.
+constexpr int kTableSlots = 12288;
+
 // One kernel launch: a constant tile of A against B, one window of the counts.
 template <class T, class Box>
 struct Pass {
   Box box;
   HistogramRange<T> range;
   T r2_min{}, r2_max{};    // pairs with r2 in [r2_min, r2_max) count (fast kernel: in the window)
+  T r_min{}, r_max{};      // the same as distances (fast kernel: the window's edges)
+  T box_extent{};          // longest box edge (0 without a box): scales the bounds' slack
+  float small_floor_bound{};  // 2^20 shortest box edge: atoms closer to 0 wrap with small_floor
   PairLabels labels{};     // device copies
   const Packed<T>* b{};    // B, then NaN atoms (never in range) up to whole chunks
+  const Bounds* a_bounds{};  // one per sub-tile of the constant tile (fast kernel)
+  const float* edges2{};   // square_threshold of every edge (table kernel)
+  fast_binning::TableGuess guess{};  // the table kernel's (table_guess_exact)
   std::int64_t b_begin{};  // first B atom visited (one set: first tile atom + 1)
   std::int64_t tile_begin{};  // A index of constant-tile atom 0
   int tile_size{}, sub_tile{}, sub_tiles{}, chunks{};
@@ -135,34 +152,94 @@ struct Pass {
   std::uint64_t* counts{};   // device totals [n_histograms][n_bins]
 };
 
-// Shared memory of a block: the window's counters, one for the fast kernel's k = n_bins (bin_of
-// clamps it to the last bin), then one spare counter per lane, each on its own bank (never read,
-// so free to wrap).
-std::size_t shared_bytes(std::int64_t window) {
-  return std::size_t(window + 1 + kWarp) * sizeof(std::uint32_t);
+// Shared memory of a block: the window's counters, each at index bin - window_begin + shift, with
+// shift 0, or 1 in the table kernel (whose guesses start a bin before the window); one more for
+// the arithmetic bins' k = n_bins (bin_of clamps it to the last bin); then one spare counter per
+// lane from index window + 2, each on its own bank (never read, so free to wrap), and one for a
+// spare lane's infinite r2 that reaches its infinite edge. The table kernel keeps the squared
+// edges (the spare lanes' infinite) below its counters, at the same indices.
+constexpr int kSpareBegin = 2;  // window_size + this: lane 0's spare counter
+
+std::size_t shared_bytes(std::int64_t window, bool table) {
+  const std::size_t counters = std::size_t(window + kSpareBegin + kWarp + 1) * sizeof(std::uint32_t);
+  return table ? kTableSlots * sizeof(float) + counters : counters;
 }
 
 // Adds the block's shared counters into the device totals and clears them.
-template <class T, class Box>
-__device__ void flush(std::uint32_t* window, const Pass<T, Box>& p) {
+template <bool kTable, class T, class Box>
+__device__ void flush(std::uint32_t* counters, const Pass<T, Box>& p) {
   __syncthreads();
   for (int s = threadIdx.x; s <= p.window_size; s += blockDim.x) {
-    const std::uint32_t n = window[s];
-    if (n != 0) {
+    std::uint32_t& counter = counters[kTable ? s + 1 : s];
+    if (counter != 0) {
       atomicAdd(reinterpret_cast<unsigned long long*>(p.counts + p.window_begin +
                                                       min(s, p.window_size - 1)),
-                static_cast<unsigned long long>(n));
-      window[s] = 0;
+                static_cast<unsigned long long>(counter));
+      counter = 0;
     }
   }
   __syncthreads();
 }
 
-// Adds one to the shared counter at 32-bit shared address `counter`, unconditionally: ptxas
-// branches around a predicated shared atomic, which costs more than counting a pair that does
-// not count into a spare counter.
+// Adds one to the shared counter at 32-bit shared address `counter` (plus `kOffset` bytes),
+// unconditionally: ptxas branches around a predicated shared atomic, which costs more than
+// counting a pair that does not count into a spare counter.
+template <int kOffset = 0>
 __device__ __forceinline__ void add_one_shared(std::uint32_t counter) {
-  asm volatile("red.shared.add.u32 [%0], 1;" : : "r"(counter));
+  asm volatile("red.shared.add.u32 [%0+%1], 1;" : : "r"(counter), "n"(kOffset));
+}
+
+// `address` plus 4 where `up`, as one predicated add (a select would take two instructions).
+template <class T>
+__device__ __forceinline__ std::uint32_t next_if(std::uint32_t address, T value, T edge) {
+  if constexpr (sizeof(T) == sizeof(float))
+    asm("{\n .reg .pred up;\n setp.ge.f32 up, %1, %2;\n @up add.u32 %0, %0, 4;\n}"
+        : "+r"(address)
+        : "f"(value), "f"(edge));
+  else
+    asm("{\n .reg .pred up;\n setp.ge.f64 up, %1, %2;\n @up add.u32 %0, %0, 4;\n}"
+        : "+r"(address)
+        : "d"(value), "d"(edge));
+  return address;
+}
+
+__device__ __forceinline__ float sqrt_approx(float x) {
+  float y;
+  asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+__device__ __forceinline__ float load_shared(std::uint32_t address) {
+  float v;
+  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(address));
+  return v;
+}
+
+// Shared address of the counter of a pair in the window, by fast_bin_plus_magic's arithmetic
+// (the table kernel's one-fma guess where table_guess_exact holds; it also covers the exact
+// root): `base` is the shared address of counter 0 less 4 magic_window_begin.
+template <bool kTable, class T, class Box>
+__device__ __forceinline__ std::uint32_t arithmetic_counter(const Pass<T, Box>& p,
+                                                            std::uint32_t base, T r2) {
+  const T r = fast_root(r2);
+  T m;
+  if constexpr (kTable)
+    m = fast_binning::floor_plus_magic(math::fma(r, T(p.guess.scale), T(p.guess.offset)));
+  else
+    m = fast_binning::floor_plus_magic(math::fma(r - p.range.r_min, p.range.inverse_width, T(-0.5)));
+  const T next_edge = math::fma(fast_binning::floor_plus_one(m), p.range.width, p.range.r_min);
+  return next_if(base + 4 * std::uint32_t(fast_binning::low_bits(m)), r, next_edge);
+}
+
+// Shared address of the squared edge above the guessed bin (table_guess_exact): `base` is the
+// address of edge slot 0 less 4 (magic_window_begin - 1). The pair's counter lies kTableSlots
+// slots above the returned address, or above the next one where r2 reaches that edge.
+__device__ __forceinline__ std::uint32_t guessed_edge(const fast_binning::TableGuess& guess,
+                                                      std::uint32_t base, float r2) {
+  return base + 4 * std::uint32_t(guess.bin_plus_magic(sqrt_approx(r2)));
+}
+__device__ __forceinline__ void count_by_table(std::uint32_t edge_slot, float r2) {
+  add_one_shared<kTableSlots * 4>(next_if(edge_slot, r2, load_shared(edge_slot)));
 }
 
 // The unit's B atoms of this thread: lane l of warp w holds atoms j_begin + w 32K + 32k + l, so
@@ -180,18 +257,152 @@ __device__ __forceinline__ void load_b(const Pass<T, Box>& p, std::int64_t j_beg
   }
 }
 
-// Sub-tile [a_begin, a_end) of the constant tile against blockDim * atoms_per_thread B atoms,
-// without labels. Every pair of an A atom is computed in full and only its count is selected;
-// a warp skips the A atom when none of its pairs counts.
-template <bool kDiagonal, bool kShared, class T, class Box>
-__device__ __forceinline__ void count_unit_fast(const Pass<T, Box>& p, std::uint32_t* window,
-                                                int a_begin, int a_end, std::int64_t j_begin) {
+// Bounds from per-lane least and greatest coordinates, reduced over the warp.
+__device__ __forceinline__ Bounds warp_bounds(float* lo, float* hi) {
+  Bounds bounds;
+#pragma unroll
+  for (int d = 0; d < 3; ++d) {
+    for (int offset = kWarp / 2; offset > 0; offset /= 2) {
+      lo[d] = fminf(lo[d], __shfl_xor_sync(0xFFFFFFFFu, lo[d], offset));
+      hi[d] = fmaxf(hi[d], __shfl_xor_sync(0xFFFFFFFFu, hi[d], offset));
+    }
+    bounds.centre[d] = 0.5f * (lo[d] + hi[d]);
+    bounds.half[d] = 0.5f * (hi[d] - lo[d]);
+  }
+  return bounds;
+}
+
+__device__ __forceinline__ void widen(float* lo, float* hi, float x, float y, float z) {
+  lo[0] = fminf(lo[0], x), lo[1] = fminf(lo[1], y), lo[2] = fminf(lo[2], z);
+  hi[0] = fmaxf(hi[0], x), hi[1] = fmaxf(hi[1], y), hi[2] = fmaxf(hi[2], z);
+}
+
+// The bounds of the atoms a warp holds (NaN atoms left out), the same in every lane.
+template <int kAtoms, class T>
+__device__ Bounds bounds_of(const Vec3<T>* b) {
+  float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+#pragma unroll
+  for (int k = 0; k < kAtoms; ++k) widen(lo, hi, float(b[k].x), float(b[k].y), float(b[k].z));
+  return warp_bounds(lo, hi);
+}
+
+// The bounds of the sub-tiles of a constant tile, a warp each.
+template <class T>
+__global__ void sub_tile_bounds(const Packed<T>* a, int tile_size, int sub_tile, Bounds* bounds) {
+  const int begin = blockIdx.x * sub_tile, end = min(begin + sub_tile, tile_size);
+  float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (int i = begin + int(threadIdx.x); i < end; i += kWarp)
+    widen(lo, hi, float(a[i].x), float(a[i].y), float(a[i].z));
+  const Bounds tile = warp_bounds(lo, hi);
+  if (threadIdx.x == 0) bounds[blockIdx.x] = tile;
+}
+
+// Which pairs of two groups of atoms can count: none, all, or some (check each). On each axis a
+// pair's minimum-image distance lies within the sum of the half extents of the distance between
+// the centres (the torus distance is 1-Lipschitz); the slack (2^-12 of every length involved)
+// covers rounding many times over. Triclinic minimum images are exact only within the inscribed
+// radius, so those units are always checked.
+enum class Reach { none, all, some };
+
+// Bounds |x|, |y|, |z| of every atom in the group.
+__device__ __forceinline__ float extent(const Bounds& g) {
+  float e = 0;
+  for (int d = 0; d < 3; ++d) e = fmaxf(e, fabsf(g.centre[d]) + g.half[d]);
+  return e;
+}
+
+// 2^-12 of every length the pairs of two groups involve.
+template <class T, class Box>
+__device__ __forceinline__ T slack(const Pass<T, Box>& p, const Bounds& a, const Bounds& b) {
+  T lengths = p.r_max + p.box_extent;
+  for (int d = 0; d < 3; ++d)
+    lengths += fabs(T(a.centre[d])) + fabs(T(b.centre[d])) + T(a.half[d]) + T(b.half[d]);
+  return T(0x1p-12) * lengths;
+}
+
+template <class T, class Box>
+__device__ __forceinline__ Reach reach(const Pass<T, Box>& p, const Bounds& a, const Bounds& b) {
+  if constexpr (std::is_same_v<Box, TriclinicBox<T>>) {
+    return Reach::some;
+  } else {
+    const T margin = slack(p, a, b);
+    const Vec3<T> c = p.box.minimum_image(Vec3<T>{T(b.centre[0]) - T(a.centre[0]),
+                                                  T(b.centre[1]) - T(a.centre[1]),
+                                                  T(b.centre[2]) - T(a.centre[2])});
+    const T centres[3] = {fabs(c.x), fabs(c.y), fabs(c.z)};
+    T nearest2 = 0, farthest2 = 0;
+    for (int d = 0; d < 3; ++d) {
+      const T spread = T(a.half[d]) + T(b.half[d]) + margin;
+      const T near = fmax(centres[d] - spread, T(0)), far = centres[d] + spread;
+      nearest2 += near * near;
+      farthest2 += far * far;
+    }
+    const T nearest = math::sqrt(nearest2), farthest = math::sqrt(farthest2);
+    if (nearest >= p.r_max || farthest < p.r_min) return Reach::none;
+    if (farthest < p.r_max && (p.r_min <= 0 || nearest >= p.r_min)) return Reach::all;
+    return Reach::some;
+  }
+}
+
+// floor(x) for |x| < 2^22 (float; 2^51 double) by a rounding-mode addition: math::floor runs on
+// the quarter-rate conversion unit.
+template <class T>
+__device__ __forceinline__ T small_floor(T x) {
+  return fast_binning::floor_plus_magic(x) - (sizeof(T) == sizeof(float) ? T(0x1.8p23) : T(0x1.8p52));
+}
+
+// How a unit takes minimum images in an orthorhombic box: as box.minimum_image does; with
+// small_floor (the unit's bounds keep |d| below small_floor_bound); or, where the bounds show that
+// every pair's floor(fma(d, 1/L, 1/2)) is the same on each axis, with that shift (the wrap's own
+// last step).
+enum class Wrap { exact, small, shift };
+
+// box.minimum_image(d), the same value.
+template <Wrap kWrap, class T, class Box>
+__device__ __forceinline__ Vec3<T> image(const Box& box, Vec3<T> d, const Vec3<T>& shift) {
+  if constexpr (kWrap == Wrap::exact || !std::is_same_v<Box, OrthorhombicBox<T>>) {
+    return box.minimum_image(d);
+  } else if constexpr (kWrap == Wrap::small) {
+    const auto wrap = [](T x, T l, T inv) {
+      return math::fma(-small_floor(math::fma(x, inv, T(0.5))), l, x);
+    };
+    return {wrap(d.x, box.length.x, box.inverse.x), wrap(d.y, box.length.y, box.inverse.y),
+            wrap(d.z, box.length.z, box.inverse.z)};
+  } else {
+    return {math::fma(-shift.x, box.length.x, d.x), math::fma(-shift.y, box.length.y, d.y),
+            math::fma(-shift.z, box.length.z, d.z)};
+  }
+}
+
+// The shift of every pair of two groups on one axis, or NaN where pairs may differ: the wrap's
+// floor at both ends of the range of b - a (widened by the slack; fma and floor are monotone).
+template <class T>
+__device__ __forceinline__ T common_shift(T centres, T spread, T inverse) {
+  const T low = math::floor(math::fma(centres - spread, inverse, T(0.5)));
+  const T high = math::floor(math::fma(centres + spread, inverse, T(0.5)));
+  return low == high ? low : T(NAN);
+}
+
+// Whether B atom k of a thread bins by the edge table: where the table is there, every other one
+// without a box, so that table pairs (an edge read and a count in shared memory) and arithmetic
+// ones (a count, more instructions) keep both shared memory and the issue slots busy; all of them
+// in periodic boxes, whose minimum images take issue slots enough (measured on an H200).
+template <bool kTable, class T, class Box>
+__device__ constexpr bool by_table(int k) {
+  return kTable && (!std::is_same_v<Box, NoBox<T>> || k % 2 == 0);
+}
+
+// The pairs of sub-tile [a_begin, a_end) against this thread's B atoms. kAll: the bounds put every
+// pair in the window, so none is tested. Otherwise every pair of an A atom is computed in full
+// and only its count is selected; a warp skips the A atom when none of its pairs counts.
+template <bool kDiagonal, bool kTable, Wrap kWrap, bool kAll, bool kFromZero, class T, class Box>
+__device__ __forceinline__ void count_sub_tile(const Pass<T, Box>& p, const Vec3<T>* b,
+                                               const std::int64_t* j, int a_begin, int a_end,
+                                               std::uint32_t base, std::uint32_t spare,
+                                               const Vec3<T>& shift) {
   constexpr int kAtoms = atoms_per_thread<T, Box>();
-  Vec3<T> b[kAtoms];
-  std::int64_t j[kAtoms];
-  load_b(p, j_begin, b, j);
-  const std::uint32_t first = std::uint32_t(__cvta_generic_to_shared(window));
-  const std::uint32_t spare = first + 4 * (p.window_size + 1 + threadIdx.x % kWarp);
+  constexpr int kCounters = kTable ? 4 * kTableSlots : 0;  // bytes from an edge to its counter
+  const fast_binning::TableGuess guess = p.guess;
 #pragma unroll 2
   for (int a = a_begin; a < a_end; ++a) {
     const Vec3<T> at = tile_atom(T(), a);
@@ -199,20 +410,92 @@ __device__ __forceinline__ void count_unit_fast(const Pass<T, Box>& p, std::uint
     bool take[kAtoms], any = false;
 #pragma unroll
     for (int k = 0; k < kAtoms; ++k) {
-      r2[k] = norm2(p.box.minimum_image(b[k] - at));
-      take[k] = r2[k] >= p.r2_min && r2[k] < p.r2_max;  // false for the NaN padding
+      r2[k] = norm2(image<kWrap>(p.box, b[k] - at, shift));
+      take[k] = (kFromZero || r2[k] >= p.r2_min) && r2[k] < p.r2_max;  // false for NaN padding
       if (kDiagonal) take[k] = take[k] && p.tile_begin + a < j[k];
       any = any || take[k];
     }
-    if (!__any_sync(0xFFFFFFFFu, any)) continue;
+    if (!kAll && !__any_sync(0xFFFFFFFFu, any)) continue;
 #pragma unroll
     for (int k = 0; k < kAtoms; ++k) {
-      const int bin = fast_bin_plus_magic(p.range, fast_root(r2[k]));
-      if constexpr (kShared) {
-        add_one_shared(take[k] ? first + 4 * std::uint32_t(bin - p.magic_window_begin) : spare);
-      } else if (take[k]) {
-        atomicAdd(reinterpret_cast<unsigned long long*>(p.counts) +
-                      min(bin - magic_bits<T>, p.range.n_bins - 1),
+      if (by_table<kTable, T, Box>(k)) {  // constant once unrolled
+        const std::uint32_t edge = guessed_edge(guess, base, float(r2[k]));
+        count_by_table(kAll || take[k] ? edge : spare, float(r2[k]));  // spare edges are infinite
+      } else {
+        const std::uint32_t counter = arithmetic_counter<kTable>(p, base, r2[k]);
+        add_one_shared<kCounters>(kAll || take[k] ? counter : spare);
+      }
+    }
+  }
+}
+
+// Sub-tile [a_begin, a_end) of the constant tile against blockDim * atoms_per_thread B atoms,
+// without labels. A unit whose bounds put every pair in the window counts without range tests;
+// one that puts none there is skipped.
+template <bool kDiagonal, bool kTable, class T, class Box>
+__device__ __forceinline__ void count_unit_fast(const Pass<T, Box>& p, std::uint32_t* window,
+                                                int a_begin, int a_end, std::int64_t j_begin,
+                                                const Bounds& a_group) {
+  constexpr int kAtoms = atoms_per_thread<T, Box>();
+  Vec3<T> b[kAtoms];
+  std::int64_t j[kAtoms];
+  load_b(p, j_begin, b, j);
+  const Bounds b_group = bounds_of<kAtoms>(b);
+  const bool padded = __any_sync(0xFFFFFFFFu, isnan(b[kAtoms - 1].x));  // the chunk's last atoms
+  const Reach unit = kDiagonal || padded ? Reach::some : reach(p, a_group, b_group);
+  if (unit == Reach::none) return;
+  const std::uint32_t first = std::uint32_t(__cvta_generic_to_shared(window));
+  const std::uint32_t spare = first + 4 * std::uint32_t(p.window_size + kSpareBegin + threadIdx.x % kWarp);
+  // Address of counter (edge) 0 less 4 (magic_window_begin - shift): the arithmetic bin or the
+  // table's guess, plus magic_bits, times 4 lands on its own.
+  const std::uint32_t base = first - 4 * std::uint32_t(p.magic_window_begin - (kTable ? 1 : 0));
+  Vec3<T> shift{};
+  const auto count = [&](auto wrap) {
+    constexpr Wrap kWrap = decltype(wrap)::value;
+    if constexpr (!kDiagonal)
+      if (unit == Reach::all)
+        return count_sub_tile<false, kTable, kWrap, true, false>(p, b, j, a_begin, a_end, base,
+                                                                 spare, shift);
+    if (p.r2_min == T(0))  // r2 >= 0 always (NaN fails the other test)
+      return count_sub_tile<kDiagonal, kTable, kWrap, false, true>(p, b, j, a_begin, a_end, base,
+                                                                   spare, shift);
+    count_sub_tile<kDiagonal, kTable, kWrap, false, false>(p, b, j, a_begin, a_end, base, spare,
+                                                           shift);
+  };
+  if constexpr (std::is_same_v<Box, OrthorhombicBox<T>>) {
+    const T margin = slack(p, a_group, b_group);
+    const T inverse[3] = {p.box.inverse.x, p.box.inverse.y, p.box.inverse.z};
+    T n[3];
+    for (int d = 0; d < 3; ++d)
+      n[d] = common_shift(T(b_group.centre[d]) - T(a_group.centre[d]),
+                          T(a_group.half[d]) + T(b_group.half[d]) + margin, inverse[d]);
+    shift = {n[0], n[1], n[2]};
+    if (!isnan(shift.x) && !isnan(shift.y) && !isnan(shift.z))
+      return count(std::integral_constant<Wrap, Wrap::shift>());
+    if (extent(a_group) + extent(b_group) < p.small_floor_bound)
+      return count(std::integral_constant<Wrap, Wrap::small>());
+  }
+  count(std::integral_constant<Wrap, Wrap::exact>());
+}
+
+// Device-memory counts (windows too wide for shared memory), by the arithmetic bins.
+template <bool kDiagonal, class T, class Box>
+__device__ __forceinline__ void count_unit_fast_global(const Pass<T, Box>& p, int a_begin,
+                                                       int a_end, std::int64_t j_begin) {
+  constexpr int kAtoms = atoms_per_thread<T, Box>();
+  Vec3<T> b[kAtoms];
+  std::int64_t j[kAtoms];
+  load_b(p, j_begin, b, j);
+  for (int a = a_begin; a < a_end; ++a) {
+    const Vec3<T> at = tile_atom(T(), a);
+#pragma unroll
+    for (int k = 0; k < kAtoms; ++k) {
+      const T r2 = norm2(p.box.minimum_image(b[k] - at));
+      bool take = r2 >= p.r2_min && r2 < p.r2_max;
+      if (kDiagonal) take = take && p.tile_begin + a < j[k];
+      if (take) {
+        const int bin = fast_bin_plus_magic(p.range, fast_root(r2)) - magic_bits<T>;
+        atomicAdd(reinterpret_cast<unsigned long long*>(p.counts) + min(bin, p.range.n_bins - 1),
                   1ull);
       }
     }
@@ -253,11 +536,17 @@ __device__ __forceinline__ void count_unit_generic(const Pass<T, Box>& p, std::u
 template <class T>
 constexpr int kMaxBlock = sizeof(T) == sizeof(float) ? 1024 : 512;
 
-template <class T, class Box, bool kGeneric, bool kShared>
+template <class T, class Box, bool kGeneric, bool kShared, bool kTable>
 __global__ void __launch_bounds__(kMaxBlock<T>) count_pairs(const Pass<T, Box> p) {
   extern __shared__ std::uint32_t window[];
+  std::uint32_t* const counters = kTable ? window + kTableSlots : window;
   if constexpr (kShared) {
-    for (int s = threadIdx.x; s <= p.window_size; s += blockDim.x) window[s] = 0;
+    for (int s = threadIdx.x; s <= p.window_size + 1; s += blockDim.x) counters[s] = 0;
+    if constexpr (kTable) {
+      float* const edges2 = reinterpret_cast<float*>(window);
+      for (int s = threadIdx.x; s <= p.window_size + kSpareBegin + kWarp; s += blockDim.x)
+        edges2[s] = s <= p.window_size ? p.edges2[p.window_begin + s] : INFINITY;
+    }
     __syncthreads();
   }
   const int chunk = blockDim.x * atoms_per_thread<T, Box>();
@@ -276,7 +565,7 @@ __global__ void __launch_bounds__(kMaxBlock<T>) count_pairs(const Pass<T, Box> p
     }
     if constexpr (kShared) {
       if (budget.needs_flush_before(unit_pairs)) {
-        flush(window, p);
+        flush<kTable>(counters, p);
         budget.flushed();
       }
       budget.take(unit_pairs);
@@ -286,14 +575,20 @@ __global__ void __launch_bounds__(kMaxBlock<T>) count_pairs(const Pass<T, Box> p
         count_unit_generic<true, kShared>(p, window, a_begin, a_end, j_begin);
       else
         count_unit_generic<false, kShared>(p, window, a_begin, a_end, j_begin);
+    } else if constexpr (kShared) {
+      const Bounds a_group = p.a_bounds[u / p.chunks];
+      if (diagonal)
+        count_unit_fast<true, kTable>(p, window, a_begin, a_end, j_begin, a_group);
+      else
+        count_unit_fast<false, kTable>(p, window, a_begin, a_end, j_begin, a_group);
     } else {
       if (diagonal)
-        count_unit_fast<true, kShared>(p, window, a_begin, a_end, j_begin);
+        count_unit_fast_global<true>(p, a_begin, a_end, j_begin);
       else
-        count_unit_fast<false, kShared>(p, window, a_begin, a_end, j_begin);
+        count_unit_fast_global<false>(p, a_begin, a_end, j_begin);
     }
   }
-  if constexpr (kShared) flush(window, p);
+  if constexpr (kShared) flush<kTable>(counters, p);
 }
 
 template <class T>
@@ -472,6 +767,7 @@ Device query_device() {
 // The tuner's choice for one job.
 struct Launch {
   bool shared = true;       // shared-memory windows; else 64-bit atomics in device memory
+  bool table = false;       // fast kernel binning against squared edges held in shared memory
   std::int64_t window = 0;  // flattened bins per sweep
   std::int64_t sweeps = 1;
   int block = 0, blocks_per_sm = 0, grid = 0;
@@ -479,31 +775,65 @@ struct Launch {
   int tile = 0, sub_tile = 0;  // A atoms per constant tile and per work unit
 };
 
+// The longest edge of a periodic box (0 for none), a length scale for the bounds' slack.
+double longest_edge(const BoxSpec& box) {
+  double longest = 0;
+  if (box.kind != BoxKind::none)
+    for (const Vec3<double>& e : box.edges) longest = std::max(longest, std::sqrt(norm2(e)));
+  return longest;
+}
+
 void refuse(const std::string& why) {
   throw std::invalid_argument("CUDA pair histogram: forced launch: " + why);
 }
 
-// Shared windows take as many bins as one block may hold; the block size keeps the most threads
-// resident (ties: smaller blocks, so more window copies and finer balance); the sub-tile gives
-// every block kUnitsPerBlock units per tile where the problem is large enough. Parameters in
-// `forced` replace those choices (a forced window always counts in shared memory).
+template <class T>
+bool table_kernel_exact(const HistogramRange<T>& range) {
+  if constexpr (sizeof(T) == sizeof(float))
+    return fast_binning::table_guess_exact(range);
+  else
+    return false;
+}
+
 template <class T, class Box, bool kGeneric>
-Launch tune(const Device& device, std::int64_t flat_bins, std::int64_t tile_atoms,
-            std::int64_t b_atoms, const PairHistogramLaunchOverride& forced) {
+using Kernel = void (*)(Pass<T, Box>);
+
+template <class T, class Box, bool kGeneric>
+Kernel<T, Box, kGeneric> kernel_for(const Launch& l) {
+  if constexpr (!kGeneric && sizeof(T) == sizeof(float))
+    if (l.table) return &count_pairs<T, Box, false, true, true>;
+  return l.shared ? &count_pairs<T, Box, kGeneric, true, false>
+                  : &count_pairs<T, Box, kGeneric, false, false>;
+}
+
+// The fast float kernel bins against the edge table where its window fits (all bins in one sweep
+// unless a window is forced); otherwise shared windows take as many bins as one block may hold.
+// The block size keeps the most threads resident (ties: smaller blocks, so more window copies
+// and finer balance); the sub-tile gives every block kUnitsPerBlock units per tile where the
+// problem is large enough. Parameters in `forced` replace those choices (a forced window always
+// counts in shared memory).
+template <class T, class Box, bool kGeneric>
+Launch tune(const Device& device, const HistogramRange<T>& range, std::int64_t flat_bins,
+            std::int64_t tile_atoms, std::int64_t b_atoms,
+            const PairHistogramLaunchOverride& forced) {
   Launch l;
   const std::int64_t max_window =
-      std::int64_t(device.shared_per_block / sizeof(std::uint32_t)) - 1 - kWarp;
+      std::int64_t(device.shared_per_block / sizeof(std::uint32_t)) - kSpareBegin - kWarp - 1;
+  const std::int64_t table_window = std::min<std::int64_t>(
+      kTableSlots - kSpareBegin - kWarp - 1, max_window - std::int64_t(kTableSlots));
   if (forced.bins_per_sweep > max_window)
     refuse(std::to_string(forced.bins_per_sweep) + " bins per sweep exceed the " +
            std::to_string(max_window) + " a block's shared memory holds");
-  l.sweeps = ceil_div(flat_bins, forced.bins_per_sweep > 0 ? forced.bins_per_sweep : max_window);
-  l.shared = forced.bins_per_sweep > 0 || l.sweeps <= (kGeneric ? kMaxSweepsGeneric : kMaxSweepsFast);
+  const std::int64_t wanted = forced.bins_per_sweep > 0 ? forced.bins_per_sweep : flat_bins;
+  l.table = !kGeneric && table_kernel_exact(range) &&
+            wanted <= table_window;
+  l.sweeps = ceil_div(flat_bins, l.table || forced.bins_per_sweep > 0 ? wanted : max_window);
+  l.shared = l.table || forced.bins_per_sweep > 0 ||
+             l.sweeps <= (kGeneric ? kMaxSweepsGeneric : kMaxSweepsFast);
   l.window = l.shared ? ceil_div(flat_bins, l.sweeps) : flat_bins;
   if (!l.shared) l.sweeps = 1;
-  const void* kernel = l.shared
-                           ? reinterpret_cast<const void*>(&count_pairs<T, Box, kGeneric, true>)
-                           : reinterpret_cast<const void*>(&count_pairs<T, Box, kGeneric, false>);
-  const std::size_t bytes = l.shared ? shared_bytes(l.window) : 0;
+  const auto kernel = reinterpret_cast<const void*>(kernel_for<T, Box, kGeneric>(l));
+  const std::size_t bytes = l.shared ? shared_bytes(l.window, l.table) : 0;
   if (l.shared) {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
           "opting in to shared memory");
@@ -538,6 +868,8 @@ Launch tune(const Device& device, std::int64_t flat_bins, std::int64_t tile_atom
   const std::int64_t sub_tiles = ceil_div(kUnitsPerBlock * l.grid, chunks);
   l.sub_tile = int(std::min<std::int64_t>(
       std::max<std::int64_t>(ceil_div(l.tile, sub_tiles), kMinSubTile), l.tile));
+  // Periodic units sort best with small bounds; without a box the bounds usually hold every pair.
+  if (!kGeneric && !std::is_same_v<Box, NoBox<T>>) l.sub_tile = std::min(l.sub_tile, kMinSubTile);
   return l;
 }
 
@@ -550,8 +882,8 @@ std::string describe(const Launch& l, const Device& device, const char* kernel, 
                   " SMs x " + std::to_string(l.blocks_per_sm) + "), constant tile " +
                   std::to_string(l.tile) + " A atoms, sub-tile " + std::to_string(l.sub_tile);
   if (l.shared)
-    return s + ", shared-memory counts, " + std::to_string(l.window) + " bins per sweep x " +
-           std::to_string(l.sweeps);
+    return s + ", shared-memory counts" + (l.table ? " with the squared-edge table, " : ", ") +
+           std::to_string(l.window) + " bins per sweep x " + std::to_string(l.sweeps);
   return s + ", device-memory counts (64-bit atomics) over " + std::to_string(l.window) + " bins";
 }
 
@@ -564,9 +896,8 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
   const std::int64_t flat_bins = region_end - region_begin;
   const std::int64_t n_b = job.one_set ? job.n_a : job.n_b;
   // One set: a tile meets on average half of the set.
-  const Launch l =
-      tune<T, Box, kGeneric>(device, flat_bins, job.n_a, job.one_set ? n_b / 2 + 1 : n_b,
-                             job.launch);
+  const Launch l = tune<T, Box, kGeneric>(device, job.range, flat_bins, job.n_a,
+                                          job.one_set ? n_b / 2 + 1 : n_b, job.launch);
   const std::int64_t chunk = std::int64_t(l.block) * l.atoms_per_thread;
 
   // One set in a box keeps its order: the minimum image of b - a and of a - b can differ in
@@ -576,9 +907,20 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
   DeviceArray<Packed<T>> unsorted = upload_packed(job.one_set ? job.a : job.b, n_b, chunk, stream);
   const DeviceArray<Packed<T>> b =
       sort ? morton_sorted(unsorted, n_b, n_b + chunk, stream) : std::move(unsorted);
-  const DeviceArray<Packed<T>> a_own =
+  // Two sets: A in Morton order too, so that a sub-tile's atoms lie close together and whole
+  // units are found to count entirely or not at all (reach).
+  const bool sort_a = sort && !job.one_set && job.n_a >= kMinSorted && job.n_a <= INT_MAX;
+  DeviceArray<Packed<T>> a_given =
       job.one_set ? DeviceArray<Packed<T>>(0, stream) : upload_packed(job.a, job.n_a, 0, stream);
+  const DeviceArray<Packed<T>> a_own =
+      sort_a ? morton_sorted(a_given, job.n_a, job.n_a, stream) : std::move(a_given);
   const Packed<T>* a = job.one_set ? b.get() : a_own.get();
+  const DeviceArray<Bounds> a_bounds(kGeneric ? 0 : ceil_div(l.tile, l.sub_tile), stream);
+  std::vector<float> host_edges2;
+  if constexpr (sizeof(T) == sizeof(float))
+    if (l.table) host_edges2 = fast_binning::edge_thresholds(job.range);
+  const auto edges2 = upload(host_edges2.empty() ? nullptr : host_edges2.data(),
+                             std::int64_t(host_edges2.size()), stream);
 
   const PairLabels& host_labels = job.labels;
   const std::int64_t species_pairs =
@@ -599,11 +941,17 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
   p.labels.molecule_a = molecule_a.get();
   p.labels.molecule_b = job.one_set ? molecule_a.get() : molecule_b.get();
   p.b = b.get();
+  p.a_bounds = a_bounds.get();
+  p.edges2 = edges2.get();
+  p.box_extent = T(longest_edge(job.box));
+  if (job.box.kind == BoxKind::orthorhombic)
+    p.small_floor_bound = float(0x1p20 * std::min({job.box.edges[0].x, job.box.edges[1].y,
+                                                   job.box.edges[2].z}));
+  if constexpr (sizeof(T) == sizeof(float)) p.guess = fast_binning::TableGuess(job.range);
   p.sub_tile = l.sub_tile;
   p.one_set = job.one_set;
   p.counts = counts.get();
-  const auto kernel =
-      l.shared ? &count_pairs<T, Box, kGeneric, true> : &count_pairs<T, Box, kGeneric, false>;
+  const auto kernel = kernel_for<T, Box, kGeneric>(l);
   for (p.tile_begin = 0; p.tile_begin < job.n_a; p.tile_begin += l.tile) {
     p.b_begin = job.one_set ? p.tile_begin + 1 : 0;
     if (p.b_begin >= n_b) break;
@@ -613,6 +961,11 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
           "copy to constant memory");
     p.chunks = int(ceil_div(n_b - p.b_begin, chunk));
     p.sub_tiles = int(ceil_div(p.tile_size, l.sub_tile));
+    if (!kGeneric) {
+      sub_tile_bounds<<<p.sub_tiles, kWarp, 0, stream>>>(a + p.tile_begin, p.tile_size,
+                                                         l.sub_tile, a_bounds.get());
+      check(cudaGetLastError(), "sub-tile bounds");
+    }
     const int grid = int(std::min<std::int64_t>(l.grid, std::int64_t(p.chunks) * p.sub_tiles));
     for (std::int64_t s = 0; s < l.sweeps; ++s) {
       p.window_begin = region_begin + s * l.window;
@@ -623,9 +976,11 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
       // checks the window bin by bin.
       const std::int64_t first = kGeneric ? 0 : p.window_begin;
       const std::int64_t last = kGeneric ? job.range.n_bins : p.window_begin + p.window_size;
-      p.r2_min = square_threshold(job.range.edge(std::int32_t(first)));
-      p.r2_max = square_threshold(job.range.edge(std::int32_t(last)));
-      const std::size_t bytes = l.shared ? shared_bytes(p.window_size) : 0;
+      p.r_min = job.range.edge(std::int32_t(first));
+      p.r_max = job.range.edge(std::int32_t(last));
+      p.r2_min = square_threshold(p.r_min);
+      p.r2_max = square_threshold(p.r_max);
+      const std::size_t bytes = l.shared ? shared_bytes(p.window_size, l.table) : 0;
       kernel<<<grid, l.block, bytes, stream>>>(p);
       check(cudaGetLastError(), "kernel launch");
     }
