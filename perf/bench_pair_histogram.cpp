@@ -48,12 +48,12 @@ std::vector<Vec3<float>> uniform_cube(std::int64_t n, double length, std::uint64
   return pts;
 }
 
-// Instructions the shared evaluator needs per pair at the least, one per arithmetic operation, in
-// float on a GPU (docs/study.md derives them): distance and r^2 (6), range test (2), correctly
-// rounded root (6), bin with its edge test (7), counter address (2), the count (1); plus the
-// minimum image: 3 per axis in an orthorhombic box, 12 per axis in a triclinic one.
+// Instructions the exact rule needs per pair at the least, one per operation, in float on a GPU
+// (docs/study.md derives them): distance and r^2 (6), range test (2), approximate root (1), guess
+// (2), the squared edge above it read and compared (3), counter step (1), the count (1); plus the
+// minimum image: 1 per axis in an orthorhombic box (a shift), 12 per axis in a triclinic one.
 double instructions_per_pair(BoxKind box) {
-  return box == BoxKind::none ? 24 : box == BoxKind::orthorhombic ? 33 : 60;
+  return box == BoxKind::none ? 16 : box == BoxKind::orthorhombic ? 19 : 52;
 }
 
 template <class ExecSpace>
