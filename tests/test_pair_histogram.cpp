@@ -224,3 +224,26 @@ KMOL_BACKEND_TEST(PairHistogram, RefusesBadInputNamingTheProblem) {
   s.n_bins = 0;
   EXPECT_THROW(kmol::pair_histogram(ExecSpace(), kmol::one_set(xyz.data(), 5), s), kmol::InputError);
 }
+
+KMOL_BACKEND_TEST(PairHistogram, LargeSetsInManyTeamsAndWindowsMatchTheHostCountForCount) {
+  // Large enough for several A tiles, B chunks and histogram windows of the portable engine on
+  // GPUs (2048 A atoms, 16,384 B atoms and about 10,000 bins a team), one set and two, against
+  // the host implementation in float: counts equal bin for bin.
+  const BoxSpec box = BoxSpec::orthorhombic(12, 13, 14);
+  const auto a = uniform_points<float>(18000, box, 11);
+  const auto b = uniform_points<float>(40000, box, 12);
+  PairHistogramSettings s;
+  s.box = box;
+  s.r_max = limit_for(box);
+  s.n_bins = 12000;
+  for (const PairHistogramInput<float>& in :
+       {kmol::one_set(a.data(), 18000), kmol::two_sets(a.data(), 2500, b.data(), 40000)}) {
+    s.impl = PairHistogramImpl::host;
+    const auto want = kmol::pair_histogram(Kokkos::DefaultHostExecutionSpace(), in, s).counts;
+    for (PairHistogramImpl impl : impls_for<ExecSpace>(in, s)) {
+      s.impl = impl;
+      const auto got = kmol::pair_histogram(ExecSpace(), in, s);
+      EXPECT_EQ(got.counts, want) << kmol::to_string(impl) << (in.one_set() ? ", one set: " : ", two sets: ") << got.launch;
+    }
+  }
+}

@@ -1,20 +1,23 @@
 #pragma once
 // The portable pair-histogram engine: one code for every Kokkos backend.
 //
-// League = (tile of A) x (window of the flattened [histogram][bin] range). A team keeps 32-bit
-// counts for its window in scratch memory, streams B through scratch in tiles, and adds its
-// counts into a ScatterView of 64-bit totals (duplicated on CPUs, atomic on GPUs) before they
-// could wrap and when it is done. Histograms wider than scratch take several windows (passes).
+// League = (tile of A) x (chunk of B) x (window of the flattened [histogram][bin] range). A team
+// keeps 32-bit counts for its window in scratch memory, goes through its B atoms in tiles (staged
+// in scratch on CPUs), and adds its counts into a ScatterView of 64-bit totals (duplicated on
+// CPUs, atomic on GPUs) before they could wrap and when it is done. Histograms wider than scratch
+// take several windows (passes).
 #include <Kokkos_Core.hpp>
 #include <Kokkos_ScatterView.hpp>
 
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/job.hpp"
+#include "kernels/pair_histogram/kokkos/team_counters.hpp"
 #include "kernels/pair_histogram/kokkos/traits.hpp"
 #include "kmol/core/counters.hpp"
 
@@ -43,7 +46,7 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
                                      const Box box) {
   using Traits = PairHistogramKokkosTraits<ExecSpace>;
   using Memory = typename ExecSpace::memory_space;
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, typename Traits::LaunchBounds>;
   using Member = typename Policy::member_type;
   using Scratch = typename ExecSpace::scratch_memory_space;
   using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
@@ -70,6 +73,10 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   // flushed) instead of taking a branch that random distances would mispredict half the time; one
   // more slot past them takes unsettled pairs.
   constexpr std::int32_t spare_slots = 8, extra_slots = spare_slots + 1;
+  // GPUs: one slot for the fast bins' n_bins (bin_of clamps it to the last bin), then a spare
+  // slot per lane of a warp, each on its own bank, for pairs that do not count.
+  constexpr std::int32_t warp_lanes = 32;
+  constexpr std::int32_t slots_past_window = Traits::stage_bins ? extra_slots : 1 + warp_lanes;
 
   // Tuner: the histogram window takes what its scratch level has left after the B tile (kept in
   // x, y, z arrays so that CPUs vectorise the distance loop) and the staged bins.
@@ -77,18 +84,20 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   const std::int64_t a_tile = std::int64_t(team_size) * Traits::template a_per_thread<T>;
   const int b_tile = Traits::b_tile;
   const std::size_t alignment_slack = 64;  // each scratch allocation is padded to alignment
-  const std::size_t tile_bytes = 3 * (b_tile * sizeof(T) + alignment_slack);
+  const std::size_t tile_bytes = Traits::stage_b ? 3 * (b_tile * sizeof(T) + alignment_slack) : 0;
   const std::size_t staged_bytes =
       Traits::stage_bins ? b_tile * (sizeof(std::int32_t) + sizeof(T)) + 2 * alignment_slack : 0;
   constexpr int level = Traits::histogram_level;
   const std::size_t level_used = level == 0 ? tile_bytes + staged_bytes * team_size : 0;
   const std::size_t window_fit =
-      (Policy::scratch_size_max(level) - level_used - alignment_slack) / sizeof(std::uint32_t) - extra_slots;
+      (Policy::scratch_size_max(level) - level_used - alignment_slack) / sizeof(std::uint32_t) - slots_past_window;
   const std::int64_t window = flat_bins < std::int64_t(window_fit) ? flat_bins : std::int64_t(window_fit);
   const std::int64_t n_windows = (flat_bins + window - 1) / window;
   const std::int64_t n_a_tiles = (job.n_a + a_tile - 1) / a_tile;
   const std::int64_t n_a = job.n_a;
   const std::int64_t n_b = job.n_b;
+  const std::int64_t b_chunk = Traits::b_chunk > 0 && Traits::b_chunk < n_b ? Traits::b_chunk : (n_b > 0 ? n_b : 1);
+  const std::int64_t n_b_chunks = (n_b + b_chunk - 1) / b_chunk > 0 ? (n_b + b_chunk - 1) / b_chunk : 1;
   const bool one_set = job.one_set;
   const auto range = job.range;
   const std::int32_t n_bins = range.n_bins;
@@ -106,8 +115,8 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
     Kokkos::deep_copy(window_r2, detail::HostArray<const T>(host_r2.data(), host_r2.size()));
   }
 
-  Policy policy(space, n_a_tiles * n_windows, team_size);
-  const std::size_t histogram_bytes = (window + extra_slots) * sizeof(std::uint32_t) + alignment_slack;
+  Policy policy(space, n_a_tiles * n_b_chunks * n_windows, team_size);
+  const std::size_t histogram_bytes = (window + slots_past_window) * sizeof(std::uint32_t) + alignment_slack;
   const bool direct_slots = plain && n_windows == 1;
   // CPUs bin direct slots with the range test on r^2 against the squared thresholds of r_min and
   // r_max and fast_binning's single edge test on the correctly rounded root: the same bins as
@@ -125,24 +134,33 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   Kokkos::parallel_for("kmol::pair_histogram::kokkos", policy, KOKKOS_LAMBDA(const Member& team) {
     const std::int64_t a_begin = (team.league_rank() % n_a_tiles) * a_tile;
     const std::int64_t a_end = a_begin + a_tile < n_a ? a_begin + a_tile : n_a;
-    const std::int64_t w_begin = (team.league_rank() / n_a_tiles) * window;
+    const std::int64_t chunk_begin = (team.league_rank() / n_a_tiles % n_b_chunks) * b_chunk;
+    const std::int64_t w_index = team.league_rank() / (n_a_tiles * n_b_chunks);
+    const std::int64_t w_begin = w_index * window;
     const std::int64_t w_size = w_begin + window < flat_bins ? window : flat_bins - w_begin;
-    Kokkos::View<std::uint32_t*, Scratch, Unmanaged> hist(team.team_scratch(level), w_size + extra_slots);
-    Kokkos::View<T*, Scratch, Unmanaged> tile_x(team.team_scratch(0), b_tile);
-    Kokkos::View<T*, Scratch, Unmanaged> tile_y(team.team_scratch(0), b_tile);
-    Kokkos::View<T*, Scratch, Unmanaged> tile_z(team.team_scratch(0), b_tile);
+    // Its B atoms: the chunk's; one set: only j > i, so none below a_begin + 1.
+    const std::int64_t b_first = one_set && a_begin + 1 > chunk_begin ? a_begin + 1 : chunk_begin;
+    const std::int64_t b_last = chunk_begin + b_chunk < n_b ? chunk_begin + b_chunk : n_b;
+    if (b_first >= b_last) return;  // the whole team: no pairs
+    Kokkos::View<std::uint32_t*, Scratch, Unmanaged> hist(team.team_scratch(level), w_size + slots_past_window);
+    const int staged_b = Traits::stage_b ? b_tile : 0;
+    Kokkos::View<T*, Scratch, Unmanaged> tile_x(team.team_scratch(0), staged_b);
+    Kokkos::View<T*, Scratch, Unmanaged> tile_y(team.team_scratch(0), staged_b);
+    Kokkos::View<T*, Scratch, Unmanaged> tile_z(team.team_scratch(0), staged_b);
     Kokkos::View<std::int32_t*, Scratch, Unmanaged> staged(team.thread_scratch(0), Traits::stage_bins ? b_tile : 0);
     Kokkos::View<T*, Scratch, Unmanaged> squared_buffer(team.thread_scratch(0), Traits::stage_bins ? b_tile : 0);
     auto totals_access = scatter.access();
 
+    // GPUs also clear and flush the slot past the window (fast bins' n_bins, into the last bin).
+    const std::int64_t kept_slots = Traits::stage_bins ? w_size : w_size + 1;
     auto clear = [&]() {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, w_size), [&](std::int64_t w) { hist(w) = 0; });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kept_slots), [&](std::int64_t w) { hist(w) = 0; });
       team.team_barrier();
     };
     auto flush = [&]() {
       team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, w_size), [&](std::int64_t w) {
-        if (hist(w) != 0) totals_access(w_begin + w) += hist(w);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kept_slots), [&](std::int64_t w) {
+        if (hist(w) != 0) totals_access(w_begin + (w < w_size ? w : w_size - 1)) += hist(w);
         hist(w) = 0;
       });
       team.team_barrier();
@@ -163,22 +181,23 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
 
     clear();
     FlushBudget budget;
-    const std::int64_t b_first = one_set ? a_begin + 1 : 0;
-    for (std::int64_t t0 = b_first; t0 < n_b; t0 += b_tile) {
-      const int t_size = int(t0 + b_tile < n_b ? b_tile : n_b - t0);
+    for (std::int64_t t0 = b_first; t0 < b_last; t0 += b_tile) {
+      const int t_size = int(t0 + b_tile < b_last ? b_tile : b_last - t0);
       const std::uint64_t tile_pairs = std::uint64_t(a_end - a_begin) * std::uint64_t(t_size);
       if (budget.needs_flush_before(tile_pairs)) {
         flush();
         budget.flushed();
       }
       budget.take(tile_pairs);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t_size), [&](int j) {
-        const Vec3<T> p = b(t0 + j);
-        tile_x(j) = p.x;
-        tile_y(j) = p.y;
-        tile_z(j) = p.z;
-      });
-      team.team_barrier();
+      if (Traits::stage_b) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t_size), [&](int j) {
+          const Vec3<T> p = b(t0 + j);
+          tile_x(j) = p.x;
+          tile_y(j) = p.y;
+          tile_z(j) = p.z;
+        });
+        team.team_barrier();
+      }
       auto tile_point = [&](int j) { return Vec3<T>{tile_x(j), tile_y(j), tile_z(j)}; };
       auto first_partner = [&](std::int64_t i) {  // one set: only j > i
         return one_set ? int(i + 1 - t0 > 0 ? (i + 1 - t0 < t_size ? i + 1 - t0 : t_size) : 0) : 0;
@@ -248,51 +267,54 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
           }
         }
       } else {
-        // GPUs: each thread keeps its atoms of A in registers, so every B atom read from scratch
-        // serves several pairs. Missing atoms lie at infinity (bin_of drops them), and only tiles that
-        // overlap the team's A range need the i < j test of one set.
+        // GPUs: each thread keeps its atoms of A in registers, and every thread of the team reads
+        // the same B atom at once (a broadcast from L1), so each load serves several pairs. Missing
+        // atoms lie at infinity (never in range), and only chunks that overlap the team's A range
+        // need the i < j test of one set.
         constexpr int held = Traits::on_host ? 1 : Traits::template a_per_thread<T>;
+        auto mine_index = [&](int u) { return a_begin + team.team_rank() + std::int64_t(u) * team_size; };
         Vec3<T> mine[held];
-        std::int64_t mine_index[held];
-        for (int u = 0; u < held; ++u) {
-          mine_index[u] = a_begin + team.team_rank() + std::int64_t(u) * team_size;
-          mine[u] = mine_index[u] < a_end ? a(mine_index[u]) : Vec3<T>{far, far, far};
-        }
+        for (int u = 0; u < held; ++u) mine[u] = mine_index(u) < a_end ? a(mine_index(u)) : Vec3<T>{far, far, far};
+        const std::int64_t t_end = t0 + t_size;
         const bool ordered = one_set && t0 < a_end;
         if (fast) {
-          const std::int64_t w = team.league_rank() / n_a_tiles;
-          const T r2_low = window_r2(w), r2_high = window_r2(w + 1);
-          const std::int32_t offset = fast_binning::magic_bits<T> + std::int32_t(w_begin);
-          const std::int32_t last = std::int32_t(w_size) - 1;
-          for (int j = 0; j < t_size; ++j) {
-            const Vec3<T> bj = tile_point(j);
-            for (int u = 0; u < held; ++u) {
-              const T r2 = norm2(box.minimum_image(bj - mine[u]));
-              if (r2 >= r2_low && r2 < r2_high && (!ordered || t0 + j > mine_index[u])) {
-                const std::int32_t k =
-                    fast_binning::fast_bin_plus_magic(range, fast_binning::fast_root(r2)) - offset;
-                add_one_to_team_counter(&hist(k < last ? k : last));
+          // Every pair is binned; one out of the window counts into the lane's spare slot.
+          const TeamCounterHandles counters(hist.data());
+          const T r2_low = window_r2(w_index), r2_high = window_r2(w_index + 1);
+          const std::uint32_t magic_base =
+              counters.of(0) - 4 * std::uint32_t(fast_binning::magic_bits<T> + std::int32_t(w_begin));
+          const std::uint32_t spare = counters.of(std::uint32_t(w_size) + 1 + team.team_rank() % warp_lanes);
+          auto sweep = [&](auto in_order) {
+            for (std::int64_t j = t0; j < t_end; ++j) {
+              const Vec3<T> bj = b(j);
+              for (int u = 0; u < held; ++u) {
+                const T r2 = norm2(box.minimum_image(bj - mine[u]));
+                const bool take = r2 >= r2_low && r2 < r2_high && (!decltype(in_order)::value || j > mine_index(u));
+                const std::uint32_t counter = fast_counter(range, magic_base, r2);
+                counters.add_one(take ? counter : spare);
               }
             }
-          }
+          };
+          if (ordered) sweep(std::true_type());
+          else sweep(std::false_type());
         } else if (direct_slots && !ordered) {
-          for (int j = 0; j < t_size; ++j) {
-            const Vec3<T> bj = tile_point(j);
+          for (std::int64_t j = t0; j < t_end; ++j) {
+            const Vec3<T> bj = b(j);
             for (int u = 0; u < held; ++u) {
               const std::int32_t k = range.bin_of(pair_distance(box, mine[u], bj));
               if (k >= 0) add_one_to_team_counter(&hist(k));
             }
           }
         } else {
-          for (int j = 0; j < t_size; ++j) {
-            const Vec3<T> bj = tile_point(j);
+          for (std::int64_t j = t0; j < t_end; ++j) {
+            const Vec3<T> bj = b(j);
             for (int u = 0; u < held; ++u)
-              if (mine_index[u] < a_end && (!one_set || t0 + j > mine_index[u]))
-                count(flat_bin(mine_index[u], t0 + j, range.bin_of(pair_distance(box, mine[u], bj))));
+              if (mine_index(u) < a_end && (!one_set || j > mine_index(u)))
+                count(flat_bin(mine_index(u), j, range.bin_of(pair_distance(box, mine[u], bj))));
           }
         }
       }
-      team.team_barrier();
+      if (Traits::stage_b) team.team_barrier();
     }
     flush();
   });
@@ -302,7 +324,7 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   Kokkos::deep_copy(detail::HostArray<std::uint64_t>(host_totals.data(), flat_bins), totals);
   for (std::int64_t f = 0; f < flat_bins; ++f) job.counts[f] += host_totals[f];
   return "kokkos: team_size=" + std::to_string(team_size) + " a_tile=" + std::to_string(a_tile) +
-         " b_tile=" + std::to_string(b_tile) + " window=" + std::to_string(window) +
+         " b_tile=" + std::to_string(b_tile) + " b_chunk=" + std::to_string(b_chunk) + " window=" + std::to_string(window) +
          " passes=" + std::to_string(n_windows);
 }
 

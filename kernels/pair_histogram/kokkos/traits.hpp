@@ -1,7 +1,9 @@
 #pragma once
 // Launch shape of the portable engine per backend, in one place. CPU spaces run one thread per
-// team with a long A tile and stage bins in a buffer so the distance loop vectorises; GPU threads
-// hold a few atoms of A in registers and count straight into the team's shared histogram.
+// team with a long A tile and stage B and the bins in buffers so the distance loop vectorises;
+// GPU threads hold a few atoms of A in registers, read B straight from device memory (every
+// thread of a team the same atom: one broadcast load, no scratch tile, no barriers) and count
+// straight into the team's shared histogram.
 #include <Kokkos_Core.hpp>
 
 #include <type_traits>
@@ -12,11 +14,18 @@ template <class ExecSpace>
 struct PairHistogramKokkosTraits {
   static constexpr bool on_host = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
   static constexpr int team_size = on_host ? 1 : 256;
+  // GPUs: at most 64 registers a thread, so that four teams of 256 share an SM (shared memory
+  // holds four 10,000-bin histograms); without the bound the generic paths took over 100.
+  using LaunchBounds = Kokkos::LaunchBounds<on_host ? 0 : team_size, on_host ? 0 : 4>;
   // Atoms of A per thread: a CPU thread sweeps 64 in turn; a GPU thread holds them in registers
   // (eight doubles made the kernel fail to load on Hopper, so four).
   template <class T>
   static constexpr int a_per_thread = on_host ? 64 : (sizeof(T) == 4 ? 8 : 4);
-  static constexpr int b_tile = on_host ? 1024 : 32;  // 32 leaves 10,000 bins in one GPU pass
+  static constexpr bool stage_b = on_host;
+  static constexpr int b_tile = on_host ? 1024 : 1 << 14;  // GPUs: B atoms between flush checks
+  // B atoms a team pairs with its A tile (0: all). GPUs split B so that a large problem makes
+  // many teams: tens of waves on the SMs, a short tail.
+  static constexpr int b_chunk = on_host ? 0 : 1 << 14;
   static constexpr bool stage_bins = on_host;
   // Host scratch level 1 is ordinary memory as fast as level 0 and big enough for any histogram;
   // on GPUs level 0 is shared memory.
