@@ -29,6 +29,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/kept_arrays.hpp"
+#include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/job.hpp"
 #include "kmol/core/counters.hpp"
 #include "kmol/core/errors.hpp"
@@ -200,22 +202,6 @@ NearBound<T> make_near_bound(const BoxSpec& box, double r_max, double margin) {
           T((r_max + margin) * (r_max + margin))};
 }
 
-template <class ExecSpace, class V>
-ArrayOf<ExecSpace, V> uninitialised_array(const char* label, std::size_t n) {
-  return ArrayOf<ExecSpace, V>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-                               n);
-}
-
-template <class ExecSpace, class V>
-ArrayOf<ExecSpace, V> copy_to_device(const ExecSpace& space, const V* host, std::int64_t n,
-                                     const char* label) {
-  const auto device = uninitialised_array<ExecSpace, V>(label, std::size_t(n));
-  if (host != nullptr)
-    Kokkos::deep_copy(space, device,
-                      Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n));
-  return device;
-}
-
 template <class ExecSpace, class T>
 double max_abs_coordinate(const ExecSpace& space, const ArrayOf<ExecSpace, Vec3<T>>& xyz) {
   double extent = 0;
@@ -250,19 +236,20 @@ template <class ExecSpace, class T>
 SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid& grid,
                                           const ArrayOf<ExecSpace, Vec3<T>>& xyz,
                                           const ArrayOf<ExecSpace, std::int32_t>& species,
-                                          const ArrayOf<ExecSpace, std::int32_t>& molecule) {
+                                          const ArrayOf<ExecSpace, std::int32_t>& molecule,
+                                          KeptArrays<ExecSpace>& kept, const std::string& set) {
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
   using Index = ArrayOf<ExecSpace, std::int32_t>;
   const std::int32_t n = std::int32_t(xyz.extent(0)), n_cells = grid.count();
-  const auto reals = [](const char* label, std::size_t size) {
-    return uninitialised_array<ExecSpace, T>(label, size);
+  const auto reals = [&](const char* label, std::size_t size) {
+    return kept.template array<T>(set + label, size);
   };
-  const auto indices = [](const char* label, std::size_t size) {
-    return uninitialised_array<ExecSpace, std::int32_t>(label, size);
+  const auto indices = [&](const char* label, std::size_t size) {
+    return kept.template array<std::int32_t>(set + label, size);
   };
-  const Index cell_of_atom = indices("kmol::cells::cell_of_atom", n),
-              slot = indices("kmol::cells::slot", n),
-              per_cell(Kokkos::view_alloc(space, std::string("kmol::cells::per_cell")), n_cells);
+  const Index cell_of_atom = indices("cell_of_atom", n), slot = indices("slot", n),
+              per_cell = indices("per_cell", n_cells);
+  Kokkos::deep_copy(space, per_cell, 0);
   Kokkos::parallel_for(
       "kmol::pair_histogram::cells::bin_atoms", Policy(space, 0, n), KOKKOS_LAMBDA(std::int32_t i) {
         const std::int32_t c = grid.cell_of(grid.wrapped_fractions(xyz(i).template cast<double>()));
@@ -270,17 +257,17 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
         slot(i) = Kokkos::atomic_fetch_add(&per_cell(c), 1);
       });
 
-  const SortedAtoms<ExecSpace, T> out{reals("kmol::cells::x", n),
-                                      reals("kmol::cells::y", n),
-                                      reals("kmol::cells::z", n),
-                                      reals("kmol::cells::fx", n),
-                                      reals("kmol::cells::fy", n),
-                                      reals("kmol::cells::fz", n),
-                                      indices("kmol::cells::index", n),
-                                      indices("kmol::cells::cell", n),
-                                      indices("kmol::cells::begin", std::size_t(n_cells) + 1),
-                                      indices("kmol::cells::species", species.extent(0)),
-                                      indices("kmol::cells::molecule", molecule.extent(0))};
+  const SortedAtoms<ExecSpace, T> out{reals("x", n),
+                                      reals("y", n),
+                                      reals("z", n),
+                                      reals("fx", n),
+                                      reals("fy", n),
+                                      reals("fz", n),
+                                      indices("index", n),
+                                      indices("cell", n),
+                                      indices("begin", std::size_t(n_cells) + 1),
+                                      indices("species", species.extent(0)),
+                                      indices("molecule", molecule.extent(0))};
   Kokkos::parallel_scan(
       "kmol::pair_histogram::cells::cell_offsets", Policy(space, 0, n_cells + 1),
       KOKKOS_LAMBDA(std::int32_t c, std::int32_t& offset, bool final) {
@@ -315,6 +302,9 @@ struct PairCounter {
   Box box;
   HistogramRange<T> range;
   T cut_squared;  // no squared distance at or beyond it has a root below r_max
+  // GPUs bin the fast way (fast_binning.hpp) where fast_kernel_exact holds: pairs with r2 in
+  // [r2_low, r2_high) count; 0 >= r2_high where it does not.
+  T r2_low, r2_high;
   NearBound<T> near;
   PairLabels labels;  // over sorted positions: A's labels, B's labels
   CellGrid grid;
@@ -439,9 +429,17 @@ struct PairCounter {
   template <class Sink>
   KOKKOS_INLINE_FUNCTION void bin_pair(std::int32_t p, std::int32_t q, T r2,
                                        const Sink& sink) const {
-    if (!(r2 < cut_squared)) return;
-    const std::int32_t bin = range.bin_of(math::sqrt(r2));
-    if (bin < 0) return;
+    std::int32_t bin;
+    if (!is_cpu<ExecSpace> && r2_high > T(0)) {
+      if (!(r2 >= r2_low && r2 < r2_high)) return;
+      bin = math::min(fast_binning::fast_bin_plus_magic(range, fast_binning::fast_root(r2)) -
+                          fast_binning::magic_bits<T>,
+                      range.n_bins - 1);
+    } else {
+      if (!(r2 < cut_squared)) return;
+      bin = range.bin_of(math::sqrt(r2));
+      if (bin < 0) return;
+    }
     const std::int32_t h = labels.histogram_of(p, q);
     if (h >= 0) sink(std::int64_t(h) * range.n_bins + bin);
   }
@@ -625,20 +623,18 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
 
   const std::int32_t n_a = std::int32_t(job.n_a), n_b = std::int32_t(job.n_b);
   const PairLabels& labels = job.labels;
-  const auto a_xyz = copy_to_device(space, job.a, n_a, "kmol::cells::a");
-  const auto b_xyz = job.one_set ? a_xyz : copy_to_device(space, job.b, n_b, "kmol::cells::b");
-  const Index species =
-      copy_to_device(space, labels.species, labels.species ? n_a : 0, "kmol::cells::species");
+  typename KeptArrays<ExecSpace>::Lease kept;
+  const auto a_xyz = kept->copy_in(space, "a", job.a, n_a);
+  const auto b_xyz = job.one_set ? a_xyz : kept->copy_in(space, "b", job.b, n_b);
+  const Index species = kept->copy_in(space, "species", labels.species, labels.species ? n_a : 0);
   const std::int32_t n_pairs = labels.n_species * (labels.n_species + 1) / 2;
-  const auto enabled =
-      copy_to_device(space, labels.enabled, labels.enabled ? n_pairs : 0, "kmol::cells::enabled");
+  const auto enabled = kept->copy_in(space, "enabled", labels.enabled, labels.enabled ? n_pairs : 0);
   const bool exclusions = labels.molecule_a != nullptr;
   const Index molecule_a =
-      copy_to_device(space, labels.molecule_a, exclusions ? n_a : 0, "kmol::cells::molecule_a");
-  const Index molecule_b = job.one_set
-                               ? molecule_a
-                               : copy_to_device(space, labels.molecule_b, exclusions ? n_b : 0,
-                                                "kmol::cells::molecule_b");
+      kept->copy_in(space, "molecule_a", labels.molecule_a, exclusions ? n_a : 0);
+  const Index molecule_b =
+      job.one_set ? molecule_a
+                  : kept->copy_in(space, "molecule_b", labels.molecule_b, exclusions ? n_b : 0);
 
   double extent = max_abs_coordinate<ExecSpace, T>(space, a_xyz);
   if (!job.one_set) extent = math::max(extent, max_abs_coordinate<ExecSpace, T>(space, b_xyz));
@@ -646,9 +642,10 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
   const CellGrid grid =
       make_cell_grid(job.box, r_max, margin, math::min<std::int64_t>(n_b, std::int64_t(1) << 30));
 
-  const auto a = sort_into_cells<ExecSpace, T>(space, grid, a_xyz, species, molecule_a);
-  const auto b =
-      job.one_set ? a : sort_into_cells<ExecSpace, T>(space, grid, b_xyz, Index(), molecule_b);
+  const auto a = sort_into_cells<ExecSpace, T>(space, grid, a_xyz, species, molecule_a, *kept, "a.");
+  const auto b = job.one_set ? a
+                             : sort_into_cells<ExecSpace, T>(space, grid, b_xyz, Index(),
+                                                             molecule_b, *kept, "b.");
   PairLabels sorted_labels = labels;
   sorted_labels.species = labels.species ? a.species.data() : nullptr;
   sorted_labels.enabled = labels.enabled ? enabled.data() : nullptr;
@@ -657,20 +654,26 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
 
   // Correctly rounded roots are monotonic: a square this far above r_max^2 has a root >= r_max.
   const T cut_squared = T(r_max * r_max * (1 + 16 * double(std::numeric_limits<T>::epsilon())));
+  const bool fast = fast_binning::fast_kernel_exact(job.range);
+  const T r2_low = fast ? fast_binning::square_threshold(job.range.r_min) : T(0);
+  const T r2_high = fast ? fast_binning::square_threshold(job.range.r_max) : T(0);
   const NearBound<T> near = make_near_bound<T>(job.box, r_max, margin);
-  const TotalsOf<ExecSpace> totals(Kokkos::view_alloc(space, std::string("kmol::cells::totals")),
-                                   std::size_t(job.n_histograms) * job.range.n_bins);
+  const TotalsOf<ExecSpace> totals(
+      kept->template array<unsigned long long>("totals", std::size_t(job.n_histograms) * job.range.n_bins)
+          .data(),
+      std::size_t(job.n_histograms) * job.range.n_bins);
+  Kokkos::deep_copy(space, totals, 0ull);
   const auto count = [&](auto box) {
     using Box = decltype(box);
     if (job.one_set)
       return count_pairs<ExecSpace, T>(
           space,
-          PairCounter<ExecSpace, T, Box, true>{box, job.range, cut_squared, near, sorted_labels,
+          PairCounter<ExecSpace, T, Box, true>{box, job.range, cut_squared, r2_low, r2_high, near, sorted_labels,
                                                grid, a, b},
           n_a, totals);
     return count_pairs<ExecSpace, T>(
         space,
-        PairCounter<ExecSpace, T, Box, false>{box, job.range, cut_squared, near, sorted_labels,
+        PairCounter<ExecSpace, T, Box, false>{box, job.range, cut_squared, r2_low, r2_high, near, sorted_labels,
                                               grid, a, b},
         n_a, totals);
   };
