@@ -169,10 +169,16 @@ RunState resume_or_start(const TrajectoryOptions& o, const std::string& state_pa
     if (o.resume) throw;
     if (!o.quiet) fmt::print(stderr, "kmol: warning: {}; starting afresh\n", e.what());
   }
-  if (!saved) {
-    if (o.resume) throw InputError({state_path, "", -1}, "--resume: no saved partial run");
-    return RunState(positions, values, o.interval, fingerprint);
+  if (o.resume) {
+    // Under MPI a rank can be stopped before its first save while others saved: it starts
+    // afresh. Only a job with nothing saved anywhere is refused.
+    std::vector<char> saved_somewhere{char(saved ? 1 : 0)};
+    Cluster::max(saved_somewhere);
+    if (!saved_somewhere[0]) throw InputError({state_path, "", -1}, "--resume: no saved partial run");
+    if (!saved && !o.quiet)
+      fmt::print(stderr, "kmol: {}: nothing saved by this rank; its frames start afresh\n", state_path);
   }
+  if (!saved) return RunState(positions, values, o.interval, fingerprint);
   if (saved->positions() != positions) throw InputError({state_path, "", -1}, "saved state does not match the frames");
   if (!o.quiet) fmt::print(stderr, "kmol: resuming from {}: {} of {} frames already done\n", state_path,
                            saved->frames_done(), positions);
