@@ -284,19 +284,22 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
           const std::uint32_t magic_base =
               counters.of(0) - 4 * std::uint32_t(fast_binning::magic_bits<T> + std::int32_t(w_begin));
           const std::uint32_t spare = counters.of(std::uint32_t(w_size) + 1 + team.team_rank() % warp_lanes);
-          auto sweep = [&](auto in_order) {
+          // From zero (r_min = 0, first window): every r2 passes the lower test and r - r_min is r.
+          auto sweep = [&](auto in_order, auto from_zero) {
+            constexpr bool kInOrder = decltype(in_order)::value, kFromZero = decltype(from_zero)::value;
             for (std::int64_t j = t0; j < t_end; ++j) {
               const Vec3<T> bj = b(j);
               for (int u = 0; u < held; ++u) {
                 const T r2 = norm2(box.minimum_image(bj - mine[u]));
-                const bool take = r2 >= r2_low && r2 < r2_high && (!decltype(in_order)::value || j > mine_index(u));
-                const std::uint32_t counter = fast_counter(range, magic_base, r2);
+                const bool take = (kFromZero || r2 >= r2_low) && r2 < r2_high && (!kInOrder || j > mine_index(u));
+                const std::uint32_t counter = fast_counter<kFromZero>(range, magic_base, r2);
                 counters.add_one(take ? counter : spare);
               }
             }
           };
-          if (ordered) sweep(std::true_type());
-          else sweep(std::false_type());
+          if (ordered) sweep(std::true_type(), std::false_type());
+          else if (range.r_min == T(0) && w_begin == 0) sweep(std::false_type(), std::true_type());
+          else sweep(std::false_type(), std::false_type());
         } else if (direct_slots && !ordered) {
           for (std::int64_t j = t0; j < t_end; ++j) {
             const Vec3<T> bj = b(j);
