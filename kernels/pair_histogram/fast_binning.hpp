@@ -169,5 +169,24 @@ std::vector<T> edge_thresholds(const HistogramRange<T>& range) {
   return t;
 }
 
+// A counter's handle (a 32-bit shared address or offset) moved to the next counter where
+// value >= edge: one predicated add on CUDA devices (a comparison and a select take two).
+template <class T>
+KMOL_INLINE std::uint32_t next_handle_if(std::uint32_t handle, T value, T edge) {
+#ifdef __CUDA_ARCH__
+  if constexpr (sizeof(T) == sizeof(float))
+    asm("{\n .reg .pred up;\n setp.ge.f32 up, %1, %2;\n @up add.u32 %0, %0, 4;\n}"
+        : "+r"(handle)
+        : "f"(value), "f"(edge));
+  else
+    asm("{\n .reg .pred up;\n setp.ge.f64 up, %1, %2;\n @up add.u32 %0, %0, 4;\n}"
+        : "+r"(handle)
+        : "d"(value), "d"(edge));
+  return handle;
+#else
+  return value >= edge ? handle + 4 : handle;
+#endif
+}
+
 }  // namespace fast_binning
 }  // namespace kmol

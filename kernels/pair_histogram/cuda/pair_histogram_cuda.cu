@@ -189,20 +189,6 @@ __device__ __forceinline__ void add_one_shared(std::uint32_t counter) {
   asm volatile("red.shared.add.u32 [%0+%1], 1;" : : "r"(counter), "n"(kOffset));
 }
 
-// `address` plus 4 where `up`, as one predicated add (a select would take two instructions).
-template <class T>
-__device__ __forceinline__ std::uint32_t next_if(std::uint32_t address, T value, T edge) {
-  if constexpr (sizeof(T) == sizeof(float))
-    asm("{\n .reg .pred up;\n setp.ge.f32 up, %1, %2;\n @up add.u32 %0, %0, 4;\n}"
-        : "+r"(address)
-        : "f"(value), "f"(edge));
-  else
-    asm("{\n .reg .pred up;\n setp.ge.f64 up, %1, %2;\n @up add.u32 %0, %0, 4;\n}"
-        : "+r"(address)
-        : "d"(value), "d"(edge));
-  return address;
-}
-
 __device__ __forceinline__ float sqrt_approx(float x) {
   float y;
   asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
@@ -228,7 +214,8 @@ __device__ __forceinline__ std::uint32_t arithmetic_counter(const Pass<T, Box>& 
   else
     m = fast_binning::floor_plus_magic(math::fma(r - p.range.r_min, p.range.inverse_width, T(-0.5)));
   const T next_edge = math::fma(fast_binning::floor_plus_one(m), p.range.width, p.range.r_min);
-  return next_if(base + 4 * std::uint32_t(fast_binning::low_bits(m)), r, next_edge);
+  return fast_binning::next_handle_if(base + 4 * std::uint32_t(fast_binning::low_bits(m)), r,
+                                      next_edge);
 }
 
 // Shared address of the squared edge above the guessed bin (table_guess_exact): `base` is the
@@ -239,7 +226,8 @@ __device__ __forceinline__ std::uint32_t guessed_edge(const fast_binning::TableG
   return base + 4 * std::uint32_t(guess.bin_plus_magic(sqrt_approx(r2)));
 }
 __device__ __forceinline__ void count_by_table(std::uint32_t edge_slot, float r2) {
-  add_one_shared<kTableSlots * 4>(next_if(edge_slot, r2, load_shared(edge_slot)));
+  add_one_shared<kTableSlots * 4>(
+      fast_binning::next_handle_if(edge_slot, r2, load_shared(edge_slot)));
 }
 
 // The unit's B atoms of this thread: lane l of warp w holds atoms j_begin + w 32K + 32k + l, so

@@ -34,25 +34,6 @@ class TeamCounterHandles {
   std::uint32_t origin_ = 0;
 };
 
-// The handle of the next counter where value >= edge: one predicated add on CUDA devices
-// (a comparison and a select would take two instructions).
-template <class T>
-KMOL_INLINE std::uint32_t next_handle_if(std::uint32_t handle, T value, T edge) {
-#ifdef __CUDA_ARCH__
-  if constexpr (sizeof(T) == sizeof(float))
-    asm("{\n .reg .pred up;\n setp.ge.f32 up, %1, %2;\n @up add.u32 %0, %0, 4;\n}"
-        : "+r"(handle)
-        : "f"(value), "f"(edge));
-  else
-    asm("{\n .reg .pred up;\n setp.ge.f64 up, %1, %2;\n @up add.u32 %0, %0, 4;\n}"
-        : "+r"(handle)
-        : "d"(value), "d"(edge));
-  return handle;
-#else
-  return value >= edge ? handle + 4 : handle;
-#endif
-}
-
 // The handle of bin fast_bin_plus_magic(range, fast_root(r2)) - magic_bits (fast_binning.hpp),
 // step for step, given `magic_base`: the handle of the window's first counter less
 // 4 (magic_bits + the window's first bin), wrapping modulo 2^32. kZeroMin: range.r_min is zero,
@@ -63,7 +44,8 @@ KMOL_INLINE std::uint32_t fast_counter(const HistogramRange<T>& range, std::uint
   const T offset = kZeroMin ? r : r - range.r_min;
   const T m = fast_binning::floor_plus_magic(math::fma(offset, range.inverse_width, T(-0.5)));
   const T next_edge = math::fma(fast_binning::floor_plus_one(m), range.width, range.r_min);
-  return next_handle_if(magic_base + 4 * std::uint32_t(fast_binning::low_bits(m)), r, next_edge);
+  return fast_binning::next_handle_if(magic_base + 4 * std::uint32_t(fast_binning::low_bits(m)), r,
+                                      next_edge);
 }
 
 }  // namespace kmol
