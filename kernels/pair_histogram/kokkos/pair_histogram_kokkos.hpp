@@ -248,6 +248,9 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
             // Two slots per load: the loop is bound by memory operations, and this saves a quarter.
             std::uint32_t* __restrict__ counts = hist.data();
             int j = first_partner(i);
+#ifndef __CUDACC__  // nvcc rejects GCC's pragma
+#pragma GCC unroll 4
+#endif
             for (; j + 1 < t_size; j += 2) {
               std::uint64_t two;
               memcpy(&two, bins + j, sizeof two);
