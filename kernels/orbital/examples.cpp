@@ -150,7 +150,7 @@ MoldenData example_molecule(ExampleMolecule molecule, const ExampleOptions& o) {
   for (int k = 0; k < o.orbitals; ++k) {
     MolecularOrbital mo;
     mo.symmetry = "A";
-    mo.energy = -0.6 + 0.05 * k;  // placeholders, increasing, so homo and lumo are defined
+    mo.energy = -0.6 + 0.05 * k;  // no SCF here: increasing energies order the orbitals for homo and lumo
     mo.occupation = k < o.occupied ? 2.0 : 0.0;
     mo.coefficients.assign(std::size_t(basis.functions()), 0.0);
     const std::vector<double> row = inverse_row(s, n, n - 1 - k);

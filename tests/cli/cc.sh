@@ -4,8 +4,7 @@
 # trajectory (CSV + PNG); bad input named.
 set -uo pipefail
 kmol=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 # A 40-atom helix-like chain.
 /usr/bin/python3 - "$dir" <<'PY' || fail "writing the model"

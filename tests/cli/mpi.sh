@@ -4,10 +4,8 @@
 # with --resume completes it with the uninterrupted run's files.
 set -uo pipefail
 kmol=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/scratch.sh"
 cd "$dir"
-fail() { echo "FAIL: $*"; exit 1; }
 export OMP_NUM_THREADS=1 OMP_PROC_BIND=false
 mpi=(mpirun --oversubscribe --allow-run-as-root --bind-to none -x OMP_NUM_THREADS -x OMP_PROC_BIND)
 "$kmol" example-trajectory --example gas --atoms 2000 --length 30 --frames 23 --out gas.h5 >/dev/null || fail "example"

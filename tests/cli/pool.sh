@@ -4,10 +4,8 @@
 # and kmol potential (slabs) give the single run's counts and maps.
 set -uo pipefail
 kmol=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/scratch.sh"
 cd "$dir"
-fail() { echo "FAIL: $*"; exit 1; }
 export OMP_NUM_THREADS=2 OMP_PROC_BIND=false
 same_data() { cmp -s <(grep -v '^#' "$1") <(grep -v '^#' "$2"); }
 

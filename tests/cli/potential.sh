@@ -3,9 +3,7 @@
 # an HDF5 map, and the heat map of a plane.
 set -uo pipefail
 kmol=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+source "$(dirname "$0")/scratch.sh"
 # Two charges 3 A apart: one in pdb2pqr's columns, one in APBS' whitespace form.
 printf 'REMARK two ions\nATOM      1  NA  ION A   1       0.000   0.000   0.000  1.0000 1.8000\nATOM 2 CL ION 2 3 0 0 -1 2.0\nEND\n' > "$dir/ions.pqr"
 "$kmol" potential "$dir/ions.pqr" --spacing 1 --origin -1 0 0 --counts 6 1 1 --units V --precision double \

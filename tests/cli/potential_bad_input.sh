@@ -3,8 +3,7 @@
 # option), a nonzero exit, and no output file.
 set -uo pipefail
 kmol=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 expect_error() {  # pattern, then the kmol arguments
   expect_refusal "$1" "$kmol" "${@:2}" --out "$dir/out.dx"

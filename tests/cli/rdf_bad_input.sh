@@ -3,8 +3,7 @@
 # no output (nor temporary) file left behind.
 set -uo pipefail
 kmol=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 cd "$dir"
 expect_error() {  # pattern, then the kmol rdf arguments

@@ -5,10 +5,8 @@
 #  - 1, 2 and 3 workers and both precisions give identical counts; partial histograms add up.
 set -uo pipefail
 kmol=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/scratch.sh"
 cd "$dir"
-fail() { echo "FAIL: $*"; exit 1; }
 count_in() {  # csv, r: the count of the bin holding r
   awk -F, -v r="$2" '!/^#/ && NR > 1 && $1 <= r && r < $2 {print $4}' "$1"
 }

@@ -4,10 +4,8 @@
 # resumes through the same RunState.)
 set -uo pipefail
 kmol=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+source "$(dirname "$0")/scratch.sh"
 cd "$dir"
-fail() { echo "FAIL: $*"; exit 1; }
 export OMP_NUM_THREADS=1
 "$kmol" example-trajectory --example gas --atoms 4000 --length 40 --frames 200 --out gas.h5 >/dev/null || fail "example"
 

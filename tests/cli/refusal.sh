@@ -1,6 +1,5 @@
-# Sourced by the bad-input tests. fail MESSAGE stops the test; expect_refusal PATTERN COMMAND...
-# runs the command and fails unless it exits nonzero with PATTERN in what it printed.
-fail() { echo "FAIL: $*"; exit 1; }
+# Sourced by the bad-input tests after scratch.sh: expect_refusal PATTERN COMMAND... runs the
+# command and fails unless it exits nonzero with PATTERN in what it printed.
 expect_refusal() {
   local pattern=$1; shift
   local message
