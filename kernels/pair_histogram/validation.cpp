@@ -1,7 +1,10 @@
 #include "kernels/pair_histogram/validation.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "kmol/core/errors.hpp"
 
@@ -12,8 +15,29 @@ void require(bool ok, const char* field, const std::string& expected) {
   if (!ok) throw InputError({"", field, -1}, expected);
 }
 
+// Whether no coordinate is infinite or NaN: a test of the exponent bits with no early exit, which
+// compilers vectorise, over several threads for large sets (it gates every frame: 12 MB for a
+// million atoms in single precision).
+template <class T>
+bool all_finite(const Vec3<T>* xyz, std::int64_t n) {
+  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  constexpr Bits exponent = sizeof(T) == 4 ? Bits(0x7f800000u) : Bits(0x7ff0000000000000ull);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(xyz);
+  const std::int64_t values = 3 * n;
+  Bits bad = 0;
+#pragma omp parallel for num_threads(8) schedule(static) reduction(| : bad) if (values > (1 << 20))
+  for (std::int64_t k = 0; k < values; ++k) {
+    Bits bits;
+    std::memcpy(&bits, bytes + k * sizeof(T), sizeof(T));
+    bad |= Bits((bits & exponent) == exponent);
+  }
+  return bad == 0;
+}
+
 template <class T>
 void require_finite(const Vec3<T>* xyz, std::int64_t n, const char* set) {
+  static_assert(sizeof(Vec3<T>) == 3 * sizeof(T), "coordinates are read as one array of reals");
+  if (all_finite(xyz, n)) return;
   for (std::int64_t i = 0; i < n; ++i)
     if (!std::isfinite(xyz[i].x) || !std::isfinite(xyz[i].y) || !std::isfinite(xyz[i].z))
       throw InputError({"", set, i}, "atom " + std::to_string(i) +
