@@ -103,8 +103,10 @@ KOKKOS_INLINE_FUNCTION PartnerShift<T> partner_shift(const Counter& counter, Vec
 }
 
 // Pairs partner q of B (position b, original index j) with the n staged atoms of A, which sit at
-// sorted positions h0 on. kShift: every pair takes the partner's shift.
-template <bool kShift, bool kUnlabelled, class Counter, class Home, class T, class Add>
+// sorted positions h0 on. kShift: every pair takes the partner's shift; the other flags are
+// bin_pair_with's.
+template <bool kShift, bool kUnlabelled, bool kFastBins, class Counter, class Home, class T,
+          class Add>
 KOKKOS_INLINE_FUNCTION void pair_with_home(const Counter& counter, const Home& home, std::int32_t h0,
                                            std::int32_t n, std::int32_t q, Vec3<T> b,
                                            std::int32_t j, const PartnerShift<T>& shift,
@@ -121,8 +123,47 @@ KOKKOS_INLINE_FUNCTION void pair_with_home(const Counter& counter, const Home& h
       r2 = norm2(counter.box.minimum_image(counter.select_sign(a.index, j) *
                                            (b - Vec3<T>{a.x, a.y, a.z})));
     }
-    counter.template bin_pair<kUnlabelled>(h0 + k, q, r2, add);
+    counter.template bin_pair_with<kFastBins, kUnlabelled>(h0 + k, q, r2, add);
   }
+}
+
+// Pairs partner q with the n staged atoms from h0 on, taking its shift where it is settled and
+// the pair-by-pair minimum image elsewhere.
+template <class Counter, class Home, class T, class Add>
+KOKKOS_INLINE_FUNCTION void pair_partner(const Counter& counter, const Home& home, std::int32_t h0,
+                                         std::int32_t n, std::int32_t q,
+                                         const PartnerShift<T>& shift, const Add& add) {
+  const Vec3<T> b = counter.b.position(q);
+  const std::int32_t j = counter.b.index(q);
+  const auto pair_all = [&](auto shifted, auto unlabelled, auto fast_bins) {
+    pair_with_home<decltype(shifted)::value, decltype(unlabelled)::value,
+                   decltype(fast_bins)::value>(counter, home, h0, n, q, b, j, shift, add);
+  };
+  const auto with_bins = [&](auto shifted, auto unlabelled) {
+    if (counter.fast_bins())
+      pair_all(shifted, unlabelled, std::true_type());
+    else
+      pair_all(shifted, unlabelled, std::false_type());
+  };
+  const auto with_labels = [&](auto shifted) {
+    if (counter.labels.trivial())
+      with_bins(shifted, std::true_type());
+    else
+      with_bins(shifted, std::false_type());
+  };
+  if (takes_shifts<Counter, T> && shift.settled)
+    with_labels(std::bool_constant<takes_shifts<Counter, T>>());
+  else
+    with_labels(std::false_type());
+}
+
+// Brings a warp's lanes together again after a round: a lane that crossed into the next run of
+// partners, or paired fewer atoms, would otherwise run every later round apart from the others
+// (ncu: the rounds' own code ran on 5 of 32 lanes).
+KOKKOS_INLINE_FUNCTION void reconverge_warp() {
+#ifdef __CUDA_ARCH__
+  __syncwarp();
+#endif
 }
 
 // Team scratch: the staged atoms of A (first, for their alignment), the team histogram, the runs
@@ -157,14 +198,12 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
   // Two warps a team on devices: a team waits at its barriers (a new cell, a new chunk) while
   // 15 others on the SM go on, which 4 teams of 8 warps could not hide (ncu: 57% of stalls).
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<64, 16>>;
-  constexpr bool shifts = takes_shifts<Counter, T>;
   const int team_size = is_cpu<ExecSpace> ? 1 : 64;
   const std::int32_t size = std::int32_t(totals.extent(0)), n_cells = counter.grid.count();
-  const bool unlabelled = counter.labels.trivial();
   const auto next_cell = kept.template array<std::int32_t>("next_cell", 1);
   Kokkos::deep_copy(space, next_cell, 0);
   const CellBounds<ExecSpace, T> bounds =
-      shifts ? bounds_of_cells(space, counter.a, n_cells, kept) : CellBounds<ExecSpace, T>{};
+      takes_shifts<Counter, T> ? bounds_of_cells(space, counter.a, n_cells, kept) : CellBounds<ExecSpace, T>{};
   const std::int32_t league =
       std::int32_t(math::min<std::int64_t>(n_cells, math::max(1, space.concurrency() / team_size)));
   const Policy policy = Policy(space, league, team_size)
@@ -229,30 +268,16 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
               }
               budget.take(pairs);
               const std::int32_t v = round + rank;
-              if (v >= partners) continue;
-              while (v >= s.run_start(run + 1)) ++run;
-              const std::int32_t q = s.run_first(run) + (v - s.run_start(run));
-              // One set: only atoms before the partner in sorted order.
-              const std::int32_t n = Counter::one_set ? math::min(q - h0, n_home) : n_home;
-              const Vec3<T> b = counter.b.position(q);
-              const std::int32_t j = counter.b.index(q);
-              const PartnerShift<T> shift = partner_shift<T>(counter, b, bounds, cell);
-              const auto pair_all = [&](auto shifted, auto plain) {
-                pair_with_home<decltype(shifted)::value, decltype(plain)::value>(
-                    counter, s.home, h0, n, q, b, j, shift, add);
-              };
-              using Yes = std::true_type;
-              using No = std::false_type;
-              if (shifts && shift.settled) {
-                if (unlabelled)
-                  pair_all(std::integral_constant<bool, shifts>(), Yes());
-                else
-                  pair_all(std::integral_constant<bool, shifts>(), No());
-              } else if (unlabelled) {
-                pair_all(No(), Yes());
-              } else {
-                pair_all(No(), No());
+              if (v < partners) {
+                while (v >= s.run_start(run + 1)) ++run;
+                const std::int32_t q = s.run_first(run) + (v - s.run_start(run));
+                // One set: only atoms before the partner in sorted order.
+                const std::int32_t n = Counter::one_set ? math::min(q - h0, n_home) : n_home;
+                const PartnerShift<T> shift =
+                    partner_shift<T>(counter, counter.b.position(q), bounds, cell);
+                pair_partner(counter, s.home, h0, n, q, shift, add);
               }
+              reconverge_warp();
             }
             team.team_barrier();  // the staged atoms and runs are no longer read
           }

@@ -104,12 +104,25 @@ struct PairCounter {
   }
 
   // Bins pair_distance's square r2, i.e. its correctly rounded root, if below r_max (the root is
-  // taken only for squares below cut_squared). kUnlabelled: the labels are trivial (one histogram).
-  template <bool kUnlabelled = false, class Sink>
+  // taken only for squares below cut_squared).
+  template <class Sink>
   KOKKOS_INLINE_FUNCTION void bin_pair(std::int32_t p, std::int32_t q, T r2,
                                        const Sink& sink) const {
+    if (fast_bins())
+      bin_pair_with<true, false>(p, q, r2, sink);
+    else
+      bin_pair_with<false, false>(p, q, r2, sink);
+  }
+
+  KOKKOS_INLINE_FUNCTION bool fast_bins() const { return !is_cpu<ExecSpace> && r2_high > T(0); }
+
+  // bin_pair with fast_bins() known to the caller; kUnlabelled: the labels are trivial (one
+  // histogram).
+  template <bool kFastBins, bool kUnlabelled, class Sink>
+  KOKKOS_INLINE_FUNCTION void bin_pair_with(std::int32_t p, std::int32_t q, T r2,
+                                            const Sink& sink) const {
     std::int32_t bin;
-    if (!is_cpu<ExecSpace> && r2_high > T(0)) {
+    if constexpr (kFastBins) {
       if (!(r2 >= r2_low && r2 < r2_high)) return;
       bin = math::min(fast_binning::fast_bin_plus_magic(range, fast_binning::fast_root(r2)) -
                           fast_binning::magic_bits<T>,
