@@ -60,21 +60,26 @@ void count_with_scatter_view(const ExecSpace& space, const Counter& counter, std
   Kokkos::Experimental::contribute(space, totals, scatter);
 }
 
-// Counts into `totals` with the scheme asked for, or the fastest the space allows; says which it
-// took. Cell teams need scratch for the team histogram; devices fall back to 64-bit atomics in
-// device memory.
+// The scheme asked for, or the fastest the space allows. Cell teams need scratch for the team
+// histogram; devices fall back to 64-bit atomics in device memory.
+template <class ExecSpace, class T>
+CellScheme resolve_scheme(CellScheme scheme, std::size_t counters) {
+  const bool teams_fit = CellTeamScratch<ExecSpace, T>::bytes(counters) <=
+                         std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
+  if (scheme == CellScheme::fastest)
+    return !is_cpu<ExecSpace> && teams_fit ? CellScheme::cell_teams : CellScheme::atom_threads;
+  if (scheme == CellScheme::cell_teams && !teams_fit)
+    throw UnsupportedError("pair histogram cells: " + std::to_string(counters) +
+                           " counters do not fit a team's scratch memory");
+  return scheme;
+}
+
+// Counts into `totals` with a resolved scheme; says which.
 template <class ExecSpace, class T, class Counter>
 std::string count_pairs(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
                         const TotalsOf<ExecSpace>& totals, CellScheme scheme,
                         KeptArrays<ExecSpace>& kept) {
-  const bool teams_fit = CellTeamScratch<ExecSpace, T>::bytes(totals.extent(0)) <=
-                         std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
-  if (scheme == CellScheme::fastest)
-    scheme = !is_cpu<ExecSpace> && teams_fit ? CellScheme::cell_teams : CellScheme::atom_threads;
   if (scheme == CellScheme::cell_teams) {
-    if (!teams_fit)
-      throw UnsupportedError("pair histogram cells: " + std::to_string(totals.extent(0)) +
-                             " counters do not fit a team's scratch memory");
     count_with_cell_teams<ExecSpace, T>(space, counter, totals, kept);
     return "a team per cell, one partner per thread against the cell's atoms, 32-bit team "
            "histograms";
@@ -133,10 +138,14 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
   const CellGrid grid =
       make_cell_grid(job.box, r_max, margin, math::min<std::int64_t>(n_b, std::int64_t(1) << 30));
 
-  const auto a = sort_into_cells<ExecSpace, T>(space, grid, a_xyz, species, molecule_a, *kept, "a.");
+  const std::size_t counters = std::size_t(job.n_histograms) * job.range.n_bins;
+  scheme = resolve_scheme<ExecSpace, T>(scheme, counters);
+  const bool fractions = scheme == CellScheme::atom_threads;  // the screen reads them
+  const auto a =
+      sort_into_cells<ExecSpace, T>(space, grid, a_xyz, species, molecule_a, *kept, "a.", fractions);
   const auto b = job.one_set ? a
                              : sort_into_cells<ExecSpace, T>(space, grid, b_xyz, Index(),
-                                                             molecule_b, *kept, "b.");
+                                                             molecule_b, *kept, "b.", fractions);
   PairLabels sorted_labels = labels;
   sorted_labels.species = labels.species ? a.species.data() : nullptr;
   sorted_labels.enabled = labels.enabled ? enabled.data() : nullptr;
@@ -150,9 +159,7 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
   const T r2_high = fast ? fast_binning::square_threshold(job.range.r_max) : T(0);
   const NearBound<T> near = make_near_bound<T>(job.box, r_max, margin);
   const TotalsOf<ExecSpace> totals(
-      kept->template array<unsigned long long>("totals", std::size_t(job.n_histograms) * job.range.n_bins)
-          .data(),
-      std::size_t(job.n_histograms) * job.range.n_bins);
+      kept->template array<unsigned long long>("totals", counters).data(), counters);
   Kokkos::deep_copy(space, totals, 0ull);
   const auto count = [&](auto box) {
     using Box = decltype(box);

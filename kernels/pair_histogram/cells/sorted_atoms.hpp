@@ -44,7 +44,8 @@ double max_abs_coordinate(const ExecSpace& space, const ArrayOf<ExecSpace, Vec3<
 }
 
 // Atoms in cell order: position p holds original atom index(p) of cell cell(p); cell c's atoms
-// are positions [begin(c), begin(c + 1)). Fractional coordinates and labels follow the same order.
+// are positions [begin(c), begin(c + 1)). Fractional coordinates and labels follow the same order;
+// cells and fractions are left empty where the scheme does not read them.
 template <class ExecSpace, class T>
 struct SortedAtoms {
   ArrayOf<ExecSpace, T> x, y, z;
@@ -62,7 +63,8 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
                                           const ArrayOf<ExecSpace, Vec3<T>>& xyz,
                                           const ArrayOf<ExecSpace, std::int32_t>& species,
                                           const ArrayOf<ExecSpace, std::int32_t>& molecule,
-                                          KeptArrays<ExecSpace>& kept, const std::string& set) {
+                                          KeptArrays<ExecSpace>& kept, const std::string& set,
+                                          bool with_fractions) {
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
   using Index = ArrayOf<ExecSpace, std::int32_t>;
   const std::int32_t n = std::int32_t(xyz.extent(0)), n_cells = grid.count();
@@ -82,14 +84,15 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
         slot(i) = Kokkos::atomic_fetch_add(&per_cell(c), 1);
       });
 
+  const std::int32_t n_fractions = with_fractions ? n : 0;
   const SortedAtoms<ExecSpace, T> out{reals("x", n),
                                       reals("y", n),
                                       reals("z", n),
-                                      reals("fx", n),
-                                      reals("fy", n),
-                                      reals("fz", n),
+                                      reals("fx", n_fractions),
+                                      reals("fy", n_fractions),
+                                      reals("fz", n_fractions),
                                       indices("index", n),
-                                      indices("cell", n),
+                                      indices("cell", n_fractions),
                                       indices("begin", std::size_t(n_cells) + 1),
                                       indices("species", species.extent(0)),
                                       indices("molecule", molecule.extent(0))};
@@ -109,11 +112,13 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
         out.y(p) = x.y;
         out.z(p) = x.z;
         out.index(p) = i;
-        out.cell(p) = c;
-        const Vec3<double> f = grid.wrapped_fractions(x.template cast<double>());
-        out.fx(p) = T(f.x);
-        out.fy(p) = T(f.y);
-        out.fz(p) = T(f.z);
+        if (out.cell.extent(0) != 0) {
+          out.cell(p) = c;
+          const Vec3<double> f = grid.wrapped_fractions(x.template cast<double>());
+          out.fx(p) = T(f.x);
+          out.fy(p) = T(f.y);
+          out.fz(p) = T(f.z);
+        }
         if (out.species.extent(0) != 0) out.species(p) = species(i);
         if (out.molecule.extent(0) != 0) out.molecule(p) = molecule(i);
       });
