@@ -1,5 +1,8 @@
 #include "kernels/pair_histogram/validation.hpp"
 
+#include <omp.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -25,7 +28,10 @@ bool all_finite(const Vec3<T>* xyz, std::int64_t n) {
   const auto* bytes = reinterpret_cast<const unsigned char*>(xyz);
   const std::int64_t values = 3 * n;
   Bits bad = 0;
-#pragma omp parallel for num_threads(8) schedule(static) reduction(| : bad) if (values > (1 << 20))
+  // No more threads than OpenMP would run anyway: idle extra threads spin on the cores the
+  // counting threads need next (the 2-core cell frame took 6.7 s instead of 2.5 s with 8).
+  const int threads = std::min(8, omp_get_max_threads());
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(| : bad) if (values > (1 << 20))
   for (std::int64_t k = 0; k < values; ++k) {
     Bits bits;
     std::memcpy(&bits, bytes + k * sizeof(T), sizeof(T));
