@@ -202,8 +202,9 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
   const std::int32_t size = std::int32_t(totals.extent(0)), n_cells = counter.grid.count();
   const auto next_cell = kept.template array<std::int32_t>("next_cell", 1);
   Kokkos::deep_copy(space, next_cell, 0);
-  const CellBounds<ExecSpace, T> bounds =
-      takes_shifts<Counter, T> ? bounds_of_cells(space, counter.a, n_cells, kept) : CellBounds<ExecSpace, T>{};
+  const CellBounds<ExecSpace, T> bounds = takes_shifts<Counter, T>
+                                              ? bounds_of_cells(space, counter.a, n_cells, kept)
+                                              : CellBounds<ExecSpace, T>{};
   const std::int32_t league =
       std::int32_t(math::min<std::int64_t>(n_cells, math::max(1, space.concurrency() / team_size)));
   const Policy policy = Policy(space, league, team_size)
@@ -233,7 +234,8 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
           if (cell >= n_cells) break;
           const std::int32_t home_end = counter.a.begin(cell + 1);
           // The cell's atoms a chunk at a time (one chunk but in crowded cells).
-          for (std::int32_t h0 = counter.a.begin(cell); h0 < home_end; h0 += Scratch::home_capacity) {
+          for (std::int32_t h0 = counter.a.begin(cell); h0 < home_end;
+               h0 += Scratch::home_capacity) {
             const std::int32_t n_home = math::min(Scratch::home_capacity, home_end - h0);
             const int slots = counter.grid.run_slots();
             Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, slots),
@@ -254,7 +256,8 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
                                   });
             for (std::int32_t k = rank; k < n_home; k += threads) {
               const std::int32_t p = h0 + k;
-              s.home(k) = HomeAtom<T>{counter.a.x(p), counter.a.y(p), counter.a.z(p), counter.a.index(p)};
+              s.home(k) =
+                  HomeAtom<T>{counter.a.x(p), counter.a.y(p), counter.a.z(p), counter.a.index(p)};
             }
             team.team_barrier();
             const std::int32_t partners = s.run_start(slots);
