@@ -54,11 +54,11 @@ struct CellGrid {
   // neighbours, each cell once (with 2 span + 1 cells or fewer along a direction, all of them).
   template <class F>
   KOKKOS_INLINE_FUNCTION void for_each_neighbour_run(std::int32_t c, F&& f) const {
-    const std::int32_t cx = c % n[0], cy = c / n[0] % n[1], cz = c / (n[0] * n[1]);
-    const ColumnRuns runs = x_runs(cx);
+    const std::int32_t cy = c / n[0] % n[1], cz = c / (n[0] * n[1]);
+    const ColumnRuns runs = x_runs(c % n[0]);
     for (int k = 0; k < neighbour_count(2); ++k)
       for (int l = 0; l < neighbour_count(1); ++l) {
-        const std::int32_t row = n[0] * (neighbour(1, cy, l) + n[1] * neighbour(2, cz, k));
+        const std::int32_t row = row_start(cy, cz, k, l);
         for (int r = 0; r < runs.count; ++r) f(row + runs.first[r], row + runs.last[r] + 1);
       }
   }
@@ -66,16 +66,17 @@ struct CellGrid {
   // The same runs by slot, for threads that take one each: slot e of cell c holds run e % 2 of
   // neighbour row e / 2, as [first_cell, end_cell), or an empty range.
   static constexpr int max_run_slots = 2 * (2 * span + 1) * (2 * span + 1);
-  KOKKOS_INLINE_FUNCTION int run_slots() const { return 2 * neighbour_count(1) * neighbour_count(2); }
+  KOKKOS_INLINE_FUNCTION int run_slots() const {
+    return 2 * neighbour_count(1) * neighbour_count(2);
+  }
   KOKKOS_INLINE_FUNCTION void run_in_slot(std::int32_t c, int e, std::int32_t& first_cell,
                                           std::int32_t& end_cell) const {
-    const std::int32_t cx = c % n[0], cy = c / n[0] % n[1], cz = c / (n[0] * n[1]);
-    const ColumnRuns runs = x_runs(cx);
+    const ColumnRuns runs = x_runs(c % n[0]);
     const int row = e / 2, r = e % 2;
     first_cell = end_cell = 0;
     if (r >= runs.count) return;
-    const int k = row / neighbour_count(1), l = row % neighbour_count(1);
-    const std::int32_t start = n[0] * (neighbour(1, cy, l) + n[1] * neighbour(2, cz, k));
+    const std::int32_t start = row_start(c / n[0] % n[1], c / (n[0] * n[1]),
+                                         row / neighbour_count(1), row % neighbour_count(1));
     first_cell = start + runs.first[r];
     end_cell = start + runs.last[r] + 1;
   }
@@ -92,6 +93,12 @@ struct CellGrid {
     if (all_neighbours(d)) return k;
     const std::int32_t w = c - span + k;
     return w < 0 ? w + n[d] : w >= n[d] ? w - n[d] : w;
+  }
+
+  // The first cell of neighbour row (k along z, l along y) around column (cy, cz).
+  KOKKOS_INLINE_FUNCTION std::int32_t row_start(std::int32_t cy, std::int32_t cz, int k,
+                                                int l) const {
+    return n[0] * (neighbour(1, cy, l) + n[1] * neighbour(2, cz, k));
   }
 
   KOKKOS_INLINE_FUNCTION ColumnRuns x_runs(std::int32_t cx) const {
