@@ -10,6 +10,7 @@
 #include "kernels/pair_histogram/cells/sorted_atoms.hpp"
 #include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/pair_labels.hpp"
+#include "kernels/pair_histogram/slots.hpp"
 
 namespace kmol {
 namespace cells_detail {
@@ -61,11 +62,9 @@ NearBound<T> make_near_bound(const BoxSpec& box, double r_max, double margin) {
 template <class ExecSpace, class T, class Box, bool OneSet>
 struct PairCounter {
   Box box;
-  HistogramRange<T> range;
+  // The binning rule; GPUs take its fast way (fast_binning.hpp) where it has one.
+  SlotRule<T> bins;
   T cut_squared;  // no squared distance at or beyond it has a root below r_max
-  // GPUs bin the fast way (fast_binning.hpp) where fast_kernel_exact holds: pairs with r2 in
-  // [r2_low, r2_high) count; 0 >= r2_high where it does not.
-  T r2_low, r2_high;
   NearBound<T> near;
   PairLabels labels;  // over sorted positions: A's labels, B's labels
   CellGrid grid;
@@ -84,7 +83,8 @@ struct PairCounter {
 
   // Calls sink(histogram * n_bins + bin) for each counted pair of atom p of A, a tile of
   // partners at a time: either every partner's exact distance in one vectorised loop, or a
-  // vectorised screen that picks the partners that get it.
+  // vectorised screen that picks the partners that get it. With exact distances and one
+  // histogram the other partners go to spare slots (slots.hpp), which the sink must hold.
   template <class Sink>
   KOKKOS_INLINE_FUNCTION void count_partners(std::int32_t p, const Sink& sink) const {
     const Vec3<T> xp = a.position(p), fp{a.fx(p), a.fy(p), a.fz(p)};
@@ -114,16 +114,17 @@ struct PairCounter {
       bin_pair_with<false, false>(p, q, r2, sink);
   }
 
-  KOKKOS_INLINE_FUNCTION bool fast_bins() const { return !is_cpu<ExecSpace> && r2_high > T(0); }
+  KOKKOS_INLINE_FUNCTION bool fast_bins() const { return !is_cpu<ExecSpace> && bins.fast; }
 
   // bin_pair with fast_bins() known to the caller; kUnlabelled: the labels are trivial (one
   // histogram).
   template <bool kFastBins, bool kUnlabelled, class Sink>
   KOKKOS_INLINE_FUNCTION void bin_pair_with(std::int32_t p, std::int32_t q, T r2,
                                             const Sink& sink) const {
+    const HistogramRange<T>& range = bins.range;
     std::int32_t bin;
     if constexpr (kFastBins) {
-      if (!(r2 >= r2_low && r2 < r2_high)) return;
+      if (!(r2 >= bins.r2_low && r2 < bins.r2_high)) return;
       bin = math::min(fast_binning::fast_bin_plus_magic(range, fast_binning::fast_root(r2)) -
                           fast_binning::magic_bits<T>,
                       range.n_bins - 1);
@@ -142,30 +143,32 @@ struct PairCounter {
 
  private:
   static constexpr int tile = 32;  // partners examined together: one bit each in a mask
+  static constexpr int exact_tile = 64;
 
   KOKKOS_INLINE_FUNCTION std::int32_t first_partner(std::int32_t p, std::int32_t cell) const {
     return OneSet ? math::max(b.begin(cell), p + 1) : b.begin(cell);
   }
 
-  // Partners q..end-1 of atom p (position xp, original index i).
+  // Partners q..end-1 of atom p (position xp, original index i): a slot for every one (slots.hpp),
+  // so with one histogram the sink takes every slot without a branch.
   template <class Sink>
   KOKKOS_INLINE_FUNCTION void exact_run(std::int32_t p, Vec3<T> xp, std::int32_t i, std::int32_t q,
                                         std::int32_t end, const Sink& sink) const {
-    for (; q < end; q += tile) {
-      const int n = math::min(tile, end - q);
-      T r2[tile];
-      std::int32_t bin[tile];
+    const std::int32_t n_bins = bins.range.n_bins;
+    for (; q < end; q += exact_tile) {
+      const int n = math::min(exact_tile, end - q);
+      T r2[exact_tile];
+      std::int32_t slot[exact_tile];
       for (int t = 0; t < n; ++t)
         r2[t] = squared_distance(xp, q + t, select_sign(i, b.index(q + t)));
-      // Binning every partner in vector lanes costs less than binning the near quarter one by one.
-      const HistogramRange<T> bins = range;  // a local copy, so that the loop vectorises
-      for (int t = 0; t < n; ++t) bin[t] = bins.bin_of(math::sqrt(r2[t]));
-      std::uint32_t in_range = 0;
-      for (int t = 0; t < n; ++t) in_range |= std::uint32_t(bin[t] >= 0) << t;
-      for (; in_range != 0; in_range &= in_range - 1) {
-        const int t = lowest_set_bit(in_range);
+      bins.fill(r2, slot, n, n_bins);
+      if (labels.trivial()) {
+        for (int t = 0; t < n; ++t) sink(slot[t]);
+        continue;
+      }
+      for (int t = 0; t < n; ++t) {
         const std::int32_t h = labels.histogram_of(p, q + t);
-        if (h >= 0) sink(std::int64_t(h) * range.n_bins + bin[t]);
+        if (h >= 0 && slot[t] < n_bins) sink(std::int64_t(h) * n_bins + slot[t]);
       }
     }
   }

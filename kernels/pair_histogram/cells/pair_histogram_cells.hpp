@@ -15,11 +15,11 @@
 //
 // Two schemes count the pairs. Atom threads (CPU spaces): a thread per atom of A either takes
 // every exact distance in one vectorised loop or screens a tile of partners with a vectorised
-// bound first, adding into per-thread 64-bit histograms (cell_teams.hpp has the other).
+// bound first, adding into its thread's 64-bit histograms (64-bit atomics on devices, where
+// cell_teams.hpp has the faster scheme).
 // Cell teams (devices): a team per cell of A pairs the cell's atoms, staged in scratch, with one
 // partner per thread at a time, counting into a 32-bit team histogram.
 #include <Kokkos_Core.hpp>
-#include <Kokkos_ScatterView.hpp>
 
 #include <cstdint>
 #include <iomanip>
@@ -31,7 +31,7 @@
 #include "kernels/kept_arrays.hpp"
 #include "kernels/pair_histogram/cells/cell_teams.hpp"
 #include "kernels/pair_histogram/cells/pair_counter.hpp"
-#include "kernels/pair_histogram/fast_binning.hpp"
+#include "kernels/pair_histogram/slots.hpp"
 #include "kernels/pair_histogram/job.hpp"
 #include "kmol/core/errors.hpp"
 
@@ -42,22 +42,48 @@ enum class CellScheme { fastest, atom_threads, cell_teams };
 
 namespace cells_detail {
 
-// One thread per atom of A, adding into the ScatterView: per-thread copies of the 64-bit
-// histograms on CPU spaces, atomics in global memory on devices.
+// One thread per atom of A on CPU spaces, adding into private 64-bit histograms, one per
+// thread with the spare slots exact_run writes (slots.hpp), summed into the totals at the end.
 template <class ExecSpace, class Counter>
-void count_with_scatter_view(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
-                             TotalsOf<ExecSpace> totals) {
-  Kokkos::Experimental::ScatterView<unsigned long long*, Kokkos::LayoutRight, DeviceOf<ExecSpace>>
-      scatter(space, totals);
+void count_with_thread_histograms(const ExecSpace& space, const Counter& counter,
+                                  std::int32_t n_a, const TotalsOf<ExecSpace>& totals,
+                                  KeptArrays<ExecSpace>& kept) {
+  const Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
+  const std::int64_t counters = std::int64_t(totals.extent(0)), stride = counters + spare_slots;
+  const std::int32_t threads = std::int32_t(token.size());
+  const auto counts = kept.template array<unsigned long long>("thread_counts", threads * stride);
+  Kokkos::deep_copy(space, counts, 0ull);
   Kokkos::parallel_for(
       "kmol::pair_histogram::cells::count_pairs",
       Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
                           Kokkos::IndexType<std::int32_t>>(space, 0, n_a),
       KOKKOS_LAMBDA(std::int32_t p) {
-        auto histogram = scatter.access();
-        counter.count_partners(p, [&](std::int64_t k) { histogram(k) += 1; });
+        const std::int32_t id = token.acquire();
+        unsigned long long* const own = counts.data() + id * stride;
+        counter.count_partners(p, [own](std::int64_t k) { ++own[k]; });
+        token.release(id);
       });
-  Kokkos::Experimental::contribute(space, totals, scatter);
+  Kokkos::parallel_for(
+      "kmol::pair_histogram::cells::sum_thread_counts",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, counters),
+      KOKKOS_LAMBDA(std::int64_t k) {
+        unsigned long long sum = 0;
+        for (std::int32_t t = 0; t < threads; ++t) sum += counts(t * stride + k);
+        totals(k) += sum;
+      });
+}
+
+// One thread per atom of A on devices, adding with 64-bit atomics in device memory: for
+// histograms too wide for the cell teams' scratch.
+template <class ExecSpace, class Counter>
+void count_with_atomics(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
+                        const TotalsOf<ExecSpace>& totals) {
+  Kokkos::parallel_for(
+      "kmol::pair_histogram::cells::count_pairs",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(space, 0, n_a),
+      KOKKOS_LAMBDA(std::int32_t p) {
+        counter.count_partners(p, [&](std::int64_t k) { Kokkos::atomic_increment(&totals(k)); });
+      });
 }
 
 // The scheme asked for, or the fastest the space allows. Cell teams need scratch for the team
@@ -84,10 +110,14 @@ std::string count_pairs(const ExecSpace& space, const Counter& counter, std::int
     return "a team per cell, one partner per thread against the cell's atoms, 32-bit team "
            "histograms";
   }
-  count_with_scatter_view(space, counter, n_a, totals);
-  if (!is_cpu<ExecSpace>) return "screened partners, 64-bit atomic histograms";
-  return std::string(Counter::exact_for_all ? "exact distances" : "screened partners") +
-         ", per-thread 64-bit histograms";
+  if constexpr (!is_cpu<ExecSpace>) {
+    count_with_atomics(space, counter, n_a, totals);
+    return "screened partners, 64-bit atomic histograms";
+  } else {
+    count_with_thread_histograms(space, counter, n_a, totals, kept);
+    return std::string(Counter::exact_for_all ? "exact distances" : "screened partners") +
+           ", per-thread 64-bit histograms";
+  }
 }
 
 inline std::string describe(const CellGrid& grid, std::int64_t n_b, bool one_set) {
@@ -154,9 +184,7 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
 
   // Correctly rounded roots are monotonic: a square this far above r_max^2 has a root >= r_max.
   const T cut_squared = T(r_max * r_max * (1 + 16 * double(std::numeric_limits<T>::epsilon())));
-  const bool fast = fast_binning::fast_kernel_exact(job.range);
-  const T r2_low = fast ? fast_binning::square_threshold(job.range.r_min) : T(0);
-  const T r2_high = fast ? fast_binning::square_threshold(job.range.r_max) : T(0);
+  const SlotRule<T> bins = SlotRule<T>::make(job.range);
   const NearBound<T> near = make_near_bound<T>(job.box, r_max, margin);
   const TotalsOf<ExecSpace> totals(
       kept->template array<unsigned long long>("totals", counters).data(), counters);
@@ -166,13 +194,11 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
     if (job.one_set)
       return count_pairs<ExecSpace, T>(
           space,
-          PairCounter<ExecSpace, T, Box, true>{box, job.range, cut_squared, r2_low, r2_high, near, sorted_labels,
-                                               grid, a, b},
+          PairCounter<ExecSpace, T, Box, true>{box, bins, cut_squared, near, sorted_labels, grid, a, b},
           n_a, totals, scheme, *kept);
     return count_pairs<ExecSpace, T>(
         space,
-        PairCounter<ExecSpace, T, Box, false>{box, job.range, cut_squared, r2_low, r2_high, near, sorted_labels,
-                                              grid, a, b},
+        PairCounter<ExecSpace, T, Box, false>{box, bins, cut_squared, near, sorted_labels, grid, a, b},
         n_a, totals, scheme, *kept);
   };
   const std::string how = job.box.kind == BoxKind::orthorhombic

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
-#include "kernels/pair_histogram/fast_binning.hpp"
+#include "kernels/pair_histogram/slots.hpp"
 #include "kmol/core/counters.hpp"
 
 namespace kmol {
@@ -14,11 +13,6 @@ namespace {
 // Atoms of B per tile: their coordinates and the row's slot buffer stay in L1 while every atom of
 // the tile's A block sweeps them; the histograms live in L2.
 constexpr std::int64_t tile_atoms = 1024;
-
-// Each private histogram has spare slots past its last bin that are never flushed, for pairs
-// outside [r_min, r_max), masked off or left unsettled by the vectorised loop (see box.wrapped),
-// taken in turn so that runs of them do not queue on one counter.
-constexpr std::int32_t spare_slots = 8;
 
 // Coordinates of B as separate x, y and z arrays, so that the distance loop reads them as vectors.
 template <class T>
@@ -42,9 +36,7 @@ class TileCounter {
   TileCounter(const PairHistogramJob<T>& job, const Box& box, const SeparateCoordinates<T>& b)
       : job_(job), box_(box), b_(b), stride_(job.range.n_bins + spare_slots),
         counts_(std::size_t(job.n_histograms) * std::size_t(stride_)), squared_(tile_atoms),
-        slots_(tile_atoms), fast_(fast_binning::fast_kernel_exact(job.range)),
-        r2_low_(fast_binning::square_threshold(job.range.r_min)),
-        r2_high_(fast_binning::square_threshold(job.range.r_max)) {}
+        slots_(tile_atoms), rule_(SlotRule<T>::make(job.range)) {}
 
   // Counts the pairs of A atoms [i0, i1) with B atoms [j0, j1) (only j > i for one set).
   void count_tile(std::int64_t i0, std::int64_t i1, std::int64_t j0, std::int64_t j1) {
@@ -58,7 +50,7 @@ class TileCounter {
       const std::int32_t n = std::int32_t(j1 - j_begin);
       const bool all_settled = compute_slots(job_.a[i], j_begin, n);
       if (job_.labels.trivial())
-        count_slots(n);
+        add_slots(slots_.data(), n, counts_.data());
       else
         count_labelled_slots(i, j_begin, n);
       if (!all_settled) count_unsettled(i, j_begin, n);
@@ -96,60 +88,8 @@ class TileCounter {
       squared[jj] = settled ? norm2(d) : T(-1);
       unsettled += !settled;
     }
-    if (fast_)
-      bin_with_one_edge_test(n);
-    else
-      bin_with_bin_of(n);
+    rule_.fill(squared, slots_.data(), n, job_.range.n_bins);
     return unsettled == 0;
-  }
-
-  // The shared rule itself. Unsettled pairs (r^2 = -1) have a NaN root, so bin_of drops them.
-  void bin_with_bin_of(std::int32_t n) {
-    const T* __restrict squared = squared_.data();
-    std::int32_t* __restrict slots = slots_.data();
-    const HistogramRange<T> range = job_.range;
-    for (std::int32_t jj = 0; jj < n; ++jj) {
-      const std::int32_t bin = range.bin_of(math::sqrt(squared[jj]));
-      // As unsigned, bin_of's -1 exceeds every slot, so a pair out of range gets the spare one.
-      const auto spare = std::uint32_t(range.n_bins + (jj & (spare_slots - 1)));
-      slots[jj] = std::int32_t(std::min(std::uint32_t(bin), spare));
-    }
-  }
-
-  // Half the operations of bin_of, same bins: the range test on r^2 against the squared
-  // thresholds of r_min and r_max, then fast_binning's guess and single edge test on the correctly
-  // rounded root (its proof covers any such root wherever fast_kernel_exact holds). Unsettled
-  // pairs fail the range test.
-  void bin_with_one_edge_test(std::int32_t n) {
-    const T* __restrict squared = squared_.data();
-    std::int32_t* __restrict slots = slots_.data();
-    const HistogramRange<T> range = job_.range;
-    const T low = r2_low_, high = r2_high_;
-    const std::int32_t last = range.n_bins - 1;
-    for (std::int32_t jj = 0; jj < n; ++jj) {
-      const T r2 = squared[jj];
-      const std::int32_t bin =
-          fast_binning::fast_bin_plus_magic(range, math::sqrt(r2)) - fast_binning::magic_bits<T>;
-      const std::int32_t spare = range.n_bins + (jj & (spare_slots - 1));
-      slots[jj] = r2 >= low && r2 < high ? std::min(bin, last) : spare;
-    }
-  }
-
-  // Reads two slots per load: the loop is bound by memory operations, and this saves a quarter.
-  void count_slots(std::int32_t n) {
-    const std::int32_t* __restrict slots = slots_.data();
-    std::uint32_t* __restrict counts = counts_.data();
-    std::int32_t jj = 0;
-#ifndef __CUDACC__  // nvcc, which compiles this file in CUDA builds, rejects GCC's pragma
-#pragma GCC unroll 4
-#endif
-    for (; jj + 1 < n; jj += 2) {
-      std::uint64_t two;
-      std::memcpy(&two, slots + jj, sizeof two);
-      ++counts[std::uint32_t(two)];
-      ++counts[two >> 32];
-    }
-    if (jj < n) ++counts[slots[jj]];
   }
 
   void count_labelled_slots(std::int64_t i, std::int64_t j0, std::int32_t n) {
@@ -181,8 +121,7 @@ class TileCounter {
   std::vector<T> squared_;           // per pair of the current row; negative: unsettled
   std::vector<std::int32_t> slots_;  // per pair of the current row
   FlushBudget budget_;
-  const bool fast_;          // bin_with_one_edge_test is exact for this range
-  const T r2_low_, r2_high_;  // squared thresholds of r_min and r_max
+  const SlotRule<T> rule_;
 };
 
 template <class T, class Box>
