@@ -11,7 +11,7 @@
 
 namespace kmol {
 
-inline constexpr std::int32_t spare_slots = 32;
+inline constexpr std::int32_t spare_slots = 8;
 
 // The binning rule on squared distances: range.bin_of of the correctly rounded root, or, where
 // fast_binning proves it the same (fast), its single edge test after a range test on r^2.
