@@ -247,3 +247,29 @@ KMOL_BACKEND_TEST(PairHistogram, LargeSetsInManyTeamsAndWindowsMatchTheHostCount
     }
   }
 }
+
+// The selector's thresholds (selection.cpp) on a cube of 100,000 atoms with side 100: cells up to
+// 27 r_max^3 / V = 0.75 on CPUs and 0.25 on GPUs, never without a box or with few atoms.
+TEST(PairHistogramSelection, CellsWhereTheMeasuredCrossoversPutThem) {
+  const auto chosen = [](double r_max, kmol::Platform platform, std::int64_t atoms = 100000,
+                         BoxSpec box = BoxSpec::orthorhombic(100, 100, 100)) {
+    PairHistogramSettings s;
+    s.box = box;
+    s.r_max = r_max;
+    s.n_bins = 240;
+    return kmol::choose_pair_histogram_impl(kmol::shape_of(atoms, atoms, true, s), platform,
+                                            PairHistogramImpl::automatic);
+  };
+  const PairHistogramImpl gpu_all_pairs =
+#ifdef KMOL_HAVE_CUDA
+      PairHistogramImpl::cuda;
+#else
+      PairHistogramImpl::kokkos;
+#endif
+  EXPECT_EQ(chosen(30, kmol::Platform::host), PairHistogramImpl::cells);  // 0.729
+  EXPECT_EQ(chosen(33, kmol::Platform::host), PairHistogramImpl::host);   // 0.970
+  EXPECT_EQ(chosen(20, kmol::Platform::cuda), PairHistogramImpl::cells);  // 0.216
+  EXPECT_EQ(chosen(25, kmol::Platform::cuda), gpu_all_pairs);              // 0.422
+  EXPECT_EQ(chosen(10, kmol::Platform::host, 9000), PairHistogramImpl::host);
+  EXPECT_EQ(chosen(10, kmol::Platform::host, 100000, BoxSpec::none()), PairHistogramImpl::host);
+}
