@@ -140,7 +140,7 @@ struct PairCounter {
 
  private:
   static constexpr int tile = 32;  // partners examined together: one bit each in a mask
-  static constexpr int exact_tile = 64;
+  static constexpr int exact_tile = 64;  // partners binned per vectorised pass (32: 10% slower)
 
   KOKKOS_INLINE_FUNCTION std::int32_t first_partner(std::int32_t p, std::int32_t cell) const {
     return OneSet ? math::max(b.begin(cell), p + 1) : b.begin(cell);
