@@ -22,6 +22,13 @@ inline constexpr bool floor_vectorises = true;
 inline constexpr bool floor_vectorises = false;
 #endif
 
+// Exact distances for all partners beat the screen on CPU spaces wherever floor vectorises
+// (2 cores, r_max 12, 240 bins; 10^6 atoms, orthorhombic: float 1.5 s against 4.5 s, double
+// 2.6 against 6.6 s; 2 x 10^5 atoms, triclinic: float 0.37 against 0.44 s, double 0.63
+// against 1.36 s). Devices screen (the atom-thread scheme), as do CPU builds with trap semantics.
+template <class ExecSpace>
+inline constexpr bool exact_for_all_partners = is_cpu<ExecSpace> && floor_vectorises;
+
 // Index of the lowest set bit of a non-zero mask.
 KOKKOS_INLINE_FUNCTION int lowest_set_bit(std::uint32_t mask) {
 #ifdef __CUDA_ARCH__
@@ -72,11 +79,7 @@ struct PairCounter {
 
   static constexpr bool one_set = OneSet;
 
-  // Exact distances for all partners beat the screen on CPU spaces wherever floor vectorises
-  // (2 cores, r_max 12, 240 bins; 10^6 atoms, orthorhombic: float 1.5 s against 4.5 s, double
-  // 2.6 against 6.6 s; 2 x 10^5 atoms, triclinic: float 0.37 against 0.44 s, double 0.63
-  // against 1.36 s). Devices screen (the atom-thread scheme), as do CPU builds with trap semantics.
-  static constexpr bool exact_for_all = is_cpu<ExecSpace> && floor_vectorises;
+  static constexpr bool exact_for_all = exact_for_all_partners<ExecSpace>;
 
   // Calls sink(histogram * n_bins + bin) for each counted pair of atom p of A, a tile of
   // partners at a time: either every partner's exact distance in one vectorised loop, or a
@@ -84,7 +87,8 @@ struct PairCounter {
   // histogram the other partners go to spare slots (slots.hpp), which the sink must hold.
   template <class Sink>
   KOKKOS_INLINE_FUNCTION void count_partners(std::int32_t p, const Sink& sink) const {
-    const Vec3<T> xp = a.position(p), fp{a.fx(p), a.fy(p), a.fz(p)};
+    const Vec3<T> xp = a.position(p);
+    const Vec3<T> fp = exact_for_all ? Vec3<T>{} : Vec3<T>{a.fx(p), a.fy(p), a.fz(p)};
     const std::int32_t i = a.index(p);
     grid.for_each_neighbour_run(a.cell(p), [&](std::int32_t first_cell, std::int32_t end_cell) {
       const std::int32_t q = first_partner(p, first_cell), end = b.begin(end_cell);

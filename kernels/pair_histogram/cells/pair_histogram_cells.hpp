@@ -170,12 +170,14 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
 
   const std::size_t counters = std::size_t(job.n_histograms) * job.range.n_bins;
   scheme = resolve_scheme<ExecSpace, T>(scheme, counters);
-  const bool fractions = scheme == CellScheme::atom_threads;  // the screen reads them
+  const AtomExtras extras = scheme == CellScheme::cell_teams  ? AtomExtras::none
+                            : exact_for_all_partners<ExecSpace> ? AtomExtras::cells
+                                                                : AtomExtras::cells_and_fractions;
   const auto a =
-      sort_into_cells<ExecSpace, T>(space, grid, a_xyz, species, molecule_a, *kept, "a.", fractions);
+      sort_into_cells<ExecSpace, T>(space, grid, a_xyz, species, molecule_a, *kept, "a.", extras);
   const auto b = job.one_set ? a
                              : sort_into_cells<ExecSpace, T>(space, grid, b_xyz, Index(),
-                                                             molecule_b, *kept, "b.", fractions);
+                                                             molecule_b, *kept, "b.", extras);
   PairLabels sorted_labels = labels;
   sorted_labels.species = labels.species ? a.species.data() : nullptr;
   sorted_labels.enabled = labels.enabled ? enabled.data() : nullptr;

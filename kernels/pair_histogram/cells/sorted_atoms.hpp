@@ -43,9 +43,13 @@ double max_abs_coordinate(const ExecSpace& space, const ArrayOf<ExecSpace, Vec3<
   return extent;
 }
 
+// What a scheme reads of each sorted atom besides its position, index and labels: its cell (atom
+// threads) and its fractional coordinates (the screen).
+enum class AtomExtras { none, cells, cells_and_fractions };
+
 // Atoms in cell order: position p holds original atom index(p) of cell cell(p); cell c's atoms
 // are positions [begin(c), begin(c + 1)). Fractional coordinates and labels follow the same order;
-// cells and fractions are left empty where the scheme does not read them.
+// cells and fractions are left empty where the scheme does not read them (AtomExtras).
 template <class ExecSpace, class T>
 struct SortedAtoms {
   ArrayOf<ExecSpace, T> x, y, z;
@@ -64,7 +68,7 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
                                           const ArrayOf<ExecSpace, std::int32_t>& species,
                                           const ArrayOf<ExecSpace, std::int32_t>& molecule,
                                           KeptArrays<ExecSpace>& kept, const std::string& set,
-                                          bool with_fractions) {
+                                          AtomExtras extras) {
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
   using Index = ArrayOf<ExecSpace, std::int32_t>;
   const std::int32_t n = std::int32_t(xyz.extent(0)), n_cells = grid.count();
@@ -84,7 +88,8 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
         slot(i) = Kokkos::atomic_fetch_add(&per_cell(c), 1);
       });
 
-  const std::int32_t n_fractions = with_fractions ? n : 0;
+  const std::int32_t n_cells_of_atoms = extras == AtomExtras::none ? 0 : n;
+  const std::int32_t n_fractions = extras == AtomExtras::cells_and_fractions ? n : 0;
   const SortedAtoms<ExecSpace, T> out{reals("x", n),
                                       reals("y", n),
                                       reals("z", n),
@@ -92,7 +97,7 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
                                       reals("fy", n_fractions),
                                       reals("fz", n_fractions),
                                       indices("index", n),
-                                      indices("cell", n_fractions),
+                                      indices("cell", n_cells_of_atoms),
                                       indices("begin", std::size_t(n_cells) + 1),
                                       indices("species", species.extent(0)),
                                       indices("molecule", molecule.extent(0))};
@@ -112,8 +117,8 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
         out.y(p) = x.y;
         out.z(p) = x.z;
         out.index(p) = i;
-        if (out.cell.extent(0) != 0) {
-          out.cell(p) = c;
+        if (out.cell.extent(0) != 0) out.cell(p) = c;
+        if (out.fx.extent(0) != 0) {
           const Vec3<double> f = grid.wrapped_fractions(x.template cast<double>());
           out.fx(p) = T(f.x);
           out.fy(p) = T(f.y);
