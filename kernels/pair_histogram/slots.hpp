@@ -27,41 +27,38 @@ struct SlotRule {
             fast ? fast_binning::square_threshold(range.r_max) : T(0)};
   }
 
+  // Where fast: whether a pair of squared distance r2 counts, and its bin from a correctly
+  // rounded root of it (devices take fast_binning::fast_root).
+  KMOL_INLINE bool counts_fast(T r2) const { return r2 >= r2_low && r2 < r2_high; }
+  KMOL_INLINE std::int32_t fast_bin(T root) const {
+    return math::min(fast_binning::fast_bin_plus_magic(range, root) - fast_binning::magic_bits<T>,
+                     range.n_bins - 1);
+  }
+
   // slots[t] for the pair of squared distance squared[t]; a negative square never counts. Spare
   // slots start at `spare`.
-  KMOL_INLINE void fill(const T* __restrict squared, std::int32_t* __restrict slots, std::int32_t n,
-            std::int32_t spare) const {
+  KMOL_INLINE void fill(const T* __restrict squared, std::int32_t* __restrict slots,
+                        std::int32_t n, std::int32_t spare) const {
+    const SlotRule rule = *this;  // a local copy, so that the loops vectorise
     if (fast)
-      fill_with_one_edge_test(squared, slots, n, spare);
+      for (std::int32_t t = 0; t < n; ++t) {
+        // Half bin_of's operations, same bins; computed for every pair, so that no branch is left.
+        const T r2 = squared[t];
+        const std::int32_t bin = rule.fast_bin(math::sqrt(r2));
+        slots[t] = rule.counts_fast(r2) ? bin : spare_slot(spare, t);
+      }
     else
-      fill_with_bin_of(squared, slots, n, spare);
+      for (std::int32_t t = 0; t < n; ++t) {
+        // The rule itself: a negative square has a NaN root, which bin_of drops. As unsigned,
+        // bin_of's -1 exceeds every slot, so a pair out of range gets the spare one.
+        const std::int32_t bin = rule.range.bin_of(math::sqrt(squared[t]));
+        slots[t] = std::int32_t(math::min(std::uint32_t(bin), std::uint32_t(spare_slot(spare, t))));
+      }
   }
 
  private:
-  // The rule itself: a negative square has a NaN root, which bin_of drops.
-  KMOL_INLINE void fill_with_bin_of(const T* __restrict squared, std::int32_t* __restrict slots,
-                                    std::int32_t n, std::int32_t spare) const {
-    const HistogramRange<T> bins = range;  // a local copy, so that the loop vectorises
-    for (std::int32_t t = 0; t < n; ++t) {
-      const std::int32_t bin = bins.bin_of(math::sqrt(squared[t]));
-      // As unsigned, bin_of's -1 exceeds every slot, so a pair out of range gets the spare one.
-      slots[t] = std::int32_t(
-          math::min(std::uint32_t(bin), std::uint32_t(spare + (t & (spare_slots - 1)))));
-    }
-  }
-
-  // Half bin_of's operations, same bins.
-  KMOL_INLINE void fill_with_one_edge_test(const T* __restrict squared, std::int32_t* __restrict slots,
-                                                       std::int32_t n, std::int32_t spare) const {
-    const HistogramRange<T> bins = range;
-    const T low = r2_low, high = r2_high;
-    const std::int32_t last = bins.n_bins - 1;
-    for (std::int32_t t = 0; t < n; ++t) {
-      const T r2 = squared[t];
-      const std::int32_t bin =
-          fast_binning::fast_bin_plus_magic(bins, math::sqrt(r2)) - fast_binning::magic_bits<T>;
-      slots[t] = r2 >= low && r2 < high ? math::min(bin, last) : spare + (t & (spare_slots - 1));
-    }
+  KMOL_INLINE static std::int32_t spare_slot(std::int32_t spare, std::int32_t t) {
+    return spare + (t & (spare_slots - 1));
   }
 };
 

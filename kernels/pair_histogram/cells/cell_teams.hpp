@@ -127,13 +127,12 @@ KOKKOS_INLINE_FUNCTION void pair_with_home(const Counter& counter, const Home& h
   }
 }
 
-// Pairs partner q with the n staged atoms from h0 on, taking its shift where it is settled and
-// the pair-by-pair minimum image elsewhere.
+// Pairs partner q (position b) with the n staged atoms from h0 on, taking its shift where it is
+// settled and the pair-by-pair minimum image elsewhere.
 template <class Counter, class Home, class T, class Add>
 KOKKOS_INLINE_FUNCTION void pair_partner(const Counter& counter, const Home& home, std::int32_t h0,
-                                         std::int32_t n, std::int32_t q,
+                                         std::int32_t n, std::int32_t q, Vec3<T> b,
                                          const PartnerShift<T>& shift, const Add& add) {
-  const Vec3<T> b = counter.b.position(q);
   const std::int32_t j = counter.b.index(q);
   const auto pair_all = [&](auto shifted, auto unlabelled, auto fast_bins) {
     pair_with_home<decltype(shifted)::value, decltype(unlabelled)::value,
@@ -276,9 +275,9 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
                 const std::int32_t q = s.run_first(run) + (v - s.run_start(run));
                 // One set: only atoms before the partner in sorted order.
                 const std::int32_t n = Counter::one_set ? math::min(q - h0, n_home) : n_home;
-                const PartnerShift<T> shift =
-                    partner_shift<T>(counter, counter.b.position(q), bounds, cell);
-                pair_partner(counter, s.home, h0, n, q, shift, add);
+                const Vec3<T> b = counter.b.position(q);
+                pair_partner(counter, s.home, h0, n, q, b, partner_shift<T>(counter, b, bounds, cell),
+                             add);
               }
               reconverge_warp();
             }

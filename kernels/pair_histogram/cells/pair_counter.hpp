@@ -122,23 +122,20 @@ struct PairCounter {
   template <bool kFastBins, bool kUnlabelled, class Sink>
   KOKKOS_INLINE_FUNCTION void bin_pair_with(std::int32_t p, std::int32_t q, T r2,
                                             const Sink& sink) const {
-    const HistogramRange<T>& range = bins.range;
     std::int32_t bin;
     if constexpr (kFastBins) {
-      if (!(r2 >= bins.r2_low && r2 < bins.r2_high)) return;
-      bin = math::min(fast_binning::fast_bin_plus_magic(range, fast_binning::fast_root(r2)) -
-                          fast_binning::magic_bits<T>,
-                      range.n_bins - 1);
+      if (!bins.counts_fast(r2)) return;
+      bin = bins.fast_bin(fast_binning::fast_root(r2));
     } else {
       if (!(r2 < cut_squared)) return;
-      bin = range.bin_of(math::sqrt(r2));
+      bin = bins.range.bin_of(math::sqrt(r2));
       if (bin < 0) return;
     }
     if constexpr (kUnlabelled) {
       sink(bin);
     } else {
       const std::int32_t h = labels.histogram_of(p, q);
-      if (h >= 0) sink(std::int64_t(h) * range.n_bins + bin);
+      if (h >= 0) sink(std::int64_t(h) * bins.range.n_bins + bin);
     }
   }
 
