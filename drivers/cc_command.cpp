@@ -43,11 +43,13 @@ struct FrameResult {
 };
 
 template <class Space>
-FrameResult compare_on(const Space& space, const std::vector<Vec3<float>>& xyz, const std::vector<float>& sigmas,
-                       const io::ScalarMap& ref, const DensitySettings& settings, const CorrelationSettings& cs) {
+FrameResult compare_on(const Space& space, const std::vector<Vec3<float>>& xyz,
+                       const std::vector<float>& sigmas, const io::ScalarMap& ref,
+                       const DensitySettings& settings, const CorrelationSettings& cs) {
   Kokkos::Timer timer;
   FrameResult r;
-  r.simulated = gaussian_density(space, {xyz.data(), sigmas.data(), std::int64_t(xyz.size())}, settings);
+  r.simulated =
+      gaussian_density(space, {xyz.data(), sigmas.data(), std::int64_t(xyz.size())}, settings);
   r.cc = cross_correlation(space, ref.grid, r.simulated.values.data(), ref.values.data(), cs);
   r.seconds = timer.seconds();
   return r;
@@ -59,7 +61,8 @@ auto on_device(const std::string& device, F&& f) {
 #ifdef KOKKOS_ENABLE_CUDA
   if (device == "gpu" || !gpu_devices().empty()) return f(Kokkos::Cuda());
 #endif
-  if (device == "gpu") throw UnsupportedError("--device gpu: no GPU backend or no GPU (build KMOL_CONFIG=cuda)");
+  if (device == "gpu")
+    throw UnsupportedError("--device gpu: no GPU backend or no GPU (build KMOL_CONFIG=cuda)");
   return f(Kokkos::DefaultHostExecutionSpace());
 }
 
@@ -75,27 +78,36 @@ int cc(const CcOptions& o) {
   const double sigma = sigma_per_resolution * o.resolution;
   auto run = [&](const std::vector<Vec3<float>>& xyz) {
     const std::vector<float> sigmas(xyz.size(), float(sigma));
-    return on_device(o.device, [&](const auto& space) { return compare_on(space, xyz, sigmas, ref, settings, cs); });
+    return on_device(o.device, [&](const auto& space) {
+      return compare_on(space, xyz, sigmas, ref, settings, cs);
+    });
   };
   const auto& g = ref.grid;
-  const std::string where = fmt::format("{} ({} x {} x {} at {:.4g} A)", o.ref, g.counts[0], g.counts[1], g.counts[2], g.spacing[0]);
-  const bool trajectory = (ends_with(o.input, ".h5md") || ends_with(o.input, ".h5")) && !o.timeline.empty();
+  const std::string where = fmt::format("{} ({} x {} x {} at {:.4g} A)", o.ref, g.counts[0],
+                                        g.counts[1], g.counts[2], g.spacing[0]);
+  const bool trajectory =
+      (ends_with(o.input, ".h5md") || ends_with(o.input, ".h5")) && !o.timeline.empty();
   if (!trajectory) {
     const Structure s = read_structure(o.input, o.first, "", 1.5);
     const FrameResult r = run(s.positions);
-    fmt::print("{} atoms at resolution {} A (sigma {:.4g} A) against {}: cc {:.6f} over {} voxels{} in {:.4f} s ({})\n",
-               s.positions.size(), o.resolution, sigma, where, r.cc.global, r.cc.voxels,
-               cs.threshold ? fmt::format(" above {}", *cs.threshold) : "", r.seconds, r.simulated.launch);
+    fmt::print(
+        "{} atoms at resolution {} A (sigma {:.4g} A) against {}: cc {:.6f} over {} voxels{} in "
+        "{:.4f} s ({})\n",
+        s.positions.size(), o.resolution, sigma, where, r.cc.global, r.cc.voxels,
+        cs.threshold ? fmt::format(" above {}", *cs.threshold) : "", r.seconds, r.simulated.launch);
     if (!o.sim.empty()) write_map(o.sim, g, r.simulated.values, {}, "simulated");
     if (!o.local.empty()) write_map(o.local, r.cc.tiles, r.cc.local, {}, "local_cc");
     if (!o.plot.empty())
-      plot_map_slice(o.plot, r.cc.tiles, r.cc.local, 2, NAN, NAN, "local cross-correlation (8^3 tiles)", "cc");
+      plot_map_slice(o.plot, r.cc.tiles, r.cc.local, 2, NAN, NAN,
+                     "local cross-correlation (8^3 tiles)", "cc");
     return 0;
   }
   io::H5mdReader reader(o.input);
   const std::int64_t last = o.last < 0 ? reader.n_frames() - 1 : o.last;
-  if (o.first < 0 || o.first >= reader.n_frames()) throw InputError({o.input, "--first", long(o.first)}, "no such frame");
-  if (last < o.first || last >= reader.n_frames()) throw InputError({o.input, "--last", long(last)}, "no such frame");
+  if (o.first < 0 || o.first >= reader.n_frames())
+    throw InputError({o.input, "--first", long(o.first)}, "no such frame");
+  if (last < o.first || last >= reader.n_frames())
+    throw InputError({o.input, "--last", long(last)}, "no such frame");
   if (o.every < 1) throw InputError({"", "--every", -1}, "must be at least 1");
   std::vector<Vec3<double>> xyz(std::size_t(reader.n_atoms()));
   std::vector<Vec3<float>> positions(xyz.size());
@@ -103,8 +115,9 @@ int cc(const CcOptions& o) {
   std::int64_t frames = 0;
   write_atomically(o.timeline, [&](const std::string& temporary) {
     auto out = fmt::output_file(temporary);
-    out.print("# kmol cc: {} against {}, resolution {} A (sigma {:.4g} A){}\nframe,time,cc\n", o.input, o.ref, o.resolution,
-              sigma, cs.threshold ? fmt::format(", voxels above {}", *cs.threshold) : "");
+    out.print("# kmol cc: {} against {}, resolution {} A (sigma {:.4g} A){}\nframe,time,cc\n",
+              o.input, o.ref, o.resolution, sigma,
+              cs.threshold ? fmt::format(", voxels above {}", *cs.threshold) : "");
     for (std::int64_t f = o.first; f <= last; f += o.every) {
       const io::H5mdFrameInfo info = reader.read_frame(f, xyz.data());
       for (std::size_t a = 0; a < xyz.size(); ++a) positions[a] = xyz[a].cast<float>();
@@ -114,9 +127,11 @@ int cc(const CcOptions& o) {
       ++frames;
     }
   });
-  fmt::print("{} frames of {} ({} atoms) against {}: {:.4f} s per frame; wrote {}\n", frames, o.input, reader.n_atoms(), where,
-             total / double(frames), o.timeline);
-  if (!o.plot.empty()) plot_timeline(o.plot, o.timeline, fmt::format("{} vs {} at {} A", o.input, o.ref, o.resolution));
+  fmt::print("{} frames of {} ({} atoms) against {}: {:.4f} s per frame; wrote {}\n", frames,
+             o.input, reader.n_atoms(), where, total / double(frames), o.timeline);
+  if (!o.plot.empty())
+    plot_timeline(o.plot, o.timeline,
+                  fmt::format("{} vs {} at {} A", o.input, o.ref, o.resolution));
   return 0;
 }
 
@@ -124,28 +139,41 @@ int cc(const CcOptions& o) {
 
 Action add_cc_command(CLI::App& app) {
   auto o = std::make_shared<CcOptions>();
-  auto* cmd = app.add_subcommand("cc", "Cross-correlation of a structure's simulated density with a reference map "
-                                       "(global, local 8^3 tiles, per-frame timeline)");
-  cmd->add_option("input", o->input, "Structure: PQR, PDB or H5MD (.h5md: frame --first, or every frame with --timeline)")
+  auto* cmd = app.add_subcommand(
+      "cc",
+      "Cross-correlation of a structure's simulated density with a reference map "
+      "(global, local 8^3 tiles, per-frame timeline)");
+  cmd->add_option(
+         "input", o->input,
+         "Structure: PQR, PDB or H5MD (.h5md: frame --first, or every frame with --timeline)")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--ref", o->ref, "Reference map: MRC/CCP4 (.mrc, .map, .ccp4) or OpenDX (.dx)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--resolution", o->resolution, "Resolution of the simulated map (Angstrom; sigma = 0.225 x resolution)")
+  cmd->add_option("--ref", o->ref, "Reference map: MRC/CCP4 (.mrc, .map, .ccp4) or OpenDX (.dx)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--resolution", o->resolution,
+                  "Resolution of the simulated map (Angstrom; sigma = 0.225 x resolution)")
       ->required();
-  cmd->add_option("--threshold", o->threshold, "Count only voxels whose reference value exceeds this");
-  cmd->add_option("--cut", o->cut, "Drop each Gaussian where it falls below this fraction of its peak");
-  cmd->add_option("--local", o->local, "Write the local cross-correlation (8^3 tiles) map: .dx, .h5 or .mrc");
+  cmd->add_option("--threshold", o->threshold,
+                  "Count only voxels whose reference value exceeds this");
+  cmd->add_option("--cut", o->cut,
+                  "Drop each Gaussian where it falls below this fraction of its peak");
+  cmd->add_option("--local", o->local,
+                  "Write the local cross-correlation (8^3 tiles) map: .dx, .h5 or .mrc");
   cmd->add_option("--sim", o->sim, "Write the simulated map: .dx, .h5 or .mrc");
   cmd->add_option("--timeline", o->timeline, "H5MD input: per-frame CSV (frame,time,cc)");
   cmd->add_option("--first", o->first, "H5MD input: first frame (0-based)");
   cmd->add_option("--last", o->last, "H5MD input: last frame (default: the last)");
   cmd->add_option("--every", o->every, "H5MD input: every n-th frame");
-  cmd->add_option("--plot", o->plot, "PNG: the timeline (with --timeline), else a plane of the local map");
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--plot", o->plot,
+                  "PNG: the timeline (with --timeline), else a plane of the local map");
+  cmd->add_option("--device", o->device, "auto, cpu or gpu")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   cmd->add_option("--impl", o->impl, "Density implementation: auto, kokkos or cuda");
   cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
   return [o] {
-    if (!(o->resolution > 0)) throw InputError({"", "--resolution", -1}, "must be positive (Angstrom)");
+    if (!(o->resolution > 0))
+      throw InputError({"", "--resolution", -1}, "must be positive (Angstrom)");
     if (!(o->cut > 0 && o->cut < 1)) throw InputError({"", "--cut", -1}, "must lie in (0, 1)");
     Runtime runtime({o->threads, -1});
     return cc(*o);

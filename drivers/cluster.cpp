@@ -64,7 +64,8 @@ std::string Cluster::describe() {
 void Cluster::sum(std::vector<std::uint64_t>& values) {
 #ifdef KMOL_HAVE_MPI
   if (g_size > 1)
-    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD),
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_UINT64_T, MPI_SUM,
+                        MPI_COMM_WORLD),
           "sum of counts");
 #else
   (void)values;
@@ -74,7 +75,8 @@ void Cluster::sum(std::vector<std::uint64_t>& values) {
 void Cluster::sum_single_owner(std::vector<double>& values) {
 #ifdef KMOL_HAVE_MPI
   if (g_size > 1)
-    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD),
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_SUM,
+                        MPI_COMM_WORLD),
           "sum of per-frame values");
 #else
   (void)values;
@@ -84,7 +86,8 @@ void Cluster::sum_single_owner(std::vector<double>& values) {
 void Cluster::max(std::vector<char>& values) {
 #ifdef KMOL_HAVE_MPI
   if (g_size > 1)
-    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_SIGNED_CHAR, MPI_MAX, MPI_COMM_WORLD),
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_SIGNED_CHAR, MPI_MAX,
+                        MPI_COMM_WORLD),
           "maximum of flags");
 #else
   (void)values;
@@ -99,9 +102,11 @@ void Cluster::gather_to_root(char* data, const std::vector<std::int64_t>& offset
   for (int r = 1; r < g_size; ++r)
     for (std::int64_t at = offsets[std::size_t(r)]; at < offsets[std::size_t(r) + 1]; at += chunk) {
       const int n = int(std::min(chunk, offsets[std::size_t(r) + 1] - at));
-      if (g_rank == r) check(MPI_Send(data + at, n, MPI_BYTE, 0, 7, MPI_COMM_WORLD), "send of a map slab");
+      if (g_rank == r)
+        check(MPI_Send(data + at, n, MPI_BYTE, 0, 7, MPI_COMM_WORLD), "send of a map slab");
       if (g_rank == 0)
-        check(MPI_Recv(data + at, n, MPI_BYTE, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "receive of a map slab");
+        check(MPI_Recv(data + at, n, MPI_BYTE, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+              "receive of a map slab");
     }
 #else
   (void)data;

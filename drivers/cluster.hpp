@@ -27,7 +27,8 @@ class Cluster {
   static void sum(std::vector<std::uint64_t>& values);  // on every rank
   static void sum_single_owner(std::vector<double>& values);
   static void max(std::vector<char>& values);
-  // Rank r holds bytes [offsets[r], offsets[r+1]) of `data` (valid there); afterwards rank 0 holds all.
+  // Rank r holds bytes [offsets[r], offsets[r+1]) of `data` (valid there); afterwards rank 0 holds
+  // all.
   static void gather_to_root(char* data, const std::vector<std::int64_t>& offsets);
 
   // Ends the whole job after an error on this rank (MPI_Abort; never returns when P > 1).

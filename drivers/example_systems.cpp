@@ -10,7 +10,8 @@ ExampleSystem fcc_crystal(int cells, double a) {
   for (int i = 0; i < cells; ++i)
     for (int j = 0; j < cells; ++j)
       for (int k = 0; k < cells; ++k)
-        for (const auto& b : basis) s.positions.push_back({(i + b[0]) * a, (j + b[1]) * a, (k + b[2]) * a});
+        for (const auto& b : basis)
+          s.positions.push_back({(i + b[0]) * a, (j + b[1]) * a, (k + b[2]) * a});
   s.box = BoxSpec::orthorhombic(cells * a, cells * a, cells * a);
   return s;
 }

@@ -24,9 +24,11 @@ struct ExampleTrajectoryOptions {
 };
 
 int run(const ExampleTrajectoryOptions& o) {
-  const double length = io::parse_length(o.length, "--length"), a = io::parse_length(o.lattice, "--lattice");
+  const double length = io::parse_length(o.length, "--length"),
+               a = io::parse_length(o.lattice, "--lattice");
   const double jitter = io::parse_length(o.jitter, "--jitter");
-  const ExampleSystem base = o.example == "gas" ? ideal_gas(o.atoms, length, o.seed) : fcc_crystal(o.cells, a);
+  const ExampleSystem base =
+      o.example == "gas" ? ideal_gas(o.atoms, length, o.seed) : fcc_crystal(o.cells, a);
   const std::int64_t n = std::int64_t(base.positions.size());
   // Two species alternating, so that species selections and partial histograms have work.
   std::vector<std::int32_t> species(n);
@@ -44,7 +46,8 @@ int run(const ExampleTrajectoryOptions& o) {
       xyz = ideal_gas(n, length, o.seed + std::uint64_t(f)).positions;
     } else {
       for (std::size_t i = 0; i < xyz.size(); ++i)
-        xyz[i] = jitter > 0 ? base.positions[i] + Vec3<double>{normal(random), normal(random), normal(random)}
+        xyz[i] = jitter > 0 ? base.positions[i] +
+                                  Vec3<double>{normal(random), normal(random), normal(random)}
                             : base.positions[i];
     }
     writer.append(io::H5mdFrameView<double>{f * 100, f * 0.2, base.box, xyz.data()});
@@ -58,16 +61,21 @@ int run(const ExampleTrajectoryOptions& o) {
 
 Action add_example_trajectory_command(CLI::App& app) {
   auto o = std::make_shared<ExampleTrajectoryOptions>();
-  auto* cmd = app.add_subcommand("example-trajectory", "Write a built-in example trajectory (H5MD)");
-  cmd->add_option("--example", o->example, "fcc (a vibrating crystal) or gas (independent ideal-gas frames)")
+  auto* cmd =
+      app.add_subcommand("example-trajectory", "Write a built-in example trajectory (H5MD)");
+  cmd->add_option("--example", o->example,
+                  "fcc (a vibrating crystal) or gas (independent ideal-gas frames)")
       ->check(CLI::IsMember({"fcc", "gas"}));
-  cmd->add_option("--cells", o->cells, "fcc: unit cells per side (4 atoms each)")->check(CLI::PositiveNumber);
+  cmd->add_option("--cells", o->cells, "fcc: unit cells per side (4 atoms each)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--lattice", o->lattice, "fcc: lattice constant (Angstrom, or with a unit)");
-  cmd->add_option("--jitter", o->jitter, "fcc: standard deviation of each coordinate's displacement");
+  cmd->add_option("--jitter", o->jitter,
+                  "fcc: standard deviation of each coordinate's displacement");
   cmd->add_option("--atoms", o->atoms, "gas: number of atoms")->check(CLI::PositiveNumber);
   cmd->add_option("--length", o->length, "gas: box side (Angstrom, or with a unit)");
   cmd->add_option("--frames", o->frames, "Number of frames")->check(CLI::PositiveNumber);
-  cmd->add_option("--compression", o->compression, "gzip level 0-9 (0: none, fastest to read)")->check(CLI::Range(0, 9));
+  cmd->add_option("--compression", o->compression, "gzip level 0-9 (0: none, fastest to read)")
+      ->check(CLI::Range(0, 9));
   cmd->add_option("--seed", o->seed, "Random seed");
   cmd->add_flag("--double", o->double_precision, "Store float64 coordinates (default float32)");
   cmd->add_option("--out", o->out, "Output H5MD file");

@@ -1,9 +1,9 @@
 #include "drivers/frame_pipeline.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
+#include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -59,7 +59,8 @@ class HostBuffer {
   HostBuffer(std::size_t n, bool pinned) : n_(n), pinned_(pinned) {
 #ifdef KOKKOS_ENABLE_CUDA
     if (pinned_) {
-      data_ = static_cast<V*>(Kokkos::kokkos_malloc<Kokkos::CudaHostPinnedSpace>("kmol::frame", sizeof(V) * (n ? n : 1)));
+      data_ = static_cast<V*>(Kokkos::kokkos_malloc<Kokkos::CudaHostPinnedSpace>(
+          "kmol::frame", sizeof(V) * (n ? n : 1)));
       return;
     }
 #endif
@@ -115,14 +116,20 @@ template <class T>
 class Pipeline {
  public:
   Pipeline(io::H5mdReader& reader, const FrameJob& job, const PipelineOptions& options)
-      : reader_(reader), job_(job), options_(options),
-        workers_(std::max(1, options.cpu_workers + options.gpu_workers + int(options.devices.size()))),
-        free_(std::size_t(workers_) + 2), ready_(std::size_t(workers_) + 2), results_(std::size_t(workers_) + 2),
+      : reader_(reader),
+        job_(job),
+        options_(options),
+        workers_(
+            std::max(1, options.cpu_workers + options.gpu_workers + int(options.devices.size()))),
+        free_(std::size_t(workers_) + 2),
+        ready_(std::size_t(workers_) + 2),
+        results_(std::size_t(workers_) + 2),
         host_tasks_(std::size_t(workers_)) {
     bool pinned = options.gpu_workers > 0;
     for (const WorkerSpec& d : options.devices) pinned = pinned || d.kind == WorkerKind::gpu;
     for (int k = 0; k < workers_ + 2; ++k) {
-      slots_.push_back(std::make_unique<FrameSlot<T>>(job.atoms_a.size(), job.atoms_b.size(), pinned));
+      slots_.push_back(
+          std::make_unique<FrameSlot<T>>(job.atoms_a.size(), job.atoms_b.size(), pinned));
       free_.push(slots_.back().get());
     }
   }
@@ -137,32 +144,37 @@ class Pipeline {
     // On CPUs of their own after the reader, writer and other workers' (see thread_on_own_cpu).
     const int first_device_cpu = 2 + options_.gpu_workers + options_.cpu_workers;
     for (std::size_t d = 0; d < options_.devices.size(); ++d)
-      workers.push_back(thread_on_own_cpu(first_device_cpu + int(d), [&, device = options_.devices[d]] {
-        bool signalled = false;
-        const auto opened = [&] {
-          signalled = true;
-          std::lock_guard<std::mutex> lock(open_mutex_);
-          ++devices_open_;
-          open_cv_.notify_all();
-        };
-        guarded([&] { work_on_device(device, opened); });
-        if (!signalled) opened();
-        if (--host_users == 0) host_tasks_.close();
-      }));
+      workers.push_back(
+          thread_on_own_cpu(first_device_cpu + int(d), [&, device = options_.devices[d]] {
+            bool signalled = false;
+            const auto opened = [&] {
+              signalled = true;
+              std::lock_guard<std::mutex> lock(open_mutex_);
+              ++devices_open_;
+              open_cv_.notify_all();
+            };
+            guarded([&] { work_on_device(device, opened); });
+            if (!signalled) opened();
+            if (--host_users == 0) host_tasks_.close();
+          }));
     {
       std::unique_lock<std::mutex> lock(open_mutex_);
       open_cv_.wait(lock, [&] { return devices_open_ == int(options_.devices.size()); });
     }
     stats_.device_setup_seconds = seconds_since(setup);
     const auto start = Clock::now();
-    std::thread reader_thread = thread_on_own_cpu(0, [&] { guarded([&] { read_frames(); }); ready_.close(); });
+    std::thread reader_thread = thread_on_own_cpu(0, [&] {
+      guarded([&] { read_frames(); });
+      ready_.close();
+    });
     for (int k = 0; k < options_.cpu_workers; ++k)
       workers.push_back(thread_on_own_cpu(2 + options_.gpu_workers + k, [&] {
         guarded([&] { work(false); });
         if (--host_users == 0) host_tasks_.close();
       }));
     if (host_users == 0) host_tasks_.close();
-    for (int k = 0; k < options_.gpu_workers; ++k) workers.push_back(thread_on_own_cpu(2 + k, [&] { guarded([&] { work(true); }); }));
+    for (int k = 0; k < options_.gpu_workers; ++k)
+      workers.push_back(thread_on_own_cpu(2 + k, [&] { guarded([&] { work(true); }); }));
     std::thread writer_thread = thread_on_own_cpu(1, [&] {
       guarded([&] { write_results(start); });
       results_.close();  // after a writer failure, workers must not wait on it
@@ -250,7 +262,8 @@ class Pipeline {
 
   // Handed to the main thread and awaited; see the header.
   PairHistogramResult cpu_histogram(FrameSlot<T>& s) {
-    std::packaged_task<PairHistogramResult()> task([&] { return histogram(Kokkos::DefaultHostExecutionSpace(), s); });
+    std::packaged_task<PairHistogramResult()> task(
+        [&] { return histogram(Kokkos::DefaultHostExecutionSpace(), s); });
     auto future = task.get_future();
     if (!host_tasks_.push([&task] { task(); })) throw std::runtime_error("stopped");
     return future.get();
@@ -280,8 +293,10 @@ class Pipeline {
         try {
           inject_failure(spec, ++started);
           prepared.result.launch =
-              count_on_worker(context, prepared.job, 0, std::int64_t(prepared.job.n_histograms) * prepared.job.range.n_bins);
-          prepared.result.impl_used = spec.kind == WorkerKind::gpu ? PairHistogramImpl::cuda : PairHistogramImpl::host;
+              count_on_worker(context, prepared.job, 0,
+                              std::int64_t(prepared.job.n_histograms) * prepared.job.range.n_bins);
+          prepared.result.impl_used =
+              spec.kind == WorkerKind::gpu ? PairHistogramImpl::cuda : PairHistogramImpl::host;
           result = std::move(prepared.result);
         } catch (const InputError&) {
           throw;
@@ -318,7 +333,8 @@ class Pipeline {
   }
 
   // Records the frame's stats and hands its counts to the writer; false once the writer stopped.
-  bool finish(FrameSlot<T>& s, PairHistogramResult result, bool gpu, double busy, bool device_failed) {
+  bool finish(FrameSlot<T>& s, PairHistogramResult result, bool gpu, double busy,
+              bool device_failed) {
     FrameResult out;
     out.position = s.position;
     out.frame = s.frame;
@@ -343,14 +359,16 @@ class Pipeline {
     if (options_.gpu_workers == 0) return false;
     std::lock_guard<std::mutex> lock(stats_mutex_);
     if (stats_.frames_on_gpu == 0 || stats_.frames_on_cpu == 0) return false;
-    const double gpus_per_frame = stats_.gpu_busy_seconds / double(stats_.frames_on_gpu * options_.gpu_workers);
+    const double gpus_per_frame =
+        stats_.gpu_busy_seconds / double(stats_.frames_on_gpu * options_.gpu_workers);
     const double cpu_per_frame = stats_.cpu_busy_seconds / double(stats_.frames_on_cpu);
     return double(frames_not_taken_.load()) * gpus_per_frame < cpu_per_frame;
   }
 
   std::int64_t frames_to_process() const {
     std::int64_t n = 0;
-    for (std::size_t p = 0; p < options_.frames.size(); ++p) n += options_.skip.empty() || !options_.skip[p];
+    for (std::size_t p = 0; p < options_.frames.size(); ++p)
+      n += options_.skip.empty() || !options_.skip[p];
     return n;
   }
 
@@ -387,7 +405,8 @@ class Pipeline {
 
 }  // namespace
 
-PipelineStats run_frame_pipeline(io::H5mdReader& reader, const FrameJob& job, const PipelineOptions& options) {
+PipelineStats run_frame_pipeline(io::H5mdReader& reader, const FrameJob& job,
+                                 const PipelineOptions& options) {
   if (job.precision == Precision::double_) return Pipeline<double>(reader, job, options).run();
   return Pipeline<float>(reader, job, options).run();
 }

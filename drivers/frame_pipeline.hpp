@@ -32,8 +32,8 @@ struct FrameJob {
   std::vector<std::int64_t> atoms_a, atoms_b;  // indices into the file's atoms; b empty: one set
   std::vector<std::int32_t> species;           // per atom of A (partial histograms), or empty
   std::vector<std::int32_t> molecule_a, molecule_b;  // exclusion labels, or empty
-  PairHistogramSettings settings;              // settings.box is replaced by each frame's box
-  bool periodic = true;                        // false: plain distances, ignoring the file's box
+  PairHistogramSettings settings;                    // settings.box is replaced by each frame's box
+  bool periodic = true;  // false: plain distances, ignoring the file's box
   Precision precision = Precision::single;
 };
 
@@ -53,12 +53,12 @@ struct PipelineOptions {
   std::vector<std::int64_t> frames;  // file frames, one per position
   std::vector<char> skip;            // per position: already done (resume); may be empty
   int cpu_workers = 1;
-  int gpu_workers = 0;               // 0 or 1 (Kokkos 3.4 drives one GPU per process)
+  int gpu_workers = 0;  // 0 or 1 (Kokkos 3.4 drives one GPU per process)
   // Device workers, one thread each running the raw implementations (worker_pool.hpp): GPUs
   // bound to their device and stream, or simulated ones. A frame whose device run fails (a CUDA
   // error, out of memory) is counted again by the host; the counts stay exact.
   std::vector<WorkerSpec> devices;
-  std::function<void(const FrameResult&)> on_result;          // writer thread, completion order
+  std::function<void(const FrameResult&)> on_result;         // writer thread, completion order
   std::function<void(const PipelineProgress&)> on_progress;  // writer thread
 };
 
@@ -73,6 +73,7 @@ struct PipelineStats {
 
 // Runs the job over the frames. On the first error anywhere (a damaged frame, say) the pipeline
 // stops: results of frames finished before it have been delivered, and the error is rethrown.
-PipelineStats run_frame_pipeline(io::H5mdReader& reader, const FrameJob& job, const PipelineOptions& options);
+PipelineStats run_frame_pipeline(io::H5mdReader& reader, const FrameJob& job,
+                                 const PipelineOptions& options);
 
 }  // namespace kmol::cli

@@ -26,10 +26,13 @@ int cuda_device_count() {
 
 std::vector<int> cuda_devices(int count) {
   const int have = cuda_device_count();
-  if (count < 0) throw InputError({"", "--gpus", -1}, "expected a count >= 0 (0: every GPU), got " + std::to_string(count));
+  if (count < 0)
+    throw InputError({"", "--gpus", -1},
+                     "expected a count >= 0 (0: every GPU), got " + std::to_string(count));
   if (count > have)
-    throw UnsupportedError("--gpus " + std::to_string(count) + ": this machine has " + std::to_string(have) + " GPU" +
-                           (have == 1 ? "" : "s") + " usable by this build");
+    throw UnsupportedError("--gpus " + std::to_string(count) + ": this machine has " +
+                           std::to_string(have) + " GPU" + (have == 1 ? "" : "s") +
+                           " usable by this build");
   // Under MPI the ranks of one machine start at different GPUs (rank k of it: k x count on).
   const int n = count == 0 ? have : count;
   const int first = Cluster::size() > 1 && have > 0 ? Cluster::local_rank() * n % have : 0;

@@ -16,11 +16,12 @@ Action add_info_command(CLI::App& app) {
     const auto gpus = gpu_devices();
     if (gpus.empty()) fmt::print("GPUs: none\n");
     for (const auto& d : gpus)
-      fmt::print("GPU {}: {} (compute capability {}.{}, {} SMs, {:.1f} GiB, {} KiB shared/block opt-in, "
-                 "{} KiB constant, {} MHz)\n",
-                 d.id, d.name, d.compute_major, d.compute_minor, d.multiprocessors,
-                 double(d.memory_bytes) / (1 << 30), d.shared_memory_per_block_optin / 1024,
-                 d.constant_memory_bytes / 1024, d.clock_khz / 1000);
+      fmt::print(
+          "GPU {}: {} (compute capability {}.{}, {} SMs, {:.1f} GiB, {} KiB shared/block opt-in, "
+          "{} KiB constant, {} MHz)\n",
+          d.id, d.name, d.compute_major, d.compute_minor, d.multiprocessors,
+          double(d.memory_bytes) / (1 << 30), d.shared_memory_per_block_optin / 1024,
+          d.constant_memory_bytes / 1024, d.clock_khz / 1000);
     fmt::print("algorithms:\n");
     for (const auto& algorithm : algorithm_catalog()) {
       fmt::print("  {}: {}\n", algorithm.name, algorithm.description);

@@ -13,7 +13,8 @@ namespace {
 // "kmol: error: ..." on stderr, naming the rank under MPI.
 void report(const char* what) {
   const std::string rank = kmol::cli::Cluster::describe();
-  std::fprintf(stderr, "kmol: error: %s%s\n", what, rank.empty() ? "" : (" (" + rank + ")").c_str());
+  std::fprintf(stderr, "kmol: error: %s%s\n", what,
+               rank.empty() ? "" : (" (" + rank + ")").c_str());
 }
 
 }  // namespace
@@ -27,13 +28,12 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", kmol::kmol_version());
   app.require_subcommand(1);
   std::map<CLI::App*, kmol::cli::Action> actions;
-  for (auto add : {kmol::cli::add_info_command, kmol::cli::add_histogram_command,
-                   kmol::cli::add_rand48_command, kmol::cli::add_potential_command,
-                   kmol::cli::add_md_command,
-                   kmol::cli::add_rdf_command, kmol::cli::add_histograms_command,
-                   kmol::cli::add_example_trajectory_command,
-                   kmol::cli::add_surf_command, kmol::cli::add_cc_command,
-                   kmol::cli::add_orbital_command}) {
+  for (auto add :
+       {kmol::cli::add_info_command, kmol::cli::add_histogram_command,
+        kmol::cli::add_rand48_command, kmol::cli::add_potential_command, kmol::cli::add_md_command,
+        kmol::cli::add_rdf_command, kmol::cli::add_histograms_command,
+        kmol::cli::add_example_trajectory_command, kmol::cli::add_surf_command,
+        kmol::cli::add_cc_command, kmol::cli::add_orbital_command}) {
     const std::size_t before = app.get_subcommands({}).size();
     auto action = add(app);
     actions[app.get_subcommands({})[before]] = action;

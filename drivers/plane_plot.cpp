@@ -18,7 +18,8 @@ void plot_plane(const PlanePlot& plot, const Lattice& l,
   std::int64_t at = l.counts[axis] / 2;
   if (std::isfinite(plot.at)) at = std::llround((plot.at - origin[axis]) / l.spacing);
   if (at < 0 || at >= l.counts[axis])
-    throw InputError({"", "--plot-at", -1}, fmt::format("{} A lies outside the lattice along {}", plot.at, plot.axis));
+    throw InputError({"", "--plot-at", -1},
+                     fmt::format("{} A lies outside the lattice along {}", plot.at, plot.axis));
   const std::string values = plot.path + ".values.tmp", image = plot.path + ".tmp.png";
   {
     auto f = fmt::output_file(values);
@@ -36,18 +37,22 @@ void plot_plane(const PlanePlot& plot, const Lattice& l,
   const char* names = "xyz";
   const char* script_env = std::getenv("KMOL_PLOT_SCRIPT");
   const std::string script = script_env ? script_env : KMOL_PLOT_SCRIPT;
-  const std::string quantity = plot.quantity.empty() ? "" : fmt::format(" --quantity '{}'", plot.quantity);
+  const std::string quantity =
+      plot.quantity.empty() ? "" : fmt::format(" --quantity '{}'", plot.quantity);
   const std::string command = fmt::format(
-      "/usr/bin/python3 '{}' '{}' '{}' --title '{}, {} = {:.2f} A' --xlabel '{} (A)' --ylabel '{} (A)' "
+      "/usr/bin/python3 '{}' '{}' '{}' --title '{}, {} = {:.2f} A' --xlabel '{} (A)' --ylabel '{} "
+      "(A)' "
       "--units '{}'{} --extent {} {} {} {}",
-      script, values, image, plot.title, names[axis], origin[axis] + double(at) * l.spacing, names[u], names[v],
-      plot.units, quantity, origin[u] - 0.5 * l.spacing, origin[u] + (double(l.counts[u]) - 0.5) * l.spacing,
-      origin[v] - 0.5 * l.spacing, origin[v] + (double(l.counts[v]) - 0.5) * l.spacing);  // pixels centre on points
+      script, values, image, plot.title, names[axis], origin[axis] + double(at) * l.spacing,
+      names[u], names[v], plot.units, quantity, origin[u] - 0.5 * l.spacing,
+      origin[u] + (double(l.counts[u]) - 0.5) * l.spacing, origin[v] - 0.5 * l.spacing,
+      origin[v] + (double(l.counts[v]) - 0.5) * l.spacing);  // pixels centre on points
   const int status = std::system(command.c_str());
   std::remove(values.c_str());
   if (status != 0 || std::rename(image.c_str(), plot.path.c_str()) != 0) {
     std::remove(image.c_str());
-    throw InputError({plot.path, "--plot", -1}, "drawing the plane failed (needs /usr/bin/python3 with python3-matplotlib)");
+    throw InputError({plot.path, "--plot", -1},
+                     "drawing the plane failed (needs /usr/bin/python3 with python3-matplotlib)");
   }
 }
 

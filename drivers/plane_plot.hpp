@@ -11,11 +11,11 @@
 namespace kmol::cli {
 
 struct PlanePlot {
-  std::string path;               // the PNG, written to a temporary file and renamed
-  std::string axis = "z";         // the plane's normal: x, y or z
-  double at = NAN;                // its coordinate (Angstrom); NAN: the middle of the lattice
-  std::string title;              // the plane's position is appended
-  std::string units, quantity;    // the colour bar's label; quantity may be empty
+  std::string path;             // the PNG, written to a temporary file and renamed
+  std::string axis = "z";       // the plane's normal: x, y or z
+  double at = NAN;              // its coordinate (Angstrom); NAN: the middle of the lattice
+  std::string title;            // the plane's position is appended
+  std::string units, quantity;  // the colour bar's label; quantity may be empty
 };
 
 // value(i, j, k) gives the map at a lattice point. Throws InputError naming --plot-at when the

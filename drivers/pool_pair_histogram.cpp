@@ -49,8 +49,8 @@ const std::int32_t* shifted(const std::int32_t* p, std::int64_t by) {
 
 // The sub-jobs of tile [a0, a1): see the header.
 template <class T>
-std::vector<PairHistogramJob<T>> tile_jobs(const PairHistogramJob<T>& whole, std::int64_t a0, std::int64_t a1,
-                                           std::uint64_t* counts) {
+std::vector<PairHistogramJob<T>> tile_jobs(const PairHistogramJob<T>& whole, std::int64_t a0,
+                                           std::int64_t a1, std::uint64_t* counts) {
   std::vector<PairHistogramJob<T>> jobs;
   PairHistogramJob<T> rows = whole;
   rows.counts = counts;
@@ -81,12 +81,13 @@ std::vector<PairHistogramJob<T>> tile_jobs(const PairHistogramJob<T>& whole, std
 }  // namespace
 
 template <class T>
-std::string count_on_worker(const WorkerContext& worker, const PairHistogramJob<T>& job, std::int64_t region_begin,
-                            std::int64_t region_end) {
+std::string count_on_worker(const WorkerContext& worker, const PairHistogramJob<T>& job,
+                            std::int64_t region_begin, std::int64_t region_end) {
   if (job.pair_count() <= 0) return "no pairs";
   if (worker.spec.kind == WorkerKind::gpu) {
 #ifdef KMOL_HAVE_CUDA
-    return pair_histogram_cuda_region(job, static_cast<cudaStream_t>(worker.stream), region_begin, region_end);
+    return pair_histogram_cuda_region(job, static_cast<cudaStream_t>(worker.stream), region_begin,
+                                      region_end);
 #else
     (void)region_begin;
     (void)region_end;
@@ -100,16 +101,20 @@ std::string count_on_worker(const WorkerContext& worker, const PairHistogramJob<
 
 template <class T>
 PairHistogramResult pair_histogram_on_pool(WorkerPool& pool, const PairHistogramInput<T>& input,
-                                           const PairHistogramSettings& settings, const TileOptions& options) {
+                                           const PairHistogramSettings& settings,
+                                           const TileOptions& options) {
   PreparedPairHistogram<T> prepared;
   prepare_pair_histogram(input, settings, prepared);
-  if (prepared.job.launch.any()) throw UnsupportedError("pair histogram on several workers: forced launch parameters are refused");
+  if (prepared.job.launch.any())
+    throw UnsupportedError(
+        "pair histogram on several workers: forced launch parameters are refused");
   const PairHistogramJob<T>& whole = prepared.job;
   const std::int64_t flat = std::int64_t(whole.n_histograms) * whole.range.n_bins;
   const std::int64_t regions = std::clamp<std::int64_t>(
       options.regions > 0 ? options.regions : (flat + 32767) / 32768, 1, flat);
   const bool tileable = !(whole.one_set && whole.labels.species != nullptr);
-  const std::int64_t tiles = tileable ? std::max<std::int64_t>(1, options.units_per_worker * pool.size()) : 1;
+  const std::int64_t tiles =
+      tileable ? std::max<std::int64_t>(1, options.units_per_worker * pool.size()) : 1;
   const std::vector<std::int64_t> bounds =
       whole.one_set ? triangle_tiles(whole.n_a, tiles) : even_tiles(whole.n_a, tiles);
   const std::int64_t n_tiles = std::int64_t(bounds.size()) - 1;
@@ -121,24 +126,30 @@ PairHistogramResult pair_histogram_on_pool(WorkerPool& pool, const PairHistogram
     const std::int64_t begin = flat * region / regions, end = flat * (region + 1) / regions;
     std::vector<std::uint64_t> counts(std::size_t(flat), 0);
     std::string how;
-    for (const auto& job : tile_jobs(whole, bounds[std::size_t(tile)], bounds[std::size_t(tile) + 1], counts.data()))
+    for (const auto& job :
+         tile_jobs(whole, bounds[std::size_t(tile)], bounds[std::size_t(tile) + 1], counts.data()))
       how = count_on_worker(worker, job, begin, end);
     std::lock_guard<std::mutex> lock(commit);
     for (std::int64_t k = begin; k < end; ++k) whole.counts[k] += counts[std::size_t(k)];
     if (worker.spec.kind == WorkerKind::gpu || launch.empty()) launch = how;
   });
-  prepared.result.impl_used = pool.size() > 0 && pool.workers()[0].kind == WorkerKind::gpu ? PairHistogramImpl::cuda
-                                                                                            : PairHistogramImpl::host;
-  prepared.result.launch = launch + "; " + std::to_string(n_tiles) + " tiles x " + std::to_string(regions) +
-                           " regions on " + pool.describe();
+  prepared.result.impl_used = pool.size() > 0 && pool.workers()[0].kind == WorkerKind::gpu
+                                  ? PairHistogramImpl::cuda
+                                  : PairHistogramImpl::host;
+  prepared.result.launch = launch + "; " + std::to_string(n_tiles) + " tiles x " +
+                           std::to_string(regions) + " regions on " + pool.describe();
   return std::move(prepared.result);
 }
 
 template PairHistogramResult pair_histogram_on_pool(WorkerPool&, const PairHistogramInput<float>&,
-                                                    const PairHistogramSettings&, const TileOptions&);
+                                                    const PairHistogramSettings&,
+                                                    const TileOptions&);
 template PairHistogramResult pair_histogram_on_pool(WorkerPool&, const PairHistogramInput<double>&,
-                                                    const PairHistogramSettings&, const TileOptions&);
-template std::string count_on_worker(const WorkerContext&, const PairHistogramJob<float>&, std::int64_t, std::int64_t);
-template std::string count_on_worker(const WorkerContext&, const PairHistogramJob<double>&, std::int64_t, std::int64_t);
+                                                    const PairHistogramSettings&,
+                                                    const TileOptions&);
+template std::string count_on_worker(const WorkerContext&, const PairHistogramJob<float>&,
+                                     std::int64_t, std::int64_t);
+template std::string count_on_worker(const WorkerContext&, const PairHistogramJob<double>&,
+                                     std::int64_t, std::int64_t);
 
 }  // namespace kmol::cli

@@ -25,13 +25,14 @@ struct TileOptions {
 // sets are split by regions only (a tile's rectangle would need two species arrays).
 template <class T>
 PairHistogramResult pair_histogram_on_pool(WorkerPool& pool, const PairHistogramInput<T>& input,
-                                           const PairHistogramSettings& settings, const TileOptions& options = {});
+                                           const PairHistogramSettings& settings,
+                                           const TileOptions& options = {});
 
 // Adds the job's counts in the flattened region [region_begin, region_end) (bins outside may be
 // counted too) with the raw implementation of the worker's kind: CUDA on its device and stream,
 // or the host implementation. Returns the implementation's launch description.
 template <class T>
-std::string count_on_worker(const WorkerContext& worker, const PairHistogramJob<T>& job, std::int64_t region_begin,
-                            std::int64_t region_end);
+std::string count_on_worker(const WorkerContext& worker, const PairHistogramJob<T>& job,
+                            std::int64_t region_begin, std::int64_t region_end);
 
 }  // namespace kmol::cli

@@ -16,7 +16,8 @@ namespace kmol::cli {
 namespace {
 
 // The blocks of `all` clipped to z planes [z0, z1).
-std::vector<LatticeBlock> clip_to_slab(const std::vector<LatticeBlock>& all, std::int64_t z0, std::int64_t z1) {
+std::vector<LatticeBlock> clip_to_slab(const std::vector<LatticeBlock>& all, std::int64_t z0,
+                                       std::int64_t z1) {
   std::vector<LatticeBlock> clipped;
   for (LatticeBlock b : all) {
     const std::int64_t lo = std::max(b.begin[2], z0), hi = std::min(b.begin[2] + b.size[2], z1);
@@ -42,30 +43,35 @@ std::string compute_on_worker(const WorkerContext& worker, const CoulombJob<T>& 
     throw UnsupportedError("GPU worker: this build has no CUDA");
 #endif
   }
-  return coulomb_host(job, worker.spec.kind == WorkerKind::cpu ? std::max(1, worker.spec.threads) : 1);
+  return coulomb_host(job,
+                      worker.spec.kind == WorkerKind::cpu ? std::max(1, worker.spec.threads) : 1);
 }
 
 }  // namespace
 
 template <class T>
-PotentialMap<T> coulomb_potential_on_pool(WorkerPool& pool, const CoulombInput<T>& input, const CoulombSettings& settings,
-                                          std::int64_t slabs, std::int64_t first_slab, std::int64_t last_slab) {
+PotentialMap<T> coulomb_potential_on_pool(WorkerPool& pool, const CoulombInput<T>& input,
+                                          const CoulombSettings& settings, std::int64_t slabs,
+                                          std::int64_t first_slab, std::int64_t last_slab) {
   const CoulombJob<T> whole = prepare_coulomb(input, settings);
   PotentialMap<T> map;
   map.lattice = settings.lattice;
   map.units = settings.units;
   map.values.assign(std::size_t(settings.lattice.points()), T(0));
   const std::int64_t nz = settings.lattice.counts[2];
-  const std::int64_t n_slabs = std::clamp<std::int64_t>(slabs > 0 ? slabs : 3 * std::int64_t(pool.size()), 1, nz);
+  const std::int64_t n_slabs =
+      std::clamp<std::int64_t>(slabs > 0 ? slabs : 3 * std::int64_t(pool.size()), 1, nz);
   std::mutex record;
   std::string launch;
   const std::int64_t first = std::clamp<std::int64_t>(first_slab, 0, n_slabs);
-  const std::int64_t last = last_slab < 0 ? n_slabs : std::clamp<std::int64_t>(last_slab, first, n_slabs);
+  const std::int64_t last =
+      last_slab < 0 ? n_slabs : std::clamp<std::int64_t>(last_slab, first, n_slabs);
   pool.run(last - first, [&](const WorkerContext& worker, std::int64_t unit) {
     const std::int64_t slab = first + unit;
     CoulombJob<T> part = whole;
     part.values = map.values.data();
-    part.blocks = clip_to_slab(whole.blocks, slab_begin(nz, n_slabs, slab), slab_begin(nz, n_slabs, slab + 1));
+    part.blocks = clip_to_slab(whole.blocks, slab_begin(nz, n_slabs, slab),
+                               slab_begin(nz, n_slabs, slab + 1));
     for (const LatticeBlock& b : part.blocks)  // the slab's own points: no other unit writes them
       for (std::int64_t k = b.begin[2]; k < b.begin[2] + b.size[2]; ++k)
         for (std::int64_t j = b.begin[1]; j < b.begin[1] + b.size[1]; ++j)
@@ -81,9 +87,11 @@ PotentialMap<T> coulomb_potential_on_pool(WorkerPool& pool, const CoulombInput<T
   return map;
 }
 
-template PotentialMap<float> coulomb_potential_on_pool(WorkerPool&, const CoulombInput<float>&, const CoulombSettings&,
-                                                       std::int64_t, std::int64_t, std::int64_t);
+template PotentialMap<float> coulomb_potential_on_pool(WorkerPool&, const CoulombInput<float>&,
+                                                       const CoulombSettings&, std::int64_t,
+                                                       std::int64_t, std::int64_t);
 template PotentialMap<double> coulomb_potential_on_pool(WorkerPool&, const CoulombInput<double>&,
-                                                        const CoulombSettings&, std::int64_t, std::int64_t, std::int64_t);
+                                                        const CoulombSettings&, std::int64_t,
+                                                        std::int64_t, std::int64_t);
 
 }  // namespace kmol::cli

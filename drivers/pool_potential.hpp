@@ -13,13 +13,15 @@
 namespace kmol::cli {
 
 // The z planes [first, last) of slab s of `slabs` over nz planes.
-inline std::int64_t slab_begin(std::int64_t nz, std::int64_t slabs, std::int64_t s) { return nz * s / slabs; }
+inline std::int64_t slab_begin(std::int64_t nz, std::int64_t slabs, std::int64_t s) {
+  return nz * s / slabs;
+}
 
 // Computes slabs [first_slab, last_slab) of `slabs` (0: three per worker; last_slab -1: all);
 // the map's other points stay 0 (MPI ranks each compute their own range of slabs).
 template <class T>
-PotentialMap<T> coulomb_potential_on_pool(WorkerPool& pool, const CoulombInput<T>& input, const CoulombSettings& settings,
-                                          std::int64_t slabs = 0, std::int64_t first_slab = 0,
-                                          std::int64_t last_slab = -1);
+PotentialMap<T> coulomb_potential_on_pool(WorkerPool& pool, const CoulombInput<T>& input,
+                                          const CoulombSettings& settings, std::int64_t slabs = 0,
+                                          std::int64_t first_slab = 0, std::int64_t last_slab = -1);
 
 }  // namespace kmol::cli

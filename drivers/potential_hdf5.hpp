@@ -15,8 +15,9 @@ namespace kmol::cli {
 // Writes a new file at `temporary` (the caller renames it); errors name `path`. values are in
 // lattice order (x fastest); stored and memory are the HDF5 types of the file and of V.
 template <class V>
-void write_grid_hdf5(const std::string& temporary, const std::string& path, const io::RegularGrid& grid, const V* values,
-                     const std::string& name, hid_t stored, hid_t memory,
+void write_grid_hdf5(const std::string& temporary, const std::string& path,
+                     const io::RegularGrid& grid, const V* values, const std::string& name,
+                     hid_t stored, hid_t memory,
                      const std::vector<std::pair<std::string, std::string>>& string_attributes);
 
 template <class T>

@@ -65,29 +65,38 @@ void generate(const ExecSpace& space, const Rand48Options& o) {
   const double seconds = timer.seconds();
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
   write_numbers(o, host.data(), o.count);
-  std::fprintf(stderr, "kmol rand48: %lld %s numbers (seed %ld) on %s, %lld %s streams: %.3f G numbers/s%s%s\n",
-               static_cast<long long>(o.count), o.kind.c_str(), o.seed, ExecSpace::name(),
-               static_cast<long long>(result.streams), to_string(result.layout).c_str(),
-               seconds > 0 ? double(o.count) / seconds * 1e-9 : 0.0, o.out.empty() ? "" : "; wrote ", o.out.c_str());
+  std::fprintf(
+      stderr,
+      "kmol rand48: %lld %s numbers (seed %ld) on %s, %lld %s streams: %.3f G numbers/s%s%s\n",
+      static_cast<long long>(o.count), o.kind.c_str(), o.seed, ExecSpace::name(),
+      static_cast<long long>(result.streams), to_string(result.layout).c_str(),
+      seconds > 0 ? double(o.count) / seconds * 1e-9 : 0.0, o.out.empty() ? "" : "; wrote ",
+      o.out.c_str());
 }
 
 template <class ExecSpace>
 void generate_on(const ExecSpace& space, const Rand48Options& o) {
-  if (o.kind == "drand48") generate<ExecSpace, double>(space, o);
-  else generate<ExecSpace, std::int32_t>(space, o);
+  if (o.kind == "drand48")
+    generate<ExecSpace, double>(space, o);
+  else
+    generate<ExecSpace, std::int32_t>(space, o);
 }
 
 }  // namespace
 
 Action add_rand48_command(CLI::App& app) {
   auto o = std::make_shared<Rand48Options>();
-  auto* cmd = app.add_subcommand("rand48", "glibc's lrand48/mrand48/drand48 sequence, generated in parallel");
+  auto* cmd = app.add_subcommand("rand48",
+                                 "glibc's lrand48/mrand48/drand48 sequence, generated in parallel");
   cmd->add_option("--seed", o->seed, "srand48 seed (its low 32 bits are used, as glibc does)");
   cmd->add_option("--count", o->count, "How many numbers")->check(CLI::NonNegativeNumber);
-  cmd->add_option("--kind", o->kind, "lrand48, mrand48 or drand48")->check(CLI::IsMember({"lrand48", "mrand48", "drand48"}));
+  cmd->add_option("--kind", o->kind, "lrand48, mrand48 or drand48")
+      ->check(CLI::IsMember({"lrand48", "mrand48", "drand48"}));
   cmd->add_option("--out", o->out, "Output file (default: standard output)");
-  cmd->add_flag("--binary", o->binary, "Raw native-endian int32 (lrand48, mrand48) or float64 (drand48) instead of text");
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_flag("--binary", o->binary,
+                "Raw native-endian int32 (lrand48, mrand48) or float64 (drand48) instead of text");
+  cmd->add_option("--device", o->device, "auto, cpu or gpu")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
   return [o] {
     Runtime runtime({o->threads, -1});
@@ -98,7 +107,9 @@ Action add_rand48_command(CLI::App& app) {
 #ifdef KOKKOS_ENABLE_CUDA
     generate_on(Kokkos::Cuda(), *o);
 #else
-    if (o->device == "gpu") throw UnsupportedError("--device gpu: this build has no GPU backend (build KMOL_CONFIG=cuda)");
+    if (o->device == "gpu")
+      throw UnsupportedError(
+          "--device gpu: this build has no GPU backend (build KMOL_CONFIG=cuda)");
     generate_on(Kokkos::DefaultHostExecutionSpace(), *o);
 #endif
     return 0;

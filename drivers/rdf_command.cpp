@@ -24,7 +24,8 @@ struct RdfOptions {
 };
 
 // Pairs the exclusion labels remove (two sets: also each atom paired with itself).
-std::int64_t excluded_pairs(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b, bool one_set) {
+std::int64_t excluded_pairs(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b,
+                            bool one_set) {
   std::map<std::int32_t, std::int64_t> in_a, in_b;
   for (auto g : a) ++in_a[g];
   for (auto g : (one_set ? a : b)) ++in_b[g];
@@ -51,7 +52,8 @@ int run_rdf(RdfOptions& o) {
   Trajectory t = open_trajectory(to);
   FrameJob job;
   job.atoms_a = select_atoms(o.sel1, t.atoms, "--sel1");
-  if (job.atoms_a.empty()) throw InputError({"", "--sel1", -1}, "'" + o.sel1 + "' selects no atoms");
+  if (job.atoms_a.empty())
+    throw InputError({"", "--sel1", -1}, "'" + o.sel1 + "' selects no atoms");
   const std::string sel2 = o.sel2.empty() ? o.sel1 : o.sel2;
   auto atoms_b = select_atoms(sel2, t.atoms, "--sel2");
   if (atoms_b.empty()) throw InputError({"", "--sel2", -1}, "'" + sel2 + "' selects no atoms");
@@ -85,17 +87,22 @@ int run_rdf(RdfOptions& o) {
   job.precision = to.precision == "double" ? Precision::double_ : Precision::single;
   const RdfNormalization norm = rdf_normalization_from_string(o.norm);
   if (norm == RdfNormalization::rdf && to.no_pbc)
-    throw InputError({"", "--norm", -1}, "rdf normalisation needs the box volume; with --no-pbc use --norm density or none");
+    throw InputError(
+        {"", "--norm", -1},
+        "rdf normalisation needs the box volume; with --no-pbc use --norm density or none");
 
   PipelineOptions workers = pipeline_workers(to);
   const std::int64_t positions = std::int64_t(t.frames.size());
-  check_bins(to.bins, 1, (positions + to.interval - 1) / to.interval, workers.cpu_workers + workers.gpu_workers);
+  check_bins(to.bins, 1, (positions + to.interval - 1) / to.interval,
+             workers.cpu_workers + workers.gpu_workers);
 
   const std::string fingerprint = fmt::format(
-      "rdf {} frames={} atoms={} group={} top={} sel1={} sel2={} slice={} rmin={} rmax={} bins={} interval={} "
+      "rdf {} frames={} atoms={} group={} top={} sel1={} sel2={} slice={} rmin={} rmax={} bins={} "
+      "interval={} "
       "precision={} exclude={} pbc={}",
-      t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->particle_group(), to.top, o.sel1, sel2,
-      to.frames, t.r_min, t.r_max, to.bins, to.interval, to.precision, o.exclude_same, !to.no_pbc);
+      t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->particle_group(),
+      to.top, o.sel1, sel2, to.frames, t.r_min, t.r_max, to.bins, to.interval, to.precision,
+      o.exclude_same, !to.no_pbc);
   const std::string state_path = partial_state_path(o.out);
   RunState state = resume_or_start(to, state_path, positions, to.bins, fingerprint);
   const PipelineStats stats = run_with_state(t, job, workers, state, state_path, to.quiet);
@@ -121,20 +128,27 @@ int run_rdf(RdfOptions& o) {
   report.state = &state;
   report.frames = t.frames;
   report.header = {
-      fmt::format("trajectory: {} (particles/{}, {} atoms)", t.reader->path(), t.reader->particle_group(), t.reader->n_atoms()),
-      fmt::format("selections: \"{}\" ({} atoms) and \"{}\" ({} atoms){}", o.sel1, job.atoms_a.size(), sel2,
-                  atoms_b.size(), one_set ? ", one set: each pair once" : ""),
+      fmt::format("trajectory: {} (particles/{}, {} atoms)", t.reader->path(),
+                  t.reader->particle_group(), t.reader->n_atoms()),
+      fmt::format("selections: \"{}\" ({} atoms) and \"{}\" ({} atoms){}", o.sel1,
+                  job.atoms_a.size(), sel2, atoms_b.size(),
+                  one_set ? ", one set: each pair once" : ""),
       fmt::format("frames: {} ({} frames)", to.frames, positions),
-      fmt::format("range: [{}, {}) Angstrom in {} bins of {:.6g} Angstrom", t.r_min, t.r_max, to.bins,
-                  (t.r_max - t.r_min) / to.bins),
+      fmt::format("range: [{}, {}) Angstrom in {} bins of {:.6g} Angstrom", t.r_min, t.r_max,
+                  to.bins, (t.r_max - t.r_min) / to.bins),
       fmt::format("normalisation: {} ({})", o.norm,
-                  norm == RdfNormalization::rdf       ? "1 for an ideal gas, with the mean 1/V over frames"
-                  : norm == RdfNormalization::density ? "number density of the second selection around the first"
-                                                      : "pairs per frame"),
-      fmt::format("excluded: {}", o.exclude_same.empty() ? "none" : "pairs in the same " + o.exclude_same),
-      fmt::format("boundaries: {}", to.no_pbc ? "none (plain distances)" : "periodic, minimum image"),
+                  norm == RdfNormalization::rdf
+                      ? "1 for an ideal gas, with the mean 1/V over frames"
+                  : norm == RdfNormalization::density
+                      ? "number density of the second selection around the first"
+                      : "pairs per frame"),
+      fmt::format("excluded: {}",
+                  o.exclude_same.empty() ? "none" : "pairs in the same " + o.exclude_same),
+      fmt::format("boundaries: {}",
+                  to.no_pbc ? "none (plain distances)" : "periodic, minimum image"),
       fmt::format("precision: {}; implementation {}", to.precision, stats.impl),
-      fmt::format("command: kmol rdf {} --sel1 '{}' --sel2 '{}' --rmin {} --rmax {} --bins {} --frames {} --norm {}{}",
+      fmt::format("command: kmol rdf {} --sel1 '{}' --sel2 '{}' --rmin {} --rmax {} --bins {} "
+                  "--frames {} --norm {}{}",
                   to.trajectory, o.sel1, sel2, t.r_min, t.r_max, to.bins, to.frames, o.norm,
                   o.exclude_same.empty() ? "" : " --exclude-same " + o.exclude_same)};
   // The plot first: it is the output most likely to fail (a missing matplotlib).
@@ -151,16 +165,23 @@ int run_rdf(RdfOptions& o) {
 
 Action add_rdf_command(CLI::App& app) {
   auto o = std::make_shared<RdfOptions>();
-  auto* cmd = app.add_subcommand("rdf", "Radial distribution function g(r) over a whole H5MD trajectory");
+  auto* cmd =
+      app.add_subcommand("rdf", "Radial distribution function g(r) over a whole H5MD trajectory");
   add_trajectory_options(cmd, o->trajectory, 100);
-  cmd->add_option("--sel1", o->sel1, "First selection (e.g. 'species 0', 'name OW', 'index 0:99 and not resname SOL')");
-  cmd->add_option("--sel2", o->sel2, "Second selection (default: the first; then each pair counts once)");
-  cmd->add_option("--norm", o->norm, "rdf (g(r)), density or none")->check(CLI::IsMember({"rdf", "density", "none"}));
-  cmd->add_option("--exclude-same", o->exclude_same, "Skip pairs within one residue or molecule (needs --top)")
+  cmd->add_option(
+      "--sel1", o->sel1,
+      "First selection (e.g. 'species 0', 'name OW', 'index 0:99 and not resname SOL')");
+  cmd->add_option("--sel2", o->sel2,
+                  "Second selection (default: the first; then each pair counts once)");
+  cmd->add_option("--norm", o->norm, "rdf (g(r)), density or none")
+      ->check(CLI::IsMember({"rdf", "density", "none"}));
+  cmd->add_option("--exclude-same", o->exclude_same,
+                  "Skip pairs within one residue or molecule (needs --top)")
       ->check(CLI::IsMember({"residue", "molecule"}));
   cmd->add_option("--out", o->out, "Grace .xvg output (r, g, n), as gmx rdf writes");
   cmd->add_option("--csv", o->csv, "Also write CSV (r_low, r_high, r_centre, count, g, n)");
-  cmd->add_option("--h5", o->h5, "Also write HDF5: counts, edges, g, n, partial sums per interval, metadata");
+  cmd->add_option("--h5", o->h5,
+                  "Also write HDF5: counts, edges, g, n, partial sums per interval, metadata");
   cmd->add_option("--plot", o->plot, "Also plot g(r) and n(r) to this PNG file");
   return [o] { return run_rdf(*o); };
 }

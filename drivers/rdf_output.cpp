@@ -24,9 +24,12 @@ namespace {
 
 std::string ylabel(RdfNormalization mode) {
   switch (mode) {
-    case RdfNormalization::density: return "rho(r) (1/Angstrom^3)";
-    case RdfNormalization::none: return "pairs per frame";
-    case RdfNormalization::rdf: break;
+    case RdfNormalization::density:
+      return "rho(r) (1/Angstrom^3)";
+    case RdfNormalization::none:
+      return "pairs per frame";
+    case RdfNormalization::rdf:
+      break;
   }
   return "g(r)";
 }
@@ -38,14 +41,16 @@ void write_rdf_xvg(const std::string& path, const RdfReport& report) {
     auto f = fmt::output_file(temporary);
     f.print("# This file was created by kmol {}\n", kmol_version());
     for (const auto& line : report.header) f.print("# {}\n", line);
-    f.print("# columns: r (Angstrom, bin centre), {}, n(r) (cumulative coordination number)\n", ylabel(report.rdf.mode));
+    f.print("# columns: r (Angstrom, bin centre), {}, n(r) (cumulative coordination number)\n",
+            ylabel(report.rdf.mode));
     f.print("@    title \"Radial distribution\"\n");
     f.print("@    xaxis  label \"r (\\cE\\C)\"\n");
     f.print("@    yaxis  label \"{}\"\n", ylabel(report.rdf.mode));
     f.print("@TYPE xy\n");
     f.print("@ s0 legend \"{}\"\n@ s1 legend \"n(r)\"\n", ylabel(report.rdf.mode));
     for (std::size_t k = 0; k < report.rdf.g.size(); ++k)
-      f.print("{:12.6f} {:14.8g} {:14.8g}\n", report.rdf.centres[k], report.rdf.g[k], report.rdf.coordination[k]);
+      f.print("{:12.6f} {:14.8g} {:14.8g}\n", report.rdf.centres[k], report.rdf.g[k],
+              report.rdf.coordination[k]);
   });
 }
 
@@ -56,15 +61,16 @@ void write_rdf_csv(const std::string& path, const RdfReport& report) {
     for (const auto& line : report.header) f.print("# {}\n", line);
     f.print("r_low,r_high,r_centre,count,g,n\n");
     for (std::size_t k = 0; k < report.rdf.g.size(); ++k)
-      f.print("{:.6f},{:.6f},{:.6f},{},{:.10g},{:.10g}\n", report.rdf.edges[k], report.rdf.edges[k + 1],
-              report.rdf.centres[k], report.counts[k], report.rdf.g[k], report.rdf.coordination[k]);
+      f.print("{:.6f},{:.6f},{:.6f},{},{:.10g},{:.10g}\n", report.rdf.edges[k],
+              report.rdf.edges[k + 1], report.rdf.centres[k], report.counts[k], report.rdf.g[k],
+              report.rdf.coordination[k]);
   });
 }
 
 namespace {
 
-void dataset(hid_t parent, const char* name, hid_t file_type, hid_t memory_type, std::vector<hsize_t> dims,
-             const void* data, const char* unit = nullptr) {
+void dataset(hid_t parent, const char* name, hid_t file_type, hid_t memory_type,
+             std::vector<hsize_t> dims, const void* data, const char* unit = nullptr) {
   Hid space(H5Screate_simple(int(dims.size()), dims.data(), nullptr));
   Hid properties(H5Pcreate(H5P_DATASET_CREATE));
   H5Pset_obj_track_times(properties.get(), false);  // no timestamps: equal runs write equal bytes
@@ -72,7 +78,8 @@ void dataset(hid_t parent, const char* name, hid_t file_type, hid_t memory_type,
     H5Pset_chunk(properties.get(), 2, dims.data());
     H5Pset_deflate(properties.get(), 4);
   }
-  Hid d(H5Dcreate2(parent, name, file_type, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT));
+  Hid d(
+      H5Dcreate2(parent, name, file_type, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT));
   if (!d.valid() || H5Dwrite(d.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
     throw std::runtime_error(std::string("cannot write dataset ") + name);
   if (unit) io::write_string_attribute(d.get(), "unit", unit);
@@ -91,21 +98,26 @@ void write_rdf_h5(const std::string& path, const RdfReport& report) {
     io::write_string_attribute(rdf.get(), "creator", "kmol " + kmol_version());
     for (const auto& line : report.header) {
       const auto colon = line.find(": ");
-      if (colon != std::string::npos) io::write_string_attribute(rdf.get(), line.substr(0, colon), line.substr(colon + 2));
+      if (colon != std::string::npos)
+        io::write_string_attribute(rdf.get(), line.substr(0, colon), line.substr(colon + 2));
     }
     const hsize_t n = report.rdf.g.size();
-    dataset(rdf.get(), "edges", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n + 1}, report.rdf.edges.data(), "Angstrom");
-    dataset(rdf.get(), "centres", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n}, report.rdf.centres.data(), "Angstrom");
+    dataset(rdf.get(), "edges", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n + 1}, report.rdf.edges.data(),
+            "Angstrom");
+    dataset(rdf.get(), "centres", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n}, report.rdf.centres.data(),
+            "Angstrom");
     dataset(rdf.get(), "counts", H5T_STD_U64LE, H5T_NATIVE_UINT64, {n}, report.counts.data());
     dataset(rdf.get(), "g", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n}, report.rdf.g.data());
     dataset(rdf.get(), "n", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n}, report.rdf.coordination.data());
-    dataset(rdf.get(), "frames", H5T_STD_I64LE, H5T_NATIVE_INT64, {hsize_t(report.frames.size())}, report.frames.data());
+    dataset(rdf.get(), "frames", H5T_STD_I64LE, H5T_NATIVE_INT64, {hsize_t(report.frames.size())},
+            report.frames.data());
     if (report.state) {
       const RunState& s = *report.state;
       std::vector<std::uint64_t> flat;
       for (std::int64_t k = 0; k < s.n_intervals(); ++k)
         flat.insert(flat.end(), s.interval_counts(k).begin(), s.interval_counts(k).end());
-      dataset(rdf.get(), "interval_counts", H5T_STD_U64LE, H5T_NATIVE_UINT64, {hsize_t(s.n_intervals()), n}, flat.data());
+      dataset(rdf.get(), "interval_counts", H5T_STD_U64LE, H5T_NATIVE_UINT64,
+              {hsize_t(s.n_intervals()), n}, flat.data());
       io::write_int_attribute(rdf.get(), "interval_frames", {int(s.interval())});
     }
   });
@@ -127,11 +139,13 @@ void plot_rdf_png(const std::string& path, const RdfReport& report) {
     if (line.rfind("selections: ", 0) == 0) title = line.substr(12);
   try {
     write_atomically(path, [&](const std::string& temporary) {
-      const std::string command = fmt::format("/usr/bin/python3 '{}' '{}' '{}' '{}' '{}'", script, data, temporary,
-                                              ylabel(report.rdf.mode), title);
+      const std::string command = fmt::format("/usr/bin/python3 '{}' '{}' '{}' '{}' '{}'", script,
+                                              data, temporary, ylabel(report.rdf.mode), title);
       if (std::system(command.c_str()) != 0)
-        throw InputError({path, "--plot", -1}, "the plot failed (needs /usr/bin/python3 with Debian's python3-matplotlib: "
-                                               "scripts/bootstrap installs it)");
+        throw InputError(
+            {path, "--plot", -1},
+            "the plot failed (needs /usr/bin/python3 with Debian's python3-matplotlib: "
+            "scripts/bootstrap installs it)");
     });
   } catch (...) {
     std::remove(data.c_str());

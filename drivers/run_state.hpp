@@ -15,7 +15,8 @@ namespace kmol::cli {
 class RunState {
  public:
   // positions: frames to process; values: counts per frame (histograms x bins); interval: K.
-  RunState(std::int64_t positions, std::int64_t values, std::int64_t interval, std::string fingerprint);
+  RunState(std::int64_t positions, std::int64_t values, std::int64_t interval,
+           std::string fingerprint);
 
   void add(const FrameResult& result);
 

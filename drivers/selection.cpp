@@ -28,7 +28,9 @@ std::vector<Token> tokenize(const std::string& text) {
       ++i;
     } else {
       const std::size_t start = i;
-      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) && text[i] != '(' && text[i] != ')') ++i;
+      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) &&
+             text[i] != '(' && text[i] != ')')
+        ++i;
       tokens.push_back({text.substr(start, i - start), start});
     }
   }
@@ -36,7 +38,8 @@ std::vector<Token> tokenize(const std::string& text) {
 }
 
 bool is_keyword(const std::string& word) {
-  for (const char* k : {"and", "or", "not", "all", "none", "index", "species", "name", "resname", "resid"})
+  for (const char* k :
+       {"and", "or", "not", "all", "none", "index", "species", "name", "resname", "resid"})
     if (word == k) return true;
   return false;
 }
@@ -51,16 +54,21 @@ class Parser {
   Mask parse() {
     if (tokens_.empty()) fail(0, "empty selection (try 'all')");
     Mask m = expression();
-    if (position_ < tokens_.size()) fail(tokens_[position_].at, "expected 'and', 'or' or the end, found '" + tokens_[position_].text + "'");
+    if (position_ < tokens_.size())
+      fail(tokens_[position_].at,
+           "expected 'and', 'or' or the end, found '" + tokens_[position_].text + "'");
     return m;
   }
 
  private:
   [[noreturn]] void fail(std::size_t at, const std::string& what) const {
-    throw InputError({"", option_, -1}, what + "\n  " + text_ + "\n  " + std::string(at, ' ') + "^");
+    throw InputError({"", option_, -1},
+                     what + "\n  " + text_ + "\n  " + std::string(at, ' ') + "^");
   }
   std::size_t end_offset() const { return text_.size(); }
-  bool peek(const char* word) const { return position_ < tokens_.size() && tokens_[position_].text == word; }
+  bool peek(const char* word) const {
+    return position_ < tokens_.size() && tokens_[position_].text == word;
+  }
 
   Mask expression() {
     Mask m = term();
@@ -83,7 +91,8 @@ class Parser {
   }
 
   Mask factor() {
-    if (position_ >= tokens_.size()) fail(end_offset(), "the selection ends where an atom property was expected");
+    if (position_ >= tokens_.size())
+      fail(end_offset(), "the selection ends where an atom property was expected");
     const Token& t = tokens_[position_];
     if (t.text == "not") {
       ++position_;
@@ -94,7 +103,8 @@ class Parser {
     if (t.text == "(") {
       ++position_;
       Mask m = expression();
-      if (!peek(")")) fail(position_ < tokens_.size() ? tokens_[position_].at : end_offset(), "expected ')'");
+      if (!peek(")"))
+        fail(position_ < tokens_.size() ? tokens_[position_].at : end_offset(), "expected ')'");
       ++position_;
       return m;
     }
@@ -104,11 +114,12 @@ class Parser {
   // The values after a keyword, up to the next keyword or parenthesis.
   std::vector<Token> values(const Token& keyword) {
     std::vector<Token> v;
-    while (position_ < tokens_.size() && tokens_[position_].text != "(" && tokens_[position_].text != ")" &&
-           !is_keyword(tokens_[position_].text))
+    while (position_ < tokens_.size() && tokens_[position_].text != "(" &&
+           tokens_[position_].text != ")" && !is_keyword(tokens_[position_].text))
       v.push_back(tokens_[position_++]);
     if (v.empty())
-      fail(position_ < tokens_.size() ? tokens_[position_].at : end_offset(), "expected a value after '" + keyword.text + "'");
+      fail(position_ < tokens_.size() ? tokens_[position_].at : end_offset(),
+           "expected a value after '" + keyword.text + "'");
     return v;
   }
 
@@ -125,14 +136,17 @@ class Parser {
       const long long v = number(t.text, 0);
       return {v, v};
     }
-    const long long a = number(t.text.substr(0, colon), 0), b = number(t.text.substr(colon + 1), colon + 1);
+    const long long a = number(t.text.substr(0, colon), 0),
+                    b = number(t.text.substr(colon + 1), colon + 1);
     if (b < a) fail(t.at, "empty range " + t.text + " (a:b includes both ends, a <= b)");
     return {a, b};
   }
 
   template <class V>
-  const std::vector<V>& need(const std::vector<V>& property, const Token& keyword, const char* source) const {
-    if (property.empty()) fail(keyword.at, "the trajectory has no " + keyword.text + "s; " + source);
+  const std::vector<V>& need(const std::vector<V>& property, const Token& keyword,
+                             const char* source) const {
+    if (property.empty())
+      fail(keyword.at, "the trajectory has no " + keyword.text + "s; " + source);
     return property;
   }
 
@@ -150,12 +164,14 @@ class Parser {
         if (k == "index") {
           for (long long i = std::max(a, 0LL); i <= b && i < (long long)n; ++i) m[i] = 1;
         } else {
-          const auto& resids = need(atoms_.resids, keyword, "give a topology with --top (PDB, GRO or PQR)");
+          const auto& resids =
+              need(atoms_.resids, keyword, "give a topology with --top (PDB, GRO or PQR)");
           for (std::size_t i = 0; i < n; ++i) m[i] = m[i] || (resids[i] >= a && resids[i] <= b);
         }
       }
     } else if (k == "species") {
-      const auto& species = need(atoms_.species, keyword, "the H5MD file has no particles/<group>/species");
+      const auto& species =
+          need(atoms_.species, keyword, "the H5MD file has no particles/<group>/species");
       for (const auto& t : values(keyword)) {
         std::vector<char> wanted;
         char* end = nullptr;
@@ -164,7 +180,8 @@ class Parser {
           for (std::size_t i = 0; i < n; ++i) m[i] = m[i] || species[i] == s;
           continue;
         }
-        if (atoms_.species_names.empty()) fail(t.at, "the file names no species: select species by number");
+        if (atoms_.species_names.empty())
+          fail(t.at, "the file names no species: select species by number");
         bool known = false;
         for (std::size_t s2 = 0; s2 < atoms_.species_names.size(); ++s2) {
           if (fnmatch(t.text.c_str(), atoms_.species_names[s2].c_str(), 0) != 0) continue;
@@ -177,11 +194,14 @@ class Parser {
       const auto& labels = need(k == "name" ? atoms_.names : atoms_.resnames, keyword,
                                 "give a topology with --top (PDB, GRO or PQR)");
       for (const auto& t : values(keyword))
-        for (std::size_t i = 0; i < n; ++i) m[i] = m[i] || fnmatch(t.text.c_str(), labels[i].c_str(), 0) == 0;
+        for (std::size_t i = 0; i < n; ++i)
+          m[i] = m[i] || fnmatch(t.text.c_str(), labels[i].c_str(), 0) == 0;
     } else if (k == ")" || k == "and" || k == "or") {
       fail(keyword.at, "unexpected '" + k + "'");
     } else {
-      fail(keyword.at, "unknown keyword '" + k + "' (expected all, none, index, species, name, resname, resid, not or '(')");
+      fail(keyword.at,
+           "unknown keyword '" + k +
+               "' (expected all, none, index, species, name, resname, resid, not or '(')");
     }
     return m;
   }
@@ -195,7 +215,8 @@ class Parser {
 
 }  // namespace
 
-std::vector<std::int64_t> select_atoms(const std::string& text, const AtomTable& atoms, const std::string& option) {
+std::vector<std::int64_t> select_atoms(const std::string& text, const AtomTable& atoms,
+                                       const std::string& option) {
   const Mask m = Parser(text, atoms, option).parse();
   std::vector<std::int64_t> selected;
   for (std::size_t i = 0; i < m.size(); ++i)

@@ -21,6 +21,7 @@ struct AtomTable {
 
 // Indices of the selected atoms in increasing order. Throws InputError naming `option` with the
 // text and a caret under the place where parsing failed, or naming the property the file lacks.
-std::vector<std::int64_t> select_atoms(const std::string& text, const AtomTable& atoms, const std::string& option);
+std::vector<std::int64_t> select_atoms(const std::string& text, const AtomTable& atoms,
+                                       const std::string& option);
 
 }  // namespace kmol::cli

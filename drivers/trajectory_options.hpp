@@ -29,21 +29,23 @@ struct TrajectoryOptions {
   bool no_pbc = false, resume = false, quiet = false;
 };
 
-void add_trajectory_options(CLI::App* command, TrajectoryOptions& options, std::int64_t default_interval);
+void add_trajectory_options(CLI::App* command, TrajectoryOptions& options,
+                            std::int64_t default_interval);
 
 // An opened trajectory with everything the options resolve to.
 struct Trajectory {
   std::unique_ptr<io::H5mdReader> reader;
   std::unique_ptr<io::Topology> topology;  // null without --top
   AtomTable atoms;
-  std::vector<std::int64_t> frames;        // file frames to process
-  double r_min = 0, r_max = 0;             // Angstrom
+  std::vector<std::int64_t> frames;  // file frames to process
+  double r_min = 0, r_max = 0;       // Angstrom
   BoxSpec first_box;
 };
 
 Trajectory open_trajectory(const TrajectoryOptions& options);
 
-// start:stop:step with Python's meaning (stop excluded, negatives count from the end), or one frame.
+// start:stop:step with Python's meaning (stop excluded, negatives count from the end), or one
+// frame.
 std::vector<std::int64_t> frame_list(const std::string& slice, std::int64_t n_frames);
 
 // Refuses bin counts that are not positive or whose counts memory cannot hold (with the estimate).
@@ -56,12 +58,13 @@ const std::vector<std::int32_t>& grouping(const Trajectory& t, const std::string
 PipelineOptions pipeline_workers(const TrajectoryOptions& options);
 
 // Loads (or creates) the resume state, honouring --resume; prints what is resumed.
-RunState resume_or_start(const TrajectoryOptions& options, const std::string& state_path, std::int64_t positions,
-                         std::int64_t values, const std::string& fingerprint);
+RunState resume_or_start(const TrajectoryOptions& options, const std::string& state_path,
+                         std::int64_t positions, std::int64_t values,
+                         const std::string& fingerprint);
 
 // Runs the pipeline, saving the state now and then and when it fails; shows progress on a terminal.
-PipelineStats run_with_state(Trajectory& t, const FrameJob& job, PipelineOptions pipeline, RunState& state,
-                             const std::string& state_path, bool quiet);
+PipelineStats run_with_state(Trajectory& t, const FrameJob& job, PipelineOptions pipeline,
+                             RunState& state, const std::string& state_path, bool quiet);
 
 // The resume state's file for output `out` (one per rank under MPI: ranks do other frames).
 std::string partial_state_path(const std::string& out);
@@ -71,6 +74,7 @@ std::string partial_state_path(const std::string& out);
 std::string describe_stats(const PipelineStats& stats, std::int64_t frames);
 
 // Writes via `write(temporary)` next to `path` and renames; removes the temporary on failure.
-void write_atomically(const std::string& path, const std::function<void(const std::string&)>& write);
+void write_atomically(const std::string& path,
+                      const std::function<void(const std::string&)>& write);
 
 }  // namespace kmol::cli

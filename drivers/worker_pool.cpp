@@ -13,16 +13,20 @@ namespace kmol::cli {
 
 std::string to_string(WorkerKind kind) {
   switch (kind) {
-    case WorkerKind::cpu: return "cpu";
-    case WorkerKind::gpu: return "gpu";
-    case WorkerKind::simulated_gpu: return "simulated gpu";
+    case WorkerKind::cpu:
+      return "cpu";
+    case WorkerKind::gpu:
+      return "gpu";
+    case WorkerKind::simulated_gpu:
+      return "simulated gpu";
   }
   return "?";
 }
 
 void inject_failure(const WorkerSpec& spec, std::int64_t units_started) {
   if (units_started <= spec.fail_first_units)
-    throw InjectedFailure(fmt::format("{} worker: injected failure of its unit {}", to_string(spec.kind), units_started));
+    throw InjectedFailure(fmt::format("{} worker: injected failure of its unit {}",
+                                      to_string(spec.kind), units_started));
 }
 
 WorkerPool::WorkerPool(std::vector<WorkerSpec> workers)
@@ -96,7 +100,8 @@ void WorkerPool::loop(int worker) {
   context.index = worker;
   context.spec = specs_[std::size_t(worker)];
   try {
-    if (context.spec.kind == WorkerKind::gpu) context.stream = open_device_stream(context.spec.device);
+    if (context.spec.kind == WorkerKind::gpu)
+      context.stream = open_device_stream(context.spec.device);
   } catch (...) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!start_error_) start_error_ = std::current_exception();
@@ -178,17 +183,24 @@ std::string WorkerPool::describe() const {
     }
   }
   std::vector<std::string> parts;
-  if (!gpus.empty()) parts.push_back(fmt::format("{} GPU{} ({})", gpus.size(), gpus.size() == 1 ? "" : "s", fmt::join(gpus, ", ")));
-  if (simulated > 0) parts.push_back(fmt::format("{} simulated GPU{}", simulated, simulated == 1 ? "" : "s"));
-  if (cpus > 0) parts.push_back(fmt::format("{} CPU worker{} ({} threads)", cpus, cpus == 1 ? "" : "s", threads));
+  if (!gpus.empty())
+    parts.push_back(fmt::format("{} GPU{} ({})", gpus.size(), gpus.size() == 1 ? "" : "s",
+                                fmt::join(gpus, ", ")));
+  if (simulated > 0)
+    parts.push_back(fmt::format("{} simulated GPU{}", simulated, simulated == 1 ? "" : "s"));
+  if (cpus > 0)
+    parts.push_back(
+        fmt::format("{} CPU worker{} ({} threads)", cpus, cpus == 1 ? "" : "s", threads));
   return fmt::format("{}", fmt::join(parts, " + "));
 }
 
-std::vector<WorkerSpec> machine_workers(const std::vector<int>& devices, int cpu_workers, int cpu_threads) {
+std::vector<WorkerSpec> machine_workers(const std::vector<int>& devices, int cpu_workers,
+                                        int cpu_threads) {
   std::vector<WorkerSpec> workers;
   for (int d : devices) workers.push_back({WorkerKind::gpu, d, 1, 0});
   for (int k = 0; k < cpu_workers; ++k) {
-    const int threads = std::max(1, cpu_threads / cpu_workers + (k < cpu_threads % cpu_workers ? 1 : 0));
+    const int threads =
+        std::max(1, cpu_threads / cpu_workers + (k < cpu_threads % cpu_workers ? 1 : 0));
     workers.push_back({WorkerKind::cpu, -1, threads, 0});
   }
   return workers;

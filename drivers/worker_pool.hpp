@@ -96,8 +96,8 @@ class WorkerPool {
   const Unit* unit_ = nullptr;
   std::int64_t n_ = 0, next_ = 0, finished_ = 0;
   int in_flight_ = 0;
-  std::vector<Retry> retry_;          // a stack: the latest failure is re-run first
-  std::vector<Retry> failed_units_;   // units with at least one failure this batch
+  std::vector<Retry> retry_;         // a stack: the latest failure is re-run first
+  std::vector<Retry> failed_units_;  // units with at least one failure this batch
   std::exception_ptr fatal_;
   std::vector<WorkerStats> stats_;
   std::vector<std::int64_t> started_units_;
@@ -105,6 +105,7 @@ class WorkerPool {
 
 // The workers of this machine: one per GPU of `devices`, then `cpu_workers` CPU workers sharing
 // `cpu_threads` threads.
-std::vector<WorkerSpec> machine_workers(const std::vector<int>& devices, int cpu_workers, int cpu_threads);
+std::vector<WorkerSpec> machine_workers(const std::vector<int>& devices, int cpu_workers,
+                                        int cpu_threads);
 
 }  // namespace kmol::cli

@@ -30,7 +30,7 @@ XyzFrame read_xyz(const std::string& path) {
     const long line_no = i + 3;
     if (!std::getline(in, line))
       throw InputError({path, "atoms", line_no}, "file ends after " + std::to_string(i) + " of " +
-                                                    std::to_string(count) + " atoms");
+                                                     std::to_string(count) + " atoms");
     std::istringstream fields(line);
     std::string name, x, y, z;
     Vec3<double> p;

@@ -34,8 +34,8 @@ int main(void) {
   double r[BINS], g[BINS], n[BINS];
   kmol_rdf_result(rdf, KMOL_NORM_RDF, r, g, n);
   const int first = (int)(a / sqrt(2.0) / 0.0625), second = (int)(a / 0.0625);
-  printf("frames %lld; n(%.3f) = %g, n(%.3f) = %g; g peak %g\n", (long long)kmol_rdf_frames(rdf), r[first], n[first],
-         r[second], n[second], g[first]);
+  printf("frames %lld; n(%.3f) = %g, n(%.3f) = %g; g peak %g\n", (long long)kmol_rdf_frames(rdf),
+         r[first], n[first], r[second], n[second], g[first]);
   int ok = fabs(n[first] - 12) < 1e-12 && fabs(n[second] - 18) < 1e-12 && g[first] > 10;
 
   /* Errors come back as codes with a message. */

@@ -8,8 +8,8 @@
 namespace kmol {
 
 std::vector<AlgorithmSummary> algorithm_catalog() {
-  return {pair_histogram_summary(), coulomb_summary(), md_summary(), density_summary(), surface_summary(),
-          correlation_summary(), orbital_summary()};
+  return {pair_histogram_summary(), coulomb_summary(),     md_summary(),     density_summary(),
+          surface_summary(),        correlation_summary(), orbital_summary()};
 }
 
 }  // namespace kmol

@@ -18,7 +18,9 @@
 namespace kmol::cuda_staging {
 
 inline void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string("CUDA staging: ") + what + ": " + cudaGetErrorString(status));
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA staging: ") + what + ": " +
+                             cudaGetErrorString(status));
 }
 
 // Memory of at least the size last reserved; growing discards the contents.
@@ -50,11 +52,14 @@ class GrowingBuffer {
   std::size_t bytes_ = 0;
 };
 
-inline cudaError_t allocate_pinned(void** p, std::size_t bytes) { return cudaHostAlloc(p, bytes, cudaHostAllocPortable); }
+inline cudaError_t allocate_pinned(void** p, std::size_t bytes) {
+  return cudaHostAlloc(p, bytes, cudaHostAllocPortable);
+}
 inline cudaError_t allocate_device(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
 
 using PinnedBuffer = GrowingBuffer<allocate_pinned, cudaFreeHost>;  // usable from every device
-using DeviceBuffer = GrowingBuffer<allocate_device, cudaFree>;      // on the device current when it grows
+using DeviceBuffer =
+    GrowingBuffer<allocate_device, cudaFree>;  // on the device current when it grows
 
 // Events, created on demand and kept.
 class EventSet {
@@ -86,7 +91,8 @@ class WorkspacePool {
  public:
   class Lease {
    public:
-    Lease(WorkspacePool& pool, int device, std::unique_ptr<Workspace> w) : pool_(pool), device_(device), w_(std::move(w)) {}
+    Lease(WorkspacePool& pool, int device, std::unique_ptr<Workspace> w)
+        : pool_(pool), device_(device), w_(std::move(w)) {}
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
     ~Lease() {

@@ -15,7 +15,8 @@ struct DefaultInitAllocator : Base {
   DefaultInitAllocator() = default;
   template <class U>
   struct rebind {
-    using other = DefaultInitAllocator<U, typename std::allocator_traits<Base>::template rebind_alloc<U>>;
+    using other =
+        DefaultInitAllocator<U, typename std::allocator_traits<Base>::template rebind_alloc<U>>;
   };
   template <class U>
   void construct(U* p) {
@@ -23,7 +24,8 @@ struct DefaultInitAllocator : Base {
   }
   template <class U, class... Args>
   void construct(U* p, Args&&... args) {
-    std::allocator_traits<Base>::construct(static_cast<Base&>(*this), p, std::forward<Args>(args)...);
+    std::allocator_traits<Base>::construct(static_cast<Base&>(*this), p,
+                                           std::forward<Args>(args)...);
   }
 };
 

@@ -7,7 +7,8 @@
 namespace kmol {
 
 void copy_in_parallel(void* to, const void* from, std::size_t bytes, int threads) {
-  constexpr std::size_t chunk = std::size_t(1) << 18;  // bytes: whole pages, enough to amortise a thread's start
+  constexpr std::size_t chunk = std::size_t(1)
+                                << 18;  // bytes: whole pages, enough to amortise a thread's start
   const std::int64_t chunks = std::int64_t((bytes + chunk - 1) / chunk);
   auto* out = static_cast<unsigned char*>(to);
   const auto* in = static_cast<const unsigned char*>(from);

@@ -51,12 +51,14 @@ class KeptArrays {
       grow(staging, n * sizeof(V), name + " (staging)");
       space.fence();  // the staging buffer may still feed the previous call's copy
       copy_in_parallel(staging.data(), host, n * sizeof(V), 8);
-      Kokkos::deep_copy(space, device,
-                        Kokkos::View<const V*, typename StagingBytes::memory_space, Kokkos::MemoryUnmanaged>(
-                            reinterpret_cast<const V*>(staging.data()), n));
+      Kokkos::deep_copy(
+          space, device,
+          Kokkos::View<const V*, typename StagingBytes::memory_space, Kokkos::MemoryUnmanaged>(
+              reinterpret_cast<const V*>(staging.data()), n));
     } else {
-      Kokkos::deep_copy(space, device,
-                        Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n));
+      Kokkos::deep_copy(
+          space, device,
+          Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n));
     }
     return device;
   }

@@ -18,7 +18,7 @@ struct Sizes {
   std::vector<std::int64_t> md_gpu_atoms = {1000000, 4000000};
   std::int64_t md_all_pairs_host_atoms = 4000;
   std::int64_t md_all_pairs_gpu_atoms = 100000;
-  std::int64_t sweep_points = 250000;    // tuning sweeps of the CUDA launch parameters
+  std::int64_t sweep_points = 250000;  // tuning sweeps of the CUDA launch parameters
 };
 
 Sizes& sizes();

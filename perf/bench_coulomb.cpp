@@ -46,7 +46,8 @@ Problem water(const std::string& name, std::int64_t molecules, double length) {
 
 double face_points(const Lattice& l) {
   const auto [nx, ny, nz] = l.counts;
-  return double(nx * ny * nz - std::max<std::int64_t>(0, nx - 2) * std::max<std::int64_t>(0, ny - 2) *
+  return double(nx * ny * nz - std::max<std::int64_t>(0, nx - 2) *
+                                   std::max<std::int64_t>(0, ny - 2) *
                                    std::max<std::int64_t>(0, nz - 2));
 }
 
@@ -61,25 +62,30 @@ double& scalar_rate(CoulombMethod m) {
 void scalar_loop(benchmark::State& state, const Problem& p, std::int64_t points) {
   const Lattice& l = p.settings.lattice;
   const bool mdh = p.settings.method == CoulombMethod::mdh;
-  const double kappa = coulomb::debye_kappa(p.settings.ionic_strength, p.settings.temperature, 78.54);
+  const double kappa =
+      coulomb::debye_kappa(p.settings.ionic_strength, p.settings.temperature, 78.54);
   double total = 0;
   const auto start = std::chrono::steady_clock::now();
   for (auto _ : state) {
     for (std::int64_t s = 0; s < points; ++s) {
-      const double x = l.origin.x + double(s % l.counts[0]) * l.spacing, y = l.origin.y, z = l.origin.z;
+      const double x = l.origin.x + double(s % l.counts[0]) * l.spacing, y = l.origin.y,
+                   z = l.origin.z;
       double v = 0;
       for (std::size_t a = 0; a < p.xyz.size(); ++a) {
         const double dx = p.xyz[a].x - x, dy = p.xyz[a].y - y, dz = p.xyz[a].z - z;
         const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
-        v += mdh ? p.q[a] * std::exp(-kappa * (d - p.r[a])) / (d * (1 + kappa * p.r[a])) : p.q[a] / d;
+        v += mdh ? p.q[a] * std::exp(-kappa * (d - p.r[a])) / (d * (1 + kappa * p.r[a]))
+                 : p.q[a] / d;
       }
       total += v;
     }
     benchmark::DoNotOptimize(total);
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double evaluations = double(points) * double(p.xyz.size());
-  state.counters["evals_per_s"] = benchmark::Counter(evaluations, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["evals_per_s"] =
+      benchmark::Counter(evaluations, benchmark::Counter::kIsIterationInvariantRate);
   scalar_rate(p.settings.method) = evaluations * double(state.iterations()) / seconds;
 }
 
@@ -98,33 +104,45 @@ void run(benchmark::State& state, const Problem& p, CoulombSettings s) {
   state.counters[points_only ? "points_per_s" : "evals_per_s"] =
       benchmark::Counter(p.evaluations, benchmark::Counter::kIsIterationInvariantRate);
   if (!points_only && scalar_rate(s.method) > 0)  // this rate over the scalar loop's
-    state.counters["vs_scalar_double"] = benchmark::Counter(p.evaluations / scalar_rate(s.method),
-                                                            benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["vs_scalar_double"] = benchmark::Counter(
+        p.evaluations / scalar_rate(s.method), benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(map.launch);
 }
 
 template <class ExecSpace>
 void register_space(const std::string& space, const std::vector<Problem>& problems) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? CoulombPlatform::host
-                                                                                                  : CoulombPlatform::cuda;
+  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+                                ? CoulombPlatform::host
+                                : CoulombPlatform::cuda;
   for (const Problem& p : problems) {
     CoulombSettings s = p.settings;
-    const CoulombShape shape{s.method, std::int64_t(p.xyz.size()), s.lattice.points(), s.faces_only, s.lattice.spacing, s.cutoff};
+    const CoulombShape shape{s.method,     std::int64_t(p.xyz.size()), s.lattice.points(),
+                             s.faces_only, s.lattice.spacing,          s.cutoff};
     for (CoulombImpl impl : {CoulombImpl::host, CoulombImpl::cuda, CoulombImpl::kokkos}) {
       if (!coulomb_refusal(impl, shape, platform).empty()) continue;
-      // The portable cell list gathers 27 whole cells per point: minutes on the full box on 2 cores,
-      // so on CPUs it is compared with the others on a slab of the box (points/s do not depend on it).
-      if (impl == CoulombImpl::kokkos && platform == CoulombPlatform::host && p.too_slow_for_portable_on_host) continue;
+      // The portable cell list gathers 27 whole cells per point: minutes on the full box on 2
+      // cores, so on CPUs it is compared with the others on a slab of the box (points/s do not
+      // depend on it).
+      if (impl == CoulombImpl::kokkos && platform == CoulombPlatform::host &&
+          p.too_slow_for_portable_on_host)
+        continue;
       s.impl = impl;
       for (int variant = 0; variant < 3; ++variant) {
         s.compensated = variant == 1;
         const std::string name = "coulomb/" + p.name + "/" + space + "/" + to_string(impl) +
-                                 (variant == 2 ? "/double" : variant == 1 ? "/single_compensated" : "/single") +
+                                 (variant == 2   ? "/double"
+                                  : variant == 1 ? "/single_compensated"
+                                                 : "/single") +
                                  "/n:" + p.size;
-        benchmark::RegisterBenchmark(name.c_str(), [&p, s, variant](benchmark::State& st) {
-          if (variant == 2) run<ExecSpace, double>(st, p, s);
-          else run<ExecSpace, float>(st, p, s);
-        })->Unit(benchmark::kMillisecond)->UseRealTime();
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [&p, s, variant](benchmark::State& st) {
+                                       if (variant == 2)
+                                         run<ExecSpace, double>(st, p, s);
+                                       else
+                                         run<ExecSpace, float>(st, p, s);
+                                     })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
       }
     }
   }
@@ -154,7 +172,8 @@ void register_coulomb_benchmarks() {
     p.settings.cutoff = 12;
     p.settings.lattice = {{0, 0, 0.5 * double(n - nz) / 2}, 0.5, {n, n, nz}};
     p.evaluations = double(p.settings.lattice.points());
-    p.size = nz == n ? std::to_string(n) + "^3" : std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(nz);
+    p.size = nz == n ? std::to_string(n) + "^3"
+                     : std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(nz);
     p.too_slow_for_portable_on_host = nz == n && !smoke;
     return p;
   };
@@ -174,11 +193,14 @@ void register_coulomb_benchmarks() {
   };
   host_problems = {direct(32, 16, 8), cutoff(201), cutoff(8), mdh()};
   gpu_problems = {direct(256, 128, 64), cutoff(201), mdh()};
-  // The straightforward loops first: one row of points each (their rates do not depend on how many).
+  // The straightforward loops first: one row of points each (their rates do not depend on how
+  // many).
   for (const Problem* p : {&host_problems[0], &host_problems.back()}) {
     const std::string name = "coulomb/" + p->name + "/host/scalar_loop/double/n:" + p->size;
-    benchmark::RegisterBenchmark(name.c_str(), [p, smoke](benchmark::State& st) { scalar_loop(st, *p, smoke ? 4 : 16); })
-        ->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark(
+        name.c_str(), [p, smoke](benchmark::State& st) { scalar_loop(st, *p, smoke ? 4 : 16); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   }
 #ifdef KOKKOS_ENABLE_OPENMP
   register_space<Kokkos::OpenMP>("OpenMP", host_problems);

@@ -52,11 +52,14 @@ template <class ExecSpace>
 void run_density(benchmark::State& state, const DensityProblem& p, DensitySettings s) {
   DensityMap map;
   for (auto _ : state) {
-    map = gaussian_density(ExecSpace(), {p.xyz.data(), p.radii.data(), std::int64_t(p.xyz.size())}, s);
+    map = gaussian_density(ExecSpace(), {p.xyz.data(), p.radii.data(), std::int64_t(p.xyz.size())},
+                           s);
     benchmark::DoNotOptimize(map.values.data());
   }
-  state.counters["points_per_s"] = benchmark::Counter(points(s.grid), benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["atoms_per_s"] = benchmark::Counter(double(p.xyz.size()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["points_per_s"] =
+      benchmark::Counter(points(s.grid), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["atoms_per_s"] =
+      benchmark::Counter(double(p.xyz.size()), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["portable"] = s.impl == DensityImpl::kokkos ? 1 : 0;
   state.SetLabel(map.launch);
 }
@@ -65,21 +68,24 @@ void run_density(benchmark::State& state, const DensityProblem& p, DensitySettin
 template <class ExecSpace>
 void run_surface(benchmark::State& state, const DensityProblem& p, bool device_resident) {
   using Memory = typename ExecSpace::memory_space;
-  const DensityMap map = gaussian_density(ExecSpace(), {p.xyz.data(), p.radii.data(), std::int64_t(p.xyz.size())}, p.settings);
+  const DensityMap map = gaussian_density(
+      ExecSpace(), {p.xyz.data(), p.radii.data(), std::int64_t(p.xyz.size())}, p.settings);
   Kokkos::View<float*, Memory> device("kmol::bench::map", map.values.size());
-  Kokkos::deep_copy(device, Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(map.values.data(),
-                                                                                                 map.values.size()));
+  Kokkos::deep_copy(device, Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                map.values.data(), map.values.size()));
   std::size_t triangles = 0;
   for (auto _ : state) {
     if (device_resident) {
-      const auto mesh = surface::marching_cubes_kokkos(ExecSpace(), map.grid, Kokkos::View<const float*, Memory>(device), 0.5f);
+      const auto mesh = surface::marching_cubes_kokkos(
+          ExecSpace(), map.grid, Kokkos::View<const float*, Memory>(device), 0.5f);
       ExecSpace().fence();
       triangles = mesh.triangles.extent(0);
     } else {
       triangles = marching_cubes(ExecSpace(), map.grid, map.values.data(), 0.5f).triangles.size();
     }
   }
-  state.counters["points_per_s"] = benchmark::Counter(points(map.grid), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["points_per_s"] =
+      benchmark::Counter(points(map.grid), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["triangles"] = double(triangles);
   state.counters["portable"] = 1;
 }
@@ -104,7 +110,9 @@ CcProblem cc_problem(std::int64_t atoms) {
   std::normal_distribution<float> shift(0, 0.5f);
   std::vector<Vec3<float>> moved = c.xyz;
   for (auto& v : moved) v = {v.x + shift(gen), v.y + shift(gen), v.z + shift(gen)};
-  c.reference = gaussian_density(Kokkos::DefaultHostExecutionSpace(), {moved.data(), c.sigmas.data(), atoms}, c.settings).values;
+  c.reference = gaussian_density(Kokkos::DefaultHostExecutionSpace(),
+                                 {moved.data(), c.sigmas.data(), atoms}, c.settings)
+                    .values;
   c.size = std::to_string(atoms);
   return c;
 }
@@ -113,25 +121,30 @@ template <class ExecSpace>
 void run_cc(benchmark::State& state, const CcProblem& c, DensitySettings s) {
   Correlation cc;
   for (auto _ : state) {
-    const DensityMap sim = gaussian_density(ExecSpace(), {c.xyz.data(), c.sigmas.data(), std::int64_t(c.xyz.size())}, s);
+    const DensityMap sim = gaussian_density(
+        ExecSpace(), {c.xyz.data(), c.sigmas.data(), std::int64_t(c.xyz.size())}, s);
     cc = cross_correlation(ExecSpace(), s.grid, sim.values.data(), c.reference.data(), {});
   }
-  state.counters["atoms_per_s"] = benchmark::Counter(double(c.xyz.size()), benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["points_per_s"] = benchmark::Counter(points(s.grid), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["atoms_per_s"] =
+      benchmark::Counter(double(c.xyz.size()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["points_per_s"] =
+      benchmark::Counter(points(s.grid), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["cc"] = cc.global;
   state.counters["portable"] = s.impl == DensityImpl::kokkos ? 1 : 0;
 }
 
 template <class ExecSpace>
 void register_cc(const std::string& space, const CcProblem& c) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? DensityPlatform::host
-                                                                                                  : DensityPlatform::cuda;
+  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+                                ? DensityPlatform::host
+                                : DensityPlatform::cuda;
   for (DensityImpl impl : {DensityImpl::kokkos, DensityImpl::cuda}) {
     if (!density_refusal(impl, platform).empty()) continue;
     DensitySettings s = c.settings;
     s.impl = impl;
     const std::string name = "cc/" + space + "/" + to_string(impl) + "/resolution:6.5/n:" + c.size;
-    benchmark::RegisterBenchmark(name.c_str(), [&c, s](benchmark::State& st) { run_cc<ExecSpace>(st, c, s); })
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [&c, s](benchmark::State& st) { run_cc<ExecSpace>(st, c, s); })
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   }
@@ -139,25 +152,31 @@ void register_cc(const std::string& space, const CcProblem& c) {
 
 template <class ExecSpace>
 void register_space(const std::string& space, const DensityProblem& p) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? DensityPlatform::host
-                                                                                                  : DensityPlatform::cuda;
+  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+                                ? DensityPlatform::host
+                                : DensityPlatform::cuda;
   for (DensityImpl impl : {DensityImpl::kokkos, DensityImpl::cuda}) {
     if (!density_refusal(impl, platform).empty()) continue;
     for (DensityStorage storage : {DensityStorage::single, DensityStorage::half}) {
       DensitySettings s = p.settings;
       s.impl = impl;
       s.storage = storage;
-      const std::string name = "density/" + space + "/" + to_string(impl) + (storage == DensityStorage::half ? "/half" : "/float") +
+      const std::string name = "density/" + space + "/" + to_string(impl) +
+                               (storage == DensityStorage::half ? "/half" : "/float") +
                                "/spacing:1/n:" + p.size;
-      benchmark::RegisterBenchmark(name.c_str(), [&p, s](benchmark::State& st) { run_density<ExecSpace>(st, p, s); })
+      benchmark::RegisterBenchmark(
+          name.c_str(), [&p, s](benchmark::State& st) { run_density<ExecSpace>(st, p, s); })
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();
     }
   }
   for (bool resident : {false, true}) {
-    const std::string name = "marching_cubes/" + space + "/kokkos/" + (resident ? "device_resident" : "host_arrays") +
+    const std::string name = "marching_cubes/" + space + "/kokkos/" +
+                             (resident ? "device_resident" : "host_arrays") +
                              "/iso:0.5/n:" + p.size;
-    benchmark::RegisterBenchmark(name.c_str(), [&p, resident](benchmark::State& st) { run_surface<ExecSpace>(st, p, resident); })
+    benchmark::RegisterBenchmark(
+        name.c_str(),
+        [&p, resident](benchmark::State& st) { run_surface<ExecSpace>(st, p, resident); })
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
   }

@@ -30,7 +30,8 @@ MdState lj_benchmark_system(std::int64_t atoms) {
 }
 
 template <class ExecSpace, class T>
-void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, MdForceImpl impl, int steps, bool all_pairs) {
+void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, MdForceImpl impl,
+            int steps, bool all_pairs) {
   MdSettings settings;
   settings.impl = impl;
   MdSimulation<ExecSpace, T> md(ExecSpace(), *start, settings);
@@ -40,19 +41,22 @@ void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, MdFor
   for (auto _ : state) md.run(steps);
   const double cpu_seconds = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   const double n = double(md.atoms());
-  state.counters["atom_steps_per_s"] = benchmark::Counter(n * steps, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["atom_steps_per_s"] =
+      benchmark::Counter(n * steps, benchmark::Counter::kIsIterationInvariantRate);
   // Per CPU-second of all the process's threads: on a shared machine, where wall-clock rates
   // depend on the other loads, this compares implementations' work (waiting threads that spin
   // count too, so it flatters no one).
-  if (cpu_seconds > 0) state.counters["atom_steps_per_cpu_s"] = n * steps * double(state.iterations()) / cpu_seconds;
+  if (cpu_seconds > 0)
+    state.counters["atom_steps_per_cpu_s"] = n * steps * double(state.iterations()) / cpu_seconds;
   // Kokkos code written once for every backend (docs/study.md); cuda and cpu are platform kernels.
   state.counters["portable"] = impl != MdForceImpl::cuda && impl != MdForceImpl::cpu;
   state.counters["list_builds_per_step"] =
       double(md.list_builds() - builds) / (double(state.iterations()) * steps);
   if (all_pairs) {
-    state.counters["pairs_per_s"] = benchmark::Counter(n * n * steps, benchmark::Counter::kIsIterationInvariantRate);
-    state.counters["flops_per_s"] =
-        benchmark::Counter(n * n * steps * flops_per_pair, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["pairs_per_s"] =
+        benchmark::Counter(n * n * steps, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["flops_per_s"] = benchmark::Counter(
+        n * n * steps * flops_per_pair, benchmark::Counter::kIsIterationInvariantRate);
     if (std::is_same_v<T, float>)  // per atom-step: the study's FP32 bound (docs/study.md)
       state.counters["fp32_flops_per_item"] = n * flops_per_pair;
     const auto gpus = gpu_devices();
@@ -60,8 +64,8 @@ void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, MdFor
       // 128 FP32 lanes per SM on compute capability 8.x/9.x, two flops per fma.
       const double peak = double(gpus[0].multiprocessors) * 128 * 2 * gpus[0].clock_khz * 1e3;
       state.counters["fp32_peak_flops"] = peak;
-      state.counters["fp32_peak_fraction"] =
-          benchmark::Counter(n * n * steps * flops_per_pair / peak, benchmark::Counter::kIsIterationInvariantRate);
+      state.counters["fp32_peak_fraction"] = benchmark::Counter(
+          n * n * steps * flops_per_pair / peak, benchmark::Counter::kIsIterationInvariantRate);
     }
   }
   state.SetLabel(md.launch());
@@ -69,21 +73,29 @@ void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, MdFor
 
 template <class ExecSpace>
 void register_space(const std::string& space, std::int64_t atoms, int steps, bool with_all_pairs) {
-  constexpr Platform platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? Platform::host
-                                                                                                    : Platform::cuda;
+  constexpr Platform platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+                                    ? Platform::host
+                                    : Platform::cuda;
   auto start = std::make_shared<const MdState>(lj_benchmark_system(atoms));
   const MdShape shape{std::int64_t(start->positions.size()), start->box, 2.5, 0.3};
-  for (MdForceImpl impl : {MdForceImpl::cpu, MdForceImpl::neighbour_half, MdForceImpl::neighbour_full, MdForceImpl::cells,
-                           MdForceImpl::all_pairs, MdForceImpl::cuda}) {
+  for (MdForceImpl impl :
+       {MdForceImpl::cpu, MdForceImpl::neighbour_half, MdForceImpl::neighbour_full,
+        MdForceImpl::cells, MdForceImpl::all_pairs, MdForceImpl::cuda}) {
     const bool all_pairs = impl == MdForceImpl::all_pairs || impl == MdForceImpl::cuda;
     if (all_pairs != with_all_pairs || !md_force_refusal(impl, shape, platform).empty()) continue;
     for (bool single : {true, false}) {
-      const std::string name = std::string(all_pairs ? "md_all_pairs/" : "md_lj/") + space + "/" + to_string(impl) + "/" +
-                               (single ? "single" : "double") + "/n:" + std::to_string(shape.atoms);
-      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
-        if (single) run_md<ExecSpace, float>(st, start, impl, steps, all_pairs);
-        else run_md<ExecSpace, double>(st, start, impl, steps, all_pairs);
-      })->UseRealTime()->Unit(benchmark::kMillisecond);
+      const std::string name = std::string(all_pairs ? "md_all_pairs/" : "md_lj/") + space + "/" +
+                               to_string(impl) + "/" + (single ? "single" : "double") +
+                               "/n:" + std::to_string(shape.atoms);
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [=](benchmark::State& st) {
+                                     if (single)
+                                       run_md<ExecSpace, float>(st, start, impl, steps, all_pairs);
+                                     else
+                                       run_md<ExecSpace, double>(st, start, impl, steps, all_pairs);
+                                   })
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
     }
   }
 }
@@ -97,7 +109,8 @@ void register_md_benchmarks() {
   register_space<Kokkos::OpenMP>("OpenMP", z.md_all_pairs_host_atoms, 1, true);
 #endif
 #ifdef KOKKOS_ENABLE_CUDA
-  for (std::int64_t atoms : z.md_gpu_atoms) register_space<Kokkos::Cuda>("Cuda", atoms, z.smoke ? 2 : 100, false);
+  for (std::int64_t atoms : z.md_gpu_atoms)
+    register_space<Kokkos::Cuda>("Cuda", atoms, z.smoke ? 2 : 100, false);
   register_space<Kokkos::Cuda>("Cuda", z.md_all_pairs_gpu_atoms, z.smoke ? 1 : 5, true);
 #endif
 }

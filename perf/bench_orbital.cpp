@@ -49,14 +49,16 @@ Lattice lattice(double spacing, std::int64_t planes) {
   const MoldenData& m = c60().molden;
   Lattice l = lattice_around(m.positions.data(), m.atoms(), spacing, 5.0);
   if (planes > 0) {
-    l.origin.z += 0.5 * double(l.counts[2] - planes) * spacing;  // the middle slab, through the molecule
+    l.origin.z +=
+        0.5 * double(l.counts[2] - planes) * spacing;  // the middle slab, through the molecule
     l.counts[2] = planes;
   }
   return l;
 }
 
 std::string size_of(const Lattice& l) {
-  return std::to_string(l.counts[0]) + "x" + std::to_string(l.counts[1]) + "x" + std::to_string(l.counts[2]);
+  return std::to_string(l.counts[0]) + "x" + std::to_string(l.counts[1]) + "x" +
+         std::to_string(l.counts[2]);
 }
 
 template <class ExecSpace, class T>
@@ -67,8 +69,9 @@ void one(benchmark::State& state, OrbitalSettings s) {
     map = orbital_on_lattice<T>(ExecSpace(), m.basis, m.molden.orbitals[0], s);
     benchmark::DoNotOptimize(map.values.data());
   }
-  state.counters["basis_evals_per_s"] = benchmark::Counter(double(s.lattice.points()) * m.basis.functions(),
-                                                           benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["basis_evals_per_s"] =
+      benchmark::Counter(double(s.lattice.points()) * m.basis.functions(),
+                         benchmark::Counter::kIsIterationInvariantRate);
   state.counters["portable"] = map.impl_used == OrbitalImpl::kokkos;
   state.SetLabel(map.launch);
 }
@@ -92,16 +95,18 @@ void many(benchmark::State& state, OrbitalSettings s, bool gemm) {
       }
     }
   }
-  state.counters["basis_evals_per_s"] = benchmark::Counter(
-      double(s.lattice.points()) * m.basis.functions() * double(mos.size()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["basis_evals_per_s"] =
+      benchmark::Counter(double(s.lattice.points()) * m.basis.functions() * double(mos.size()),
+                         benchmark::Counter::kIsIterationInvariantRate);
   state.counters["portable"] = gemm;
   state.SetLabel(launch);
 }
 
 template <class ExecSpace>
 void register_space(const std::string& space, std::int64_t planes, std::int64_t many_planes) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? OrbitalPlatform::host
-                                                                                                  : OrbitalPlatform::cuda;
+  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+                                ? OrbitalPlatform::host
+                                : OrbitalPlatform::cuda;
   const bool smoke = sizes().smoke;
   OrbitalSettings s;
   s.lattice = smoke ? lattice(0.5, 2) : lattice(0.05, planes);
@@ -111,31 +116,41 @@ void register_space(const std::string& space, std::int64_t planes, std::int64_t 
     const std::string base = "orbital/c60_631gs/" + space + "/" + to_string(impl);
     benchmark::RegisterBenchmark((base + "/single/n:" + size_of(s.lattice)).c_str(),
                                  [s](benchmark::State& st) { one<ExecSpace, float>(st, s); })
-        ->Unit(benchmark::kMillisecond)->UseRealTime();
-    if (impl == OrbitalImpl::cuda) {  // C60's tables forced into constant memory (by default read through L1)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    if (impl == OrbitalImpl::cuda) {  // C60's tables forced into constant memory (by default read
+                                      // through L1)
       OrbitalSettings constant = s;
       constant.constant_bytes_limit = 64 * 1024;
-      benchmark::RegisterBenchmark((base + "/single/tables:constant/n:" + size_of(s.lattice)).c_str(),
-                                   [constant](benchmark::State& st) {
-                                     one<ExecSpace, float>(st, constant);
-                                     st.counters["knob_tables"] = 1;  // a forced launch: the study's sweep, not a case
-                                   })
-          ->Unit(benchmark::kMillisecond)->UseRealTime();
+      benchmark::RegisterBenchmark(
+          (base + "/single/tables:constant/n:" + size_of(s.lattice)).c_str(),
+          [constant](benchmark::State& st) {
+            one<ExecSpace, float>(st, constant);
+            st.counters["knob_tables"] = 1;  // a forced launch: the study's sweep, not a case
+          })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
     }
     benchmark::RegisterBenchmark((base + "/double/n:" + size_of(s.lattice)).c_str(),
                                  [s](benchmark::State& st) { one<ExecSpace, double>(st, s); })
-        ->Unit(benchmark::kMillisecond)->UseRealTime();
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   }
   // All occupied orbitals: the platform's fastest one-orbital kernel, 180 calls, against gemm.
   OrbitalSettings m;
   m.lattice = smoke ? lattice(0.5, 2) : lattice(0.2, many_planes);
   const std::string n = "/occupied/n:" + size_of(m.lattice);
-  benchmark::RegisterBenchmark(("orbital/c60_631gs_all/" + space + "/" + to_string(choose_orbital_impl(platform, OrbitalImpl::automatic)) + n).c_str(),
-                               [m](benchmark::State& st) { many<ExecSpace>(st, m, false); })
-      ->Unit(benchmark::kMillisecond)->UseRealTime();
+  benchmark::RegisterBenchmark(
+      ("orbital/c60_631gs_all/" + space + "/" +
+       to_string(choose_orbital_impl(platform, OrbitalImpl::automatic)) + n)
+          .c_str(),
+      [m](benchmark::State& st) { many<ExecSpace>(st, m, false); })
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
   benchmark::RegisterBenchmark(("orbital/c60_631gs_all/" + space + "/kokkos_gemm" + n).c_str(),
                                [m](benchmark::State& st) { many<ExecSpace>(st, m, true); })
-      ->Unit(benchmark::kMillisecond)->UseRealTime();
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
 }
 
 }  // namespace

@@ -37,7 +37,8 @@ std::vector<Reference> reference_boxes() {
   const double L = side;
   return {{"nobox", BoxSpec::none(), std::sqrt(3.0) * L},
           {"ortho", BoxSpec::orthorhombic(L, L, L), 0.5 * L},
-          {"triclinic", BoxSpec::triclinic({L, 0, 0}, {0.1 * L, L, 0}, {0.1 * L, 0.1 * L, L}), 0.45 * L}};
+          {"triclinic", BoxSpec::triclinic({L, 0, 0}, {0.1 * L, L, 0}, {0.1 * L, 0.1 * L, L}),
+           0.45 * L}};
 }
 
 std::vector<Vec3<float>> uniform_cube(std::int64_t n, double length, std::uint64_t seed) {
@@ -57,14 +58,15 @@ double instructions_per_pair(BoxKind box) {
 }
 
 template <class ExecSpace>
-PairHistogramResult run(benchmark::State& state, PairHistogramInput<float> input, PairHistogramSettings settings,
-                        double pairs) {
+PairHistogramResult run(benchmark::State& state, PairHistogramInput<float> input,
+                        PairHistogramSettings settings, double pairs) {
   PairHistogramResult result;
   for (auto _ : state) {
     result = pair_histogram(ExecSpace(), input, settings);
     benchmark::DoNotOptimize(result.counts.data());
   }
-  state.counters["pairs_per_s"] = benchmark::Counter(pairs, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["pairs_per_s"] =
+      benchmark::Counter(pairs, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["bins"] = settings.n_bins;
   state.counters["portable"] =
       settings.impl == PairHistogramImpl::kokkos || settings.impl == PairHistogramImpl::cells;
@@ -75,8 +77,8 @@ PairHistogramResult run(benchmark::State& state, PairHistogramInput<float> input
 // All pairs are examined, so the demand per pair is known: one shared-memory count per pair in
 // range, and the evaluator's instructions.
 template <class ExecSpace>
-void run_all_pairs(benchmark::State& state, PairHistogramInput<float> input, PairHistogramSettings settings,
-                   double pairs) {
+void run_all_pairs(benchmark::State& state, PairHistogramInput<float> input,
+                   PairHistogramSettings settings, double pairs) {
   const PairHistogramResult result = run<ExecSpace>(state, input, settings, pairs);
   double counted = 0;
   for (auto c : result.counts) counted += double(c);
@@ -86,7 +88,9 @@ void run_all_pairs(benchmark::State& state, PairHistogramInput<float> input, Pai
 
 template <class ExecSpace>
 void register_space(const std::string& space_name, std::int64_t n) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? Platform::host : Platform::cuda;
+  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+                                ? Platform::host
+                                : Platform::cuda;
   static std::vector<std::vector<Vec3<float>>> keep;  // coordinates live as long as the benchmarks
   keep.push_back(uniform_cube(n, side, 1));
   keep.push_back(uniform_cube(n, side, 2));
@@ -100,14 +104,20 @@ void register_space(const std::string& space_name, std::int64_t n) {
       s.r_max = ref.r_max;
       s.n_bins = bins;
       const PairHistogramShape shape = shape_of(n, n, false, s);
-      for (auto impl : {PairHistogramImpl::kokkos, PairHistogramImpl::host, PairHistogramImpl::cuda}) {
+      for (auto impl :
+           {PairHistogramImpl::kokkos, PairHistogramImpl::host, PairHistogramImpl::cuda}) {
         if (!pair_histogram_refusal(impl, shape, platform).empty()) continue;
         s.impl = impl;
-        const std::string name = "pair_histogram/" + space_name + "/" + to_string(impl) + "/" + ref.name + "/bins:" +
-                                 std::to_string(bins) + "/n:" + std::to_string(n);
-        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
-          run_all_pairs<ExecSpace>(st, two_sets(a, n, b, n), s, double(n) * double(n));
-        })->Unit(benchmark::kMillisecond)->UseRealTime();
+        const std::string name = "pair_histogram/" + space_name + "/" + to_string(impl) + "/" +
+                                 ref.name + "/bins:" + std::to_string(bins) +
+                                 "/n:" + std::to_string(n);
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [=](benchmark::State& st) {
+                                       run_all_pairs<ExecSpace>(st, two_sets(a, n, b, n), s,
+                                                                double(n) * double(n));
+                                     })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
       }
     }
 }
@@ -128,15 +138,19 @@ void register_cells(const std::string& space_name, std::int64_t n, bool with_all
   for (auto impl : {PairHistogramImpl::cells, PairHistogramImpl::automatic}) {
     if (impl == PairHistogramImpl::automatic && !with_all_pairs) continue;
     s.impl = impl == PairHistogramImpl::cells ? impl
-             : std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? PairHistogramImpl::host
+             : std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+                 ? PairHistogramImpl::host
 #ifdef KOKKOS_ENABLE_CUDA
-                                                                                   : PairHistogramImpl::cuda;
+                 : PairHistogramImpl::cuda;
 #else
-                                                                                   : PairHistogramImpl::kokkos;
+                 : PairHistogramImpl::kokkos;
 #endif
-    const std::string name = "pair_histogram_cells_frame/" + space_name + "/" + to_string(s.impl) + "/n:" + std::to_string(n);
-    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { run<ExecSpace>(st, one_set(xyz, n), s, pairs); })
-        ->Unit(benchmark::kMillisecond)->UseRealTime();
+    const std::string name = "pair_histogram_cells_frame/" + space_name + "/" + to_string(s.impl) +
+                             "/n:" + std::to_string(n);
+    benchmark::RegisterBenchmark(
+        name.c_str(), [=](benchmark::State& st) { run<ExecSpace>(st, one_set(xyz, n), s, pairs); })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   }
 }
 
@@ -153,33 +167,44 @@ void register_cuda_sweeps(std::int64_t n) {
     std::vector<std::int64_t> bins_per_sweep;
     std::vector<int> tiles;
   };
-  const std::vector<Sweep> sweeps = {{10000, {128, 256, 512, 1024}, {2500, 5000, 10000}, {1024, 2048, 4096}},
-                                     {100000, {256, 512, 1024}, {25000, 34000, 50000}, {4096}}};
+  const std::vector<Sweep> sweeps = {
+      {10000, {128, 256, 512, 1024}, {2500, 5000, 10000}, {1024, 2048, 4096}},
+      {100000, {256, 512, 1024}, {25000, 34000, 50000}, {4096}}};
   for (const Sweep& sweep : sweeps) {
     PairHistogramSettings s;
     s.box = BoxSpec::none();
     s.r_max = std::sqrt(3.0) * side;
     s.n_bins = sweep.bins;
     s.impl = PairHistogramImpl::cuda;
-    const std::string base = "pair_histogram/Cuda/cuda/nobox/bins:" + std::to_string(sweep.bins) + "/n:" + std::to_string(n);
+    const std::string base = "pair_histogram/Cuda/cuda/nobox/bins:" + std::to_string(sweep.bins) +
+                             "/n:" + std::to_string(n);
     const double pairs = double(n) * double(n);
-    benchmark::RegisterBenchmark((base + "/tuner").c_str(), [=](benchmark::State& st) {
-      run<Kokkos::Cuda>(st, two_sets(a.data(), n, b.data(), n), s, pairs);
-      st.counters["tuner_default"] = 1;
-    })->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark((base + "/tuner").c_str(),
+                                 [=](benchmark::State& st) {
+                                   run<Kokkos::Cuda>(st, two_sets(a.data(), n, b.data(), n), s,
+                                                     pairs);
+                                   st.counters["tuner_default"] = 1;
+                                 })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
     for (int block : sweep.blocks)
       for (std::int64_t window : sweep.bins_per_sweep)
         for (int tile : sweep.tiles) {
           PairHistogramSettings forced = s;
           forced.launch = {block, window, tile};
-          const std::string name = base + "/block:" + std::to_string(block) + "/bins_per_sweep:" +
-                                   std::to_string(window) + "/tile:" + std::to_string(tile);
-          benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
-            run<Kokkos::Cuda>(st, two_sets(a.data(), n, b.data(), n), forced, pairs);
-            st.counters["knob_block"] = block;
-            st.counters["knob_bins_per_sweep"] = double(window);
-            st.counters["knob_tile"] = tile;
-          })->Unit(benchmark::kMillisecond)->UseRealTime();
+          const std::string name = base + "/block:" + std::to_string(block) +
+                                   "/bins_per_sweep:" + std::to_string(window) +
+                                   "/tile:" + std::to_string(tile);
+          benchmark::RegisterBenchmark(name.c_str(),
+                                       [=](benchmark::State& st) {
+                                         run<Kokkos::Cuda>(st, two_sets(a.data(), n, b.data(), n),
+                                                           forced, pairs);
+                                         st.counters["knob_block"] = block;
+                                         st.counters["knob_bins_per_sweep"] = double(window);
+                                         st.counters["knob_tile"] = tile;
+                                       })
+              ->Unit(benchmark::kMillisecond)
+              ->UseRealTime();
         }
   }
 }

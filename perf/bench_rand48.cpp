@@ -21,8 +21,10 @@ namespace {
 
 // The rate, and for the study (docs/study.md) the bytes each number stores and whether the code
 // is Kokkos' (portable).
-void set_rate(benchmark::State& state, std::int64_t n, const std::string& label, std::size_t bytes, bool portable) {
-  state.counters["numbers_per_s"] = benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
+void set_rate(benchmark::State& state, std::int64_t n, const std::string& label, std::size_t bytes,
+              bool portable) {
+  state.counters["numbers_per_s"] =
+      benchmark::Counter(double(n), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["dram_bytes_per_item"] = double(bytes);
   state.counters["portable"] = portable;
   state.SetLabel(label);
@@ -31,7 +33,8 @@ void set_rate(benchmark::State& state, std::int64_t n, const std::string& label,
 template <class ExecSpace, class T>
 void kmol_rand48(benchmark::State& state, Rand48Kind kind, std::int64_t n) {
   const ExecSpace space;
-  Kokkos::View<T*, typename ExecSpace::memory_space> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("out")), n);
+  Kokkos::View<T*, typename ExecSpace::memory_space> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("out")), n);
   Rand48FillResult r;
   std::uint64_t seed = rand48_seed_state(1);
   for (auto _ : state) {
@@ -39,7 +42,8 @@ void kmol_rand48(benchmark::State& state, Rand48Kind kind, std::int64_t n) {
     space.fence();
     seed = r.state_after;
   }
-  set_rate(state, n, std::to_string(r.streams) + " " + to_string(r.layout) + " streams", sizeof(T), true);
+  set_rate(state, n, std::to_string(r.streams) + " " + to_string(r.layout) + " streams", sizeof(T),
+           true);
 }
 
 void glibc_lrand48(benchmark::State& state, std::int64_t n) {
@@ -79,7 +83,8 @@ struct Curand {
       Curand c;
       if (void* lib = dlopen("libcurand.so.10", RTLD_NOW | RTLD_LOCAL)) {
         c.create = reinterpret_cast<decltype(c.create)>(dlsym(lib, "curandCreateGenerator"));
-        c.seed = reinterpret_cast<decltype(c.seed)>(dlsym(lib, "curandSetPseudoRandomGeneratorSeed"));
+        c.seed =
+            reinterpret_cast<decltype(c.seed)>(dlsym(lib, "curandSetPseudoRandomGeneratorSeed"));
         c.generate = reinterpret_cast<decltype(c.generate)>(dlsym(lib, "curandGenerate"));
         c.destroy = reinterpret_cast<decltype(c.destroy)>(dlsym(lib, "curandDestroyGenerator"));
       }
@@ -95,7 +100,8 @@ void curand_xorwow(benchmark::State& state, std::int64_t n) {
     state.SkipWithError("libcurand.so.10 not found on this machine");
     return;
   }
-  Kokkos::View<unsigned int*, Kokkos::CudaSpace> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("out")), n);
+  Kokkos::View<unsigned int*, Kokkos::CudaSpace> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("out")), n);
   curandGenerator_t generator;
   if (curand->create(&generator, CURAND_RNG_PSEUDO_XORWOW) != CURAND_STATUS_SUCCESS) {
     state.SkipWithError("curandCreateGenerator failed");
@@ -116,32 +122,42 @@ void curand_xorwow(benchmark::State& state, std::int64_t n) {
 template <class ExecSpace>
 void register_space(const std::string& space, std::int64_t n) {
   const std::string suffix = "/n:" + std::to_string(n);
-  benchmark::RegisterBenchmark(("rand48/" + space + "/kmol/lrand48" + suffix).c_str(), [=](benchmark::State& st) {
-    kmol_rand48<ExecSpace, std::int32_t>(st, Rand48Kind::lrand48, n);
-  })->UseRealTime()->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark(("rand48/" + space + "/kmol/drand48" + suffix).c_str(), [=](benchmark::State& st) {
-    kmol_rand48<ExecSpace, double>(st, Rand48Kind::drand48, n);
-  })->UseRealTime()->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark(("rand48/" + space + "/kokkos_xorshift64" + suffix).c_str(), [=](benchmark::State& st) {
-    kokkos_xorshift64<ExecSpace>(st, n);
-  })->UseRealTime()->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(("rand48/" + space + "/kmol/lrand48" + suffix).c_str(),
+                               [=](benchmark::State& st) {
+                                 kmol_rand48<ExecSpace, std::int32_t>(st, Rand48Kind::lrand48, n);
+                               })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(
+      ("rand48/" + space + "/kmol/drand48" + suffix).c_str(),
+      [=](benchmark::State& st) { kmol_rand48<ExecSpace, double>(st, Rand48Kind::drand48, n); })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(("rand48/" + space + "/kokkos_xorshift64" + suffix).c_str(),
+                               [=](benchmark::State& st) { kokkos_xorshift64<ExecSpace>(st, n); })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
 }
 
 }  // namespace
 
 void register_rand48_benchmarks() {
   const Sizes& z = sizes();
-  benchmark::RegisterBenchmark(("rand48/host/glibc/lrand48/n:" + std::to_string(z.rand48_host)).c_str(),
-                               [n = z.rand48_host](benchmark::State& st) { glibc_lrand48(st, n); })
-      ->UseRealTime()->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(
+      ("rand48/host/glibc/lrand48/n:" + std::to_string(z.rand48_host)).c_str(),
+      [n = z.rand48_host](benchmark::State& st) { glibc_lrand48(st, n); })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
 #ifdef KOKKOS_ENABLE_OPENMP
   register_space<Kokkos::OpenMP>("OpenMP", z.rand48_host);
 #endif
 #ifdef KOKKOS_ENABLE_CUDA
   register_space<Kokkos::Cuda>("Cuda", z.rand48_gpu);
-  benchmark::RegisterBenchmark(("rand48/Cuda/curand_xorwow/n:" + std::to_string(z.rand48_gpu)).c_str(),
-                               [n = z.rand48_gpu](benchmark::State& st) { curand_xorwow(st, n); })
-      ->UseRealTime()->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(
+      ("rand48/Cuda/curand_xorwow/n:" + std::to_string(z.rand48_gpu)).c_str(),
+      [n = z.rand48_gpu](benchmark::State& st) { curand_xorwow(st, n); })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
 #endif
 }
 

@@ -4,8 +4,8 @@
 #include <benchmark/benchmark.h>
 
 #include <random>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "drivers/gpu_runtime.hpp"
@@ -23,12 +23,14 @@ using cli::WorkerSpec;
 // One batch of one empty unit: the caller posts it, a sleeping worker wakes, runs it, reports back
 // and sleeps again. The time per iteration is that round trip.
 void empty_unit(benchmark::State& state, int workers) {
-  WorkerPool pool(std::vector<WorkerSpec>(std::size_t(workers), WorkerSpec{WorkerKind::cpu, -1, 1, 0}));
+  WorkerPool pool(
+      std::vector<WorkerSpec>(std::size_t(workers), WorkerSpec{WorkerKind::cpu, -1, 1, 0}));
   const WorkerPool::Unit nothing = [](const cli::WorkerContext&, std::int64_t) {};
   for (auto _ : state) pool.run(1, nothing);
-  state.counters["units_per_s"] = benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["latency_us"] = benchmark::Counter(1e-6, benchmark::Counter::kIsIterationInvariantRate |
-                                                             benchmark::Counter::kInvert);
+  state.counters["units_per_s"] =
+      benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["latency_us"] = benchmark::Counter(
+      1e-6, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.counters["portable"] = 0;
 }
 
@@ -50,24 +52,32 @@ void register_gpus(std::int64_t n) {
   s.n_bins = 10000;
   const int have = cli::cuda_device_count();
   // tiles:1 is one whole raw CUDA call on one GPU: the baseline of the speed-ups.
-  const std::pair<int, bool> runs[] = {{1, true}, {1, false}, {2, false}, {4, false}};  // (GPUs, whole)
+  const std::pair<int, bool> runs[] = {
+      {1, true}, {1, false}, {2, false}, {4, false}};  // (GPUs, whole)
   for (const auto& [gpus, whole] : runs) {
     if (gpus > have) continue;
-    const std::string name = "pair_histogram_gpus/Cuda/cuda/nobox/bins:10000/gpus:" + std::to_string(gpus) +
-                             (whole ? "/tiles:1" : "") + "/n:" + std::to_string(n);
-    benchmark::RegisterBenchmark(name.c_str(), [=, gpus = gpus, whole = whole](benchmark::State& st) {
-      WorkerPool pool(cli::machine_workers(cli::cuda_devices(gpus), 0, 0));
-      const cli::TileOptions tiles{whole ? 0 : 2, 1};
-      PairHistogramResult result;
-      for (auto _ : st) {
-        result = cli::pair_histogram_on_pool(pool, two_sets(a.data(), n, b.data(), n), s, tiles);
-        benchmark::DoNotOptimize(result.counts.data());
-      }
-      st.counters["pairs_per_s"] = benchmark::Counter(double(n) * double(n), benchmark::Counter::kIsIterationInvariantRate);
-      st.counters["gpus"] = gpus;
-      st.counters["portable"] = 0;
-      st.SetLabel(result.launch);
-    })->Unit(benchmark::kMillisecond)->UseRealTime();
+    const std::string name =
+        "pair_histogram_gpus/Cuda/cuda/nobox/bins:10000/gpus:" + std::to_string(gpus) +
+        (whole ? "/tiles:1" : "") + "/n:" + std::to_string(n);
+    benchmark::RegisterBenchmark(
+        name.c_str(),
+        [=, gpus = gpus, whole = whole](benchmark::State& st) {
+          WorkerPool pool(cli::machine_workers(cli::cuda_devices(gpus), 0, 0));
+          const cli::TileOptions tiles{whole ? 0 : 2, 1};
+          PairHistogramResult result;
+          for (auto _ : st) {
+            result =
+                cli::pair_histogram_on_pool(pool, two_sets(a.data(), n, b.data(), n), s, tiles);
+            benchmark::DoNotOptimize(result.counts.data());
+          }
+          st.counters["pairs_per_s"] = benchmark::Counter(
+              double(n) * double(n), benchmark::Counter::kIsIterationInvariantRate);
+          st.counters["gpus"] = gpus;
+          st.counters["portable"] = 0;
+          st.SetLabel(result.launch);
+        })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   }
 }
 
@@ -75,8 +85,9 @@ void register_gpus(std::int64_t n) {
 
 void register_worker_pool_benchmarks(std::int64_t gpu_points) {
   for (int workers : {1, 2, 4})
-    benchmark::RegisterBenchmark(("worker_pool_empty_unit/host/pool/workers:" + std::to_string(workers)).c_str(),
-                                 [workers](benchmark::State& st) { empty_unit(st, workers); })
+    benchmark::RegisterBenchmark(
+        ("worker_pool_empty_unit/host/pool/workers:" + std::to_string(workers)).c_str(),
+        [workers](benchmark::State& st) { empty_unit(st, workers); })
         ->UseRealTime();
   register_gpus(gpu_points);
 }

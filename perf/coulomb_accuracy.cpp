@@ -32,24 +32,40 @@ struct Input {
 template <class ExecSpace, class T>
 std::vector<double> map_of(const Input& in, const CoulombSettings& s) {
   const auto& xyz = [&]() -> const auto& {
-    if constexpr (sizeof(T) == 4) return in.xyz32; else return in.xyz64;
-  }();
+    if constexpr (sizeof(T) == 4)
+      return in.xyz32;
+    else
+      return in.xyz64;
+  }
+  ();
   const auto& q = [&]() -> const auto& {
-    if constexpr (sizeof(T) == 4) return in.q32; else return in.q64;
-  }();
+    if constexpr (sizeof(T) == 4)
+      return in.q32;
+    else
+      return in.q64;
+  }
+  ();
   const auto& r = [&]() -> const auto& {
-    if constexpr (sizeof(T) == 4) return in.r32; else return in.r64;
-  }();
-  const auto map = coulomb_potential(ExecSpace(), CoulombInput<T>{xyz.data(), q.data(), r.data(), std::int64_t(xyz.size())}, s);
+    if constexpr (sizeof(T) == 4)
+      return in.r32;
+    else
+      return in.r64;
+  }
+  ();
+  const auto map = coulomb_potential(
+      ExecSpace(), CoulombInput<T>{xyz.data(), q.data(), r.data(), std::int64_t(xyz.size())}, s);
   return {map.values.begin(), map.values.end()};
 }
 
 template <class ExecSpace>
-void rows(const std::string& space, const Input& in, CoulombSettings s, const std::vector<double>& reference,
-          bool skip_kokkos_cutoff) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? CoulombPlatform::host
-                                                                                                  : CoulombPlatform::cuda;
-  const CoulombShape shape{s.method, std::int64_t(in.xyz32.size()), s.lattice.points(), false, s.lattice.spacing, s.cutoff};
+void rows(const std::string& space, const Input& in, CoulombSettings s,
+          const std::vector<double>& reference, bool skip_kokkos_cutoff) {
+  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+                                ? CoulombPlatform::host
+                                : CoulombPlatform::cuda;
+  const CoulombShape shape{s.method,           std::int64_t(in.xyz32.size()),
+                           s.lattice.points(), false,
+                           s.lattice.spacing,  s.cutoff};
   for (CoulombImpl impl : {CoulombImpl::host, CoulombImpl::kokkos, CoulombImpl::cuda}) {
     if (!coulomb_refusal(impl, shape, platform).empty()) continue;
     if (skip_kokkos_cutoff && impl == CoulombImpl::kokkos && s.method == CoulombMethod::cutoff &&
@@ -68,8 +84,9 @@ void rows(const std::string& space, const Input& in, CoulombSettings s, const st
         rel_err = std::max(rel_err, e / std::fabs(reference[p]));
         ++counted;
       }
-      std::printf("| %s | %s | %s | %s | %.3e | %.3e | %lld |\n", to_string(s.method).c_str(), to_string(impl).c_str(),
-                  space.c_str(), compensated ? "compensated" : "plain", abs_err, rel_err, (long long)counted);
+      std::printf("| %s | %s | %s | %s | %.3e | %.3e | %lld |\n", to_string(s.method).c_str(),
+                  to_string(impl).c_str(), space.c_str(), compensated ? "compensated" : "plain",
+                  abs_err, rel_err, (long long)counted);
       std::fflush(stdout);
     }
   }
@@ -81,7 +98,8 @@ int main(int argc, char** argv) {
   double direct_spacing = 4;
   bool skip_kokkos_cutoff = false;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--direct-spacing") == 0 && i + 1 < argc) direct_spacing = std::atof(argv[++i]);
+    if (std::strcmp(argv[i], "--direct-spacing") == 0 && i + 1 < argc)
+      direct_spacing = std::atof(argv[++i]);
     if (std::strcmp(argv[i], "--skip-kokkos-cutoff-on-host") == 0) skip_kokkos_cutoff = true;
   }
   Runtime runtime;
@@ -95,9 +113,13 @@ int main(int argc, char** argv) {
     in.r32.push_back(float(box.radii[a]));
     in.r64.push_back(double(in.r32.back()));
   }
-  std::printf("water box: %zu atoms in 100^3 A^3; errors in kT/e at 298.15 K over points with |V| > 1e-4 kT/e\n\n",
-              in.xyz32.size());
-  std::printf("| method | implementation | backend | summation | max abs error | max rel error | points |\n");
+  std::printf(
+      "water box: %zu atoms in 100^3 A^3; errors in kT/e at 298.15 K over points with |V| > 1e-4 "
+      "kT/e\n\n",
+      in.xyz32.size());
+  std::printf(
+      "| method | implementation | backend | summation | max abs error | max rel error | points "
+      "|\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   for (CoulombMethod m : {CoulombMethod::cutoff, CoulombMethod::direct}) {
     CoulombSettings s;

@@ -34,17 +34,23 @@ void record_machine(int argc, char** argv) {
   for (const auto& b : kmol::enabled_backends()) backends += (backends.empty() ? "" : ",") + b;
   AddCustomContext("kokkos_backends", backends);
   AddCustomContext("cpu_model", cpuinfo("model name"));
-  AddCustomContext("cpu_family_model", cpuinfo("cpu family") + "/" + cpuinfo("model"));  // the microarchitecture
+  AddCustomContext("cpu_family_model",
+                   cpuinfo("cpu family") + "/" + cpuinfo("model"));  // the microarchitecture
   AddCustomContext("host_threads", std::to_string(kmol::host_threads()));
   AddCustomContext("compiler", __VERSION__);
   for (const auto& d : kmol::gpu_devices())
     AddCustomContext("gpu" + std::to_string(d.id),
-                     d.name + ", cc " + std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor) + ", " +
-                         std::to_string(d.multiprocessors) + " SMs, " + std::to_string(d.clock_khz / 1000) + " MHz");
+                     d.name + ", cc " + std::to_string(d.compute_major) + "." +
+                         std::to_string(d.compute_minor) + ", " +
+                         std::to_string(d.multiprocessors) + " SMs, " +
+                         std::to_string(d.clock_khz / 1000) + " MHz");
 #ifdef KMOL_HAVE_CUDA
   int driver = 0, runtime = 0;
-  if (cudaDriverGetVersion(&driver) == cudaSuccess && cudaRuntimeGetVersion(&runtime) == cudaSuccess) {
-    const auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+  if (cudaDriverGetVersion(&driver) == cudaSuccess &&
+      cudaRuntimeGetVersion(&runtime) == cudaSuccess) {
+    const auto version = [](int v) {
+      return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+    };
     AddCustomContext("cuda_driver_api", version(driver));
     AddCustomContext("cuda_runtime", version(runtime));
   }

@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&n, args.data());
   benchmark::AddCustomContext("kmol_version", kmol::kmol_version());
   benchmark::AddCustomContext("gpus", std::to_string(kmol::cli::cuda_device_count()));
-  for (const auto& d : kmol::gpu_devices()) benchmark::AddCustomContext("gpu" + std::to_string(d.id), d.name);
+  for (const auto& d : kmol::gpu_devices())
+    benchmark::AddCustomContext("gpu" + std::to_string(d.id), d.name);
   kmol::bench::register_worker_pool_benchmarks(points);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

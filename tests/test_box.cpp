@@ -17,7 +17,8 @@ double brute_force_distance(const BoxSpec& box, Vec3<double> d) {
   for (int i = -3; i <= 3; ++i)
     for (int j = -3; j <= 3; ++j)
       for (int k = -3; k <= 3; ++k) {
-        const Vec3<double> c = d + double(i) * box.edges[0] + double(j) * box.edges[1] + double(k) * box.edges[2];
+        const Vec3<double> c =
+            d + double(i) * box.edges[0] + double(j) * box.edges[1] + double(k) * box.edges[2];
         best = std::min(best, std::sqrt(c.x * c.x + c.y * c.y + c.z * c.z));
       }
   return best;
@@ -29,7 +30,8 @@ std::vector<BoxSpec> skewed_cells(std::mt19937_64& rng) {
   std::vector<BoxSpec> boxes;
   for (int n = 0; n < 6; ++n) {
     const double a = len(rng), b = len(rng), c = len(rng);
-    boxes.push_back(BoxSpec::triclinic({a, 0, 0}, {skew(rng) * a, b, 0}, {skew(rng) * a, skew(rng) * b, c}));
+    boxes.push_back(
+        BoxSpec::triclinic({a, 0, 0}, {skew(rng) * a, b, 0}, {skew(rng) * a, skew(rng) * b, c}));
   }
   boxes.push_back(BoxSpec::triclinic({10, 0, 0}, {30, 10, 0}, {-20, 10, 10}));  // unreduced cube
   boxes.push_back(BoxSpec::orthorhombic(9, 11, 13));
@@ -43,8 +45,10 @@ std::vector<Vec3<double>> probe_points(const BoxSpec& box, std::mt19937_64& rng)
   const double corners[] = {0.0, 0.5, 1.0};
   for (double f0 : corners)
     for (double f1 : corners)
-      for (double f2 : corners) pts.push_back(f0 * box.edges[0] + f1 * box.edges[1] + f2 * box.edges[2]);
-  for (int n = 0; n < 300; ++n) pts.push_back(u(rng) * box.edges[0] + u(rng) * box.edges[1] + u(rng) * box.edges[2]);
+      for (double f2 : corners)
+        pts.push_back(f0 * box.edges[0] + f1 * box.edges[1] + f2 * box.edges[2]);
+  for (int n = 0; n < 300; ++n)
+    pts.push_back(u(rng) * box.edges[0] + u(rng) * box.edges[1] + u(rng) * box.edges[2]);
   return pts;
 }
 
@@ -53,10 +57,14 @@ std::vector<double> kmol_distances(const Box& kbox, const std::vector<Vec3<doubl
   const std::int64_t n = pts.size();
   Kokkos::View<Vec3<double>*, typename ExecSpace::memory_space> p("p", n);
   Kokkos::View<double**, typename ExecSpace::memory_space> r("r", n, n);
-  Kokkos::deep_copy(p, Kokkos::View<const Vec3<double>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(pts.data(), n));
-  Kokkos::parallel_for("test::minimum_image", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(std::int64_t i) {
-    for (std::int64_t j = 0; j < n; ++j) r(i, j) = kmol::math::sqrt(kmol::norm2(kbox.minimum_image(p(j) - p(i))));
-  });
+  Kokkos::deep_copy(
+      p,
+      Kokkos::View<const Vec3<double>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(pts.data(), n));
+  Kokkos::parallel_for(
+      "test::minimum_image", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(std::int64_t i) {
+        for (std::int64_t j = 0; j < n; ++j)
+          r(i, j) = kmol::math::sqrt(kmol::norm2(kbox.minimum_image(p(j) - p(i))));
+      });
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r);
   return std::vector<double>(h.data(), h.data() + n * n);
 }
@@ -68,7 +76,8 @@ KMOL_BACKEND_TEST(Box, MinimumImageMatchesBruteForceWithinInscribedRadius) {
   for (const BoxSpec& box : skewed_cells(rng)) {
     const double r_in = kmol::inscribed_radius(kmol::validated(box));
     const auto pts = probe_points(box, rng);
-    const auto got = kmol::visit_box<double>(box, [&](auto kbox) { return kmol_distances<ExecSpace>(kbox, pts); });
+    const auto got = kmol::visit_box<double>(
+        box, [&](auto kbox) { return kmol_distances<ExecSpace>(kbox, pts); });
     std::size_t checked = 0;
     for (std::size_t i = 0; i < pts.size(); ++i)
       for (std::size_t j = 0; j < pts.size(); ++j) {
@@ -98,7 +107,8 @@ TEST(Box, RefusesCutoffsBeyondTheInscribedRadiusNamingTheLimit) {
 }
 
 TEST(Box, RefusesDegenerateAndNonFiniteCells) {
-  EXPECT_THROW(kmol::validated(BoxSpec::triclinic({1, 0, 0}, {0, 1, 0}, {1, 1, 0})), kmol::InputError);
+  EXPECT_THROW(kmol::validated(BoxSpec::triclinic({1, 0, 0}, {0, 1, 0}, {1, 1, 0})),
+               kmol::InputError);
   EXPECT_THROW(kmol::validated(BoxSpec::orthorhombic(1, 0, 1)), kmol::InputError);
   EXPECT_THROW(kmol::validated(BoxSpec::orthorhombic(1, NAN, 1)), kmol::InputError);
 }

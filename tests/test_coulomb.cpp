@@ -18,15 +18,19 @@ using kmol::test::ChargedAtoms;
 
 template <class ExecSpace>
 constexpr CoulombPlatform platform() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? CoulombPlatform::host
-                                                                              : CoulombPlatform::cuda;
+  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+             ? CoulombPlatform::host
+             : CoulombPlatform::cuda;
 }
 
 template <class ExecSpace>
 std::vector<CoulombImpl> runnable(const CoulombSettings& s, std::int64_t atoms) {
   std::vector<CoulombImpl> out;
   for (CoulombImpl impl : {CoulombImpl::kokkos, CoulombImpl::host, CoulombImpl::cuda})
-    if (coulomb_refusal(impl, {s.method, atoms, s.lattice.points(), s.faces_only, s.lattice.spacing, s.cutoff}, platform<ExecSpace>()).empty())
+    if (coulomb_refusal(
+            impl, {s.method, atoms, s.lattice.points(), s.faces_only, s.lattice.spacing, s.cutoff},
+            platform<ExecSpace>())
+            .empty())
       out.push_back(impl);
   return out;
 }
@@ -40,34 +44,36 @@ PotentialMap<T> compute(const ChargedAtoms& atoms, const CoulombSettings& s) {
     q.push_back(T(atoms.charges[a]));
     r.push_back(T(atoms.radii[a]));
   }
-  return coulomb_potential(ExecSpace(), CoulombInput<T>{xyz.data(), q.data(), r.data(), std::int64_t(xyz.size())}, s);
+  return coulomb_potential(
+      ExecSpace(), CoulombInput<T>{xyz.data(), q.data(), r.data(), std::int64_t(xyz.size())}, s);
 }
 
 // Every point within rel * (sum of |terms|) of the oracle; returns the largest such ratio.
 template <class T>
-double check_against_oracle(const PotentialMap<T>& map, const ChargedAtoms& atoms, const CoulombSettings& s,
-                            double rel, const std::string& what) {
+double check_against_oracle(const PotentialMap<T>& map, const ChargedAtoms& atoms,
+                            const CoulombSettings& s, double rel, const std::string& what) {
   const Lattice& l = s.lattice;
   double worst = 0;
   int reported = 0;
   for (std::int64_t k = 0; k < l.counts[2]; ++k)
     for (std::int64_t j = 0; j < l.counts[1]; ++j)
       for (std::int64_t i = 0; i < l.counts[0]; ++i) {
-        const bool face = i == 0 || j == 0 || k == 0 || i == l.counts[0] - 1 || j == l.counts[1] - 1 ||
-                          k == l.counts[2] - 1;
+        const bool face = i == 0 || j == 0 || k == 0 || i == l.counts[0] - 1 ||
+                          j == l.counts[1] - 1 || k == l.counts[2] - 1;
         const double got = double(map.at(i, j, k));
         if (s.faces_only && !face) {
           EXPECT_EQ(got, 0.0) << what << " interior point " << i << "," << j << "," << k;
           continue;
         }
         double magnitude = 0;
-        const Vec3<double> p = l.origin + Vec3<double>{double(i) * l.spacing, double(j) * l.spacing, double(k) * l.spacing};
+        const Vec3<double> p = l.origin + Vec3<double>{double(i) * l.spacing, double(j) * l.spacing,
+                                                       double(k) * l.spacing};
         const double want = kmol::test::oracle_point(atoms, s, p, &magnitude);
         const double ratio = std::fabs(got - want) / (magnitude + 1e-300);
         worst = std::max(worst, magnitude == 0 ? std::fabs(got) : ratio);
         if (!(ratio <= rel) && magnitude > 0 && reported++ < 5)
-          ADD_FAILURE() << what << " point " << i << "," << j << "," << k << ": " << got << " vs " << want
-                        << " (terms " << magnitude << ")";
+          ADD_FAILURE() << what << " point " << i << "," << j << "," << k << ": " << got << " vs "
+                        << want << " (terms " << magnitude << ")";
       }
   return worst;
 }
@@ -89,7 +95,8 @@ void check_all(CoulombSettings s, const ChargedAtoms& atoms) {
     for (bool compensated : {false, true}) {
       s.impl = impl;
       s.compensated = compensated;
-      const std::string what = to_string(s.method) + "/" + to_string(impl) + (compensated ? "/compensated" : "");
+      const std::string what =
+          to_string(s.method) + "/" + to_string(impl) + (compensated ? "/compensated" : "");
       auto f = compute<ExecSpace, float>(atoms, s);
       EXPECT_EQ(f.impl_used, impl);
       check_against_oracle(f, atoms, s, 2e-5, what + "/float");
@@ -152,12 +159,14 @@ KMOL_BACKEND_TEST(Coulomb, AtomOnALatticePointIsLeftOutThere) {
 
 TEST(Coulomb, MdhWithoutSaltIsCoulombInTheSolvent) {
   const auto atoms = kmol::test::random_atoms(50, {0, 0, 0}, 8, 3);
-  CoulombSettings mdh = small_problem(CoulombMethod::mdh), direct = small_problem(CoulombMethod::direct);
+  CoulombSettings mdh = small_problem(CoulombMethod::mdh),
+                  direct = small_problem(CoulombMethod::direct);
   mdh.ionic_strength = 0;
   direct.dielectric = 78.54;
   const auto a = compute<Kokkos::DefaultHostExecutionSpace, double>(atoms, mdh);
   const auto b = compute<Kokkos::DefaultHostExecutionSpace, double>(atoms, direct);
-  for (std::size_t p = 0; p < a.values.size(); ++p) EXPECT_NEAR(a.values[p], b.values[p], 1e-12 * std::fabs(b.values[p]));
+  for (std::size_t p = 0; p < a.values.size(); ++p)
+    EXPECT_NEAR(a.values[p], b.values[p], 1e-12 * std::fabs(b.values[p]));
 }
 
 TEST(Coulomb, UnitsAndDebyeLength) {
@@ -192,7 +201,9 @@ TEST(Coulomb, BadSettingsNameTheOption) {
   s.lattice.counts = {100000, 100000, 100000};
   expect_option(s, "--spacing");
   ChargedAtoms none;
-  EXPECT_THROW((compute<Kokkos::DefaultHostExecutionSpace, float>(none, small_problem(CoulombMethod::direct))), InputError);
+  EXPECT_THROW((compute<Kokkos::DefaultHostExecutionSpace, float>(
+                   none, small_problem(CoulombMethod::direct))),
+               InputError);
 }
 
 TEST(Coulomb, LatticeAroundCoversTheAtomsWithPadding) {
@@ -229,7 +240,8 @@ KMOL_BACKEND_TEST(Coulomb, CompensationLowersTheLargestError) {
         s.compensated = compensated;
         const auto map = compute<ExecSpace, float>(atoms, s);
         for (std::size_t p = 0; p < reference.size(); ++p)
-          worst[compensated] = std::max(worst[compensated], std::fabs(double(map.values[p]) - reference[p]));
+          worst[compensated] =
+              std::max(worst[compensated], std::fabs(double(map.values[p]) - reference[p]));
       }
       EXPECT_LT(worst[1], worst[0]) << to_string(m) << "/" << to_string(impl);
     }

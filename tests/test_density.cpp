@@ -34,8 +34,9 @@ Atoms random_atoms(int n, float length, unsigned seed) {
 
 template <class ExecSpace>
 std::vector<DensityImpl> runnable() {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? DensityPlatform::host
-                                                                                                  : DensityPlatform::cuda;
+  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+                                ? DensityPlatform::host
+                                : DensityPlatform::cuda;
   std::vector<DensityImpl> out;
   for (DensityImpl impl : {DensityImpl::kokkos, DensityImpl::cuda})
     if (density_refusal(impl, platform).empty()) out.push_back(impl);
@@ -44,19 +45,21 @@ std::vector<DensityImpl> runnable() {
 
 // Each point within 1e-5 of its oracle sum (relative to the sum of the included terms), plus the
 // threshold for each Gaussian that float and double may place on opposite sides of the cut.
-void check_against_oracle(const DensityMap& map, const Atoms& atoms, const DensitySettings& s, double rel,
-                          const std::string& what) {
+void check_against_oracle(const DensityMap& map, const Atoms& atoms, const DensitySettings& s,
+                          double rel, const std::string& what) {
   const io::RegularGrid& g = s.grid;
   const double limit = std::log(1.0 / s.threshold);
   int reported = 0;
   for (std::int64_t k = 0; k < g.counts[2]; ++k)
     for (std::int64_t j = 0; j < g.counts[1]; ++j)
       for (std::int64_t i = 0; i < g.counts[0]; ++i) {
-        const double p[3] = {g.origin.x + double(i) * g.spacing[0], g.origin.y + double(j) * g.spacing[1],
+        const double p[3] = {g.origin.x + double(i) * g.spacing[0],
+                             g.origin.y + double(j) * g.spacing[1],
                              g.origin.z + double(k) * g.spacing[2]};
         double sum = 0, slack = 0;
         for (std::size_t a = 0; a < atoms.xyz.size(); ++a) {
-          const double dx = atoms.xyz[a].x - p[0], dy = atoms.xyz[a].y - p[1], dz = atoms.xyz[a].z - p[2];
+          const double dx = atoms.xyz[a].x - p[0], dy = atoms.xyz[a].y - p[1],
+                       dz = atoms.xyz[a].z - p[2];
           const double sigma = s.scale * atoms.radii[a];
           const double x = (dx * dx + dy * dy + dz * dz) / (2 * sigma * sigma);
           if (x <= limit) sum += std::exp(-x);
@@ -65,7 +68,8 @@ void check_against_oracle(const DensityMap& map, const Atoms& atoms, const Densi
         const double got = map.at((k * g.counts[1] + j) * g.counts[0] + i);
         const double tolerance = rel * std::max(sum, 1e-3) + slack;
         if (std::abs(got - sum) > tolerance && reported++ < 5)
-          ADD_FAILURE() << what << " point " << i << "," << j << "," << k << ": " << got << " vs oracle " << sum;
+          ADD_FAILURE() << what << " point " << i << "," << j << "," << k << ": " << got
+                        << " vs oracle " << sum;
       }
 }
 
@@ -92,7 +96,8 @@ KMOL_BACKEND_TEST(Density, MatchesOracleFloatAndHalf) {
     ASSERT_EQ(h.half_values.size(), f.values.size());
     check_against_oracle(h, atoms, s, 1e-3, to_string(impl) + " half");
     for (std::size_t p = 0; p < f.values.size(); ++p)
-      ASSERT_EQ(h.half_values[p], float_to_half(f.values[p])) << "half storage is the float sum rounded, point " << p;
+      ASSERT_EQ(h.half_values[p], float_to_half(f.values[p]))
+          << "half storage is the float sum rounded, point " << p;
   }
 }
 
@@ -105,7 +110,8 @@ KMOL_BACKEND_TEST(Density, SlabsEqualSinglePassBitForBit) {
     const DensityMap whole = gaussian_density(ExecSpace(), atoms.input(), s);
     EXPECT_EQ(whole.slabs, 1);
     // Room for the atoms and a few planes: many slabs, the last one shorter.
-    s.memory_budget = 28.0 * double(atoms.xyz.size()) + 3.5 * double(s.grid.counts[0] * s.grid.counts[1]) * 8;
+    s.memory_budget =
+        28.0 * double(atoms.xyz.size()) + 3.5 * double(s.grid.counts[0] * s.grid.counts[1]) * 8;
     const DensityMap sliced = gaussian_density(ExecSpace(), atoms.input(), s);
     EXPECT_GT(sliced.slabs, 4);
     ASSERT_EQ(sliced.values.size(), whole.values.size());
@@ -123,7 +129,8 @@ KMOL_BACKEND_TEST(Density, AtomsOutsideTheLatticeAndThinLattices) {
   s.threshold = 1e-4;
   for (DensityImpl impl : runnable<ExecSpace>()) {
     s.impl = impl;
-    check_against_oracle(gaussian_density(ExecSpace(), atoms.input(), s), atoms, s, 1e-5, to_string(impl));
+    check_against_oracle(gaussian_density(ExecSpace(), atoms.input(), s), atoms, s, 1e-5,
+                         to_string(impl));
   }
 }
 
@@ -154,9 +161,9 @@ TEST(Density, HalfConversionRoundTripsEveryHalfAndRoundsToNearestEven) {
   }
   EXPECT_EQ(float_to_half(1.0f), 0x3c00);
   EXPECT_EQ(float_to_half(65504.0f), 0x7bff);
-  EXPECT_EQ(float_to_half(65520.0f), 0x7c00);  // halfway past the largest: infinity
-  EXPECT_EQ(float_to_half(1.0f + 1.0f / 2048), 0x3c00);  // tie: even
-  EXPECT_EQ(float_to_half(1.0f + 3.0f / 2048), 0x3c02);  // tie: even (up)
+  EXPECT_EQ(float_to_half(65520.0f), 0x7c00);               // halfway past the largest: infinity
+  EXPECT_EQ(float_to_half(1.0f + 1.0f / 2048), 0x3c00);     // tie: even
+  EXPECT_EQ(float_to_half(1.0f + 3.0f / 2048), 0x3c02);     // tie: even (up)
   EXPECT_EQ(float_to_half(std::ldexp(1.0f, -25)), 0x0000);  // half the smallest subnormal: even (0)
   EXPECT_EQ(float_to_half(std::ldexp(1.5f, -25)), 0x0001);
   EXPECT_EQ(float_to_half(0.1f), 0x2e66);

@@ -58,8 +58,10 @@ void expect_table_bins_equal_bin_of(double r_min, double r_max, std::int32_t n_b
     if (!(r2 >= edges2.front() && r2 < edges2.back())) return;
     const std::int32_t exact = range.bin_of(std::sqrt(r2));
     for (float error : {-off, 0.0f, off}) {
-      const std::int32_t g = guess.bin_plus_magic(std::sqrt(r2) * (1 + error)) - fb::magic_bits<float>;
-      ASSERT_TRUE(g == exact || g == exact - 1) << "r2 = " << r2 << " guess " << g << " bin " << exact;
+      const std::int32_t g =
+          guess.bin_plus_magic(std::sqrt(r2) * (1 + error)) - fb::magic_bits<float>;
+      ASSERT_TRUE(g == exact || g == exact - 1)
+          << "r2 = " << r2 << " guess " << g << " bin " << exact;
       ASSERT_EQ(g + (r2 >= edges2[std::size_t(g + 1)] ? 1 : 0), exact) << "r2 = " << r2;
     }
   };

@@ -14,14 +14,16 @@ namespace kmol::cli {
 namespace {
 
 std::string write_gas(const std::string& name, std::int64_t atoms, std::int64_t frames) {
-  const std::string path = testing::TempDir() + "kmol_pipeline_" + std::to_string(::getpid()) + "_" + name;
+  const std::string path =
+      testing::TempDir() + "kmol_pipeline_" + std::to_string(::getpid()) + "_" + name;
   io::H5mdWriter writer(path, atoms, {});
   std::mt19937_64 random(5);
   std::uniform_real_distribution<double> u(0, 20);
   std::vector<Vec3<double>> p(atoms);
   for (std::int64_t f = 0; f < frames; ++f) {
     for (auto& x : p) x = {u(random), u(random), u(random)};
-    writer.append(io::H5mdFrameView<double>{f, double(f), BoxSpec::orthorhombic(20 + 0.1 * f, 20, 20), p.data()});
+    writer.append(io::H5mdFrameView<double>{f, double(f),
+                                            BoxSpec::orthorhombic(20 + 0.1 * f, 20, 20), p.data()});
   }
   writer.close();
   return path;

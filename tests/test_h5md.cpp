@@ -7,11 +7,11 @@
 #include <limits>
 #include <random>
 
+#include "kmol/core/errors.hpp"
 #include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/io/h5md_writer.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
 #include "kmol/core/io/units.hpp"
-#include "kmol/core/errors.hpp"
 
 namespace kmol::io {
 namespace {
@@ -63,7 +63,8 @@ TEST(H5md, RoundTripDoubleTriclinicWithEverything) {
       written.push_back(random_positions(n, 10, 7 + t));
       const auto v = random_positions(n, 1, 100 + t);
       const BoxSpec box = BoxSpec::triclinic({10 + t * 0.1, 0, 0}, {1, 11, 0}, {0.5, 0.25, 12});
-      writer.append(H5mdFrameView<double>{10 * t, 0.5 * t, box, written.back().data(), v.data()}, {-1.5 * t, 300.0 + t});
+      writer.append(H5mdFrameView<double>{10 * t, 0.5 * t, box, written.back().data(), v.data()},
+                    {-1.5 * t, 300.0 + t});
     }
     std::ifstream not_yet(path);
     EXPECT_FALSE(not_yet.good()) << "the final file must appear only on close";
@@ -102,12 +103,14 @@ TEST(H5md, SinglePrecisionOrthorhombicAndOpenBoxes) {
     for (const auto& x : p) pf.push_back(x.cast<float>());
     {
       H5mdWriter writer(path, 100, {});
-      const BoxSpec box = kind == BoxKind::none ? BoxSpec::none() : BoxSpec::orthorhombic(20, 21, 22);
+      const BoxSpec box =
+          kind == BoxKind::none ? BoxSpec::none() : BoxSpec::orthorhombic(20, 21, 22);
       for (int t = 0; t < 3; ++t) writer.append(H5mdFrameView<float>{t, double(t), box, pf.data()});
       writer.close();
     }
     H5mdReader reader(path);
-    EXPECT_EQ(reader.box_kind(), kind == BoxKind::none ? BoxKind::none : BoxKind::triclinic);  // as stored
+    EXPECT_EQ(reader.box_kind(),
+              kind == BoxKind::none ? BoxKind::none : BoxKind::triclinic);  // as stored
     EXPECT_EQ(reader.frame_info(0).box.kind, kind);  // a diagonal matrix reads as rectangular
     EXPECT_TRUE(reader.species().empty());
     std::vector<Vec3<float>> q(100);
@@ -124,11 +127,16 @@ TEST(H5md, LengthUnitsAreConverted) {
   const std::string path = temp_path("units.h5");
   const std::vector<Vec3<double>> p{{1, 2, 3}};
   {
-    H5mdWriter writer(path, 1, {}, [] { H5mdWriterOptions o; o.double_precision = true; return o; }());
+    H5mdWriter writer(path, 1, {}, [] {
+      H5mdWriterOptions o;
+      o.double_precision = true;
+      return o;
+    }());
     writer.append(H5mdFrameView<double>{0, 0, BoxSpec::orthorhombic(5, 5, 5), p.data()});
     writer.close();
   }
-  const std::vector<std::pair<std::string, double>> cases{{"nm", 10}, {"pm", 0.01}, {"Ang", 1}, {"A", 1}, {"Angstrom", 1}};
+  const std::vector<std::pair<std::string, double>> cases{
+      {"nm", 10}, {"pm", 0.01}, {"Ang", 1}, {"A", 1}, {"Angstrom", 1}};
   for (const auto& [unit, factor] : cases) {
     set_unit(path, "particles/all/position/value", unit);
     H5mdReader reader(path);
@@ -143,7 +151,9 @@ TEST(H5md, LengthUnitsAreConverted) {
     EXPECT_NE(reader.warnings()[0].find("no unit attribute; assuming Angstrom"), std::string::npos);
   }
   set_unit(path, "particles/all/position/value", "furlong");
-  EXPECT_NE(error_of([&] { H5mdReader r(path); }).find("position/value: unknown length unit 'furlong'"), std::string::npos);
+  EXPECT_NE(
+      error_of([&] { H5mdReader r(path); }).find("position/value: unknown length unit 'furlong'"),
+      std::string::npos);
   std::remove(path.c_str());
 }
 
@@ -152,12 +162,18 @@ TEST(H5md, CommandLineLengths) {
   EXPECT_DOUBLE_EQ(parse_length("12A", "--rmax"), 12);
   EXPECT_DOUBLE_EQ(parse_length("1.2nm", "--rmax"), 12);
   EXPECT_DOUBLE_EQ(parse_length("150pm", "--rmax"), 1.5);
-  EXPECT_NE(error_of([] { parse_length("3parsec", "--rmax"); }).find("--rmax: unknown length unit 'parsec'"), std::string::npos);
-  EXPECT_NE(error_of([] { parse_length("nm", "--rmax"); }).find("is not a length"), std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse_length("3parsec", "--rmax");
+            }).find("--rmax: unknown length unit 'parsec'"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_length("nm", "--rmax"); }).find("is not a length"),
+            std::string::npos);
 }
 
 TEST(H5md, BadFilesAreNamed) {
-  EXPECT_NE(error_of([] { H5mdReader r("/nonexistent/t.h5"); }).find("/nonexistent/t.h5: no such file"), std::string::npos);
+  EXPECT_NE(
+      error_of([] { H5mdReader r("/nonexistent/t.h5"); }).find("/nonexistent/t.h5: no such file"),
+      std::string::npos);
   const std::string text = temp_path("text.h5");
   std::ofstream(text) << "not hdf5\n";
   EXPECT_NE(error_of([&] { H5mdReader r(text); }).find("not an HDF5 file"), std::string::npos);
@@ -173,9 +189,12 @@ TEST(H5md, BadFilesAreNamed) {
     Hid g(H5Gcreate2(f.get(), "particles/all/position", links.get(), H5P_DEFAULT, H5P_DEFAULT));
     const hsize_t dims[2] = {4, 3};
     Hid space(H5Screate_simple(2, dims, nullptr));
-    Hid d(H5Dcreate2(g.get(), "value", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    Hid d(H5Dcreate2(g.get(), "value", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                     H5P_DEFAULT));
   }
-  EXPECT_NE(error_of([&] { H5mdReader r(empty); }).find("position/value: shape is [4][3], expected [frames][atoms][3]"),
+  EXPECT_NE(error_of([&] {
+              H5mdReader r(empty);
+            }).find("position/value: shape is [4][3], expected [frames][atoms][3]"),
             std::string::npos);
   std::remove(empty.c_str());
 }
@@ -188,9 +207,11 @@ TEST(H5md, NonFiniteCoordinatesNameFrameAndAtom) {
     writer.append(H5mdFrameView<double>{0, 0, BoxSpec::orthorhombic(5, 5, 5), p.data()});
     // The writer refuses them itself:
     p[7].y = std::numeric_limits<double>::quiet_NaN();
-    EXPECT_NE(error_of([&] { writer.append(H5mdFrameView<double>{1, 1, BoxSpec::orthorhombic(5, 5, 5), p.data()}); })
-                  .find("[1] atom 7 has a non-finite coordinate"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of([&] {
+          writer.append(H5mdFrameView<double>{1, 1, BoxSpec::orthorhombic(5, 5, 5), p.data()});
+        }).find("[1] atom 7 has a non-finite coordinate"),
+        std::string::npos);
     writer.close();
   }
   {  // so plant one behind its back.
@@ -205,7 +226,9 @@ TEST(H5md, NonFiniteCoordinatesNameFrameAndAtom) {
   }
   H5mdReader reader(path);
   std::vector<Vec3<float>> q(10);
-  EXPECT_NE(error_of([&] { reader.read_frame(0, q.data()); }).find("position/value: [0] atom 3 has a non-finite coordinate"),
+  EXPECT_NE(error_of([&] {
+              reader.read_frame(0, q.data());
+            }).find("position/value: [0] atom 3 has a non-finite coordinate"),
             std::string::npos);
   std::remove(path.c_str());
 }

@@ -25,7 +25,9 @@ io::ScalarMap random_map(std::int64_t nx, std::int64_t ny, std::int64_t nz, unsi
   return m;
 }
 
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + "kmol_maps_" + name; }
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "kmol_maps_" + name;
+}
 
 std::vector<char> slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -42,7 +44,8 @@ TEST(MrcMap, RoundTrip) {
   io::write_mrc(path, m);
   const io::ScalarMap back = io::read_mrc(path);
   EXPECT_EQ(back.grid.counts, m.grid.counts);
-  for (int a = 0; a < 3; ++a) EXPECT_NEAR(back.grid.spacing[std::size_t(a)], m.grid.spacing[std::size_t(a)], 1e-6);
+  for (int a = 0; a < 3; ++a)
+    EXPECT_NEAR(back.grid.spacing[std::size_t(a)], m.grid.spacing[std::size_t(a)], 1e-6);
   EXPECT_NEAR(back.grid.origin.y, 2.25, 1e-6);
   EXPECT_EQ(back.values, m.values);
 }
@@ -66,7 +69,8 @@ TEST(MrcMap, AxisOrderAndNstartOrigin) {
   std::vector<float> file;
   for (std::int64_t y = 0; y < 3; ++y)
     for (std::int64_t x = 0; x < 2; ++x)
-      for (std::int64_t z = 0; z < 4; ++z) file.push_back(m.values[std::size_t((z * 3 + y) * 2 + x)]);
+      for (std::int64_t z = 0; z < 4; ++z)
+        file.push_back(m.values[std::size_t((z * 3 + y) * 2 + x)]);
   std::memcpy(bytes.data() + 1024, file.data(), file.size() * 4);
   // The cell stays (x, y, z) = (3, 3.75, 8) A over sampling (2, 3, 4): spacings unchanged.
   spill(path, bytes);
@@ -86,8 +90,12 @@ TEST(MrcMap, RejectsMalformedHeadersNamingTheField) {
     const char* field;
     std::function<void(std::vector<char>&)> corrupt;
   };
-  auto word = [](int w, std::int32_t v) { return [w, v](std::vector<char>& b) { std::memcpy(b.data() + 4 * w, &v, 4); }; };
-  auto real = [](int w, float v) { return [w, v](std::vector<char>& b) { std::memcpy(b.data() + 4 * w, &v, 4); }; };
+  auto word = [](int w, std::int32_t v) {
+    return [w, v](std::vector<char>& b) { std::memcpy(b.data() + 4 * w, &v, 4); };
+  };
+  auto real = [](int w, float v) {
+    return [w, v](std::vector<char>& b) { std::memcpy(b.data() + 4 * w, &v, 4); };
+  };
   const std::vector<Case> cases = {
       {"mode", word(3, 3)},
       {"nx", word(0, 0)},
@@ -97,7 +105,11 @@ TEST(MrcMap, RejectsMalformedHeadersNamingTheField) {
       {"cellb", real(14, 60.0f)},
       {"mapc", word(17, 1)},
       {"map", [](std::vector<char>& b) { std::memcpy(b.data() + 208, "PAM ", 4); }},
-      {"machst", [](std::vector<char>& b) { b[212] = 0x11; b[213] = 0x11; }},
+      {"machst",
+       [](std::vector<char>& b) {
+         b[212] = 0x11;
+         b[213] = 0x11;
+       }},
       {"nsymbt", word(23, -8)},
       {"data", [](std::vector<char>& b) { b.resize(b.size() - 10); }},
       {"data", word(23, 64)},  // an extended header the file does not have
@@ -126,7 +138,8 @@ TEST(OpenDxMap, RoundTripAndItemCountChecked) {
   EXPECT_EQ(back.grid.counts, m.grid.counts);
   EXPECT_NEAR(back.grid.spacing[1], 1.25, 1e-9);
   ASSERT_EQ(back.values.size(), m.values.size());
-  for (std::size_t p = 0; p < m.values.size(); ++p) EXPECT_NEAR(back.values[p], m.values[p], 1e-5 * std::abs(m.values[p]));
+  for (std::size_t p = 0; p < m.values.size(); ++p)
+    EXPECT_NEAR(back.values[p], m.values[p], 1e-5 * std::abs(m.values[p]));
   std::vector<char> text = slurp(path);
   std::string s(text.begin(), text.end());
   s.replace(s.find("items 60"), 8, "items 61");
@@ -162,9 +175,12 @@ KMOL_BACKEND_TEST(CrossCorrelation, GlobalAndLocalMatchOracle) {
   const std::int64_t nx = 19, ny = 17, nz = 10;  // partial tiles on every axis
   const io::ScalarMap ref = random_map(nx, ny, nz, 5);
   io::ScalarMap sim = random_map(nx, ny, nz, 6);
-  for (std::size_t p = 0; p < sim.values.size(); ++p) sim.values[p] = 0.7f * ref.values[p] + 0.5f * sim.values[p];
-  for (const std::optional<double> threshold : {std::optional<double>(), std::optional<double>(1.1)}) {
-    const Correlation c = cross_correlation(ExecSpace(), ref.grid, sim.values.data(), ref.values.data(), {threshold});
+  for (std::size_t p = 0; p < sim.values.size(); ++p)
+    sim.values[p] = 0.7f * ref.values[p] + 0.5f * sim.values[p];
+  for (const std::optional<double> threshold :
+       {std::optional<double>(), std::optional<double>(1.1)}) {
+    const Correlation c =
+        cross_correlation(ExecSpace(), ref.grid, sim.values.data(), ref.values.data(), {threshold});
     std::vector<std::pair<double, double>> all;
     std::vector<std::vector<std::pair<double, double>>> tiles(std::size_t(3 * 3 * 2));
     for (std::int64_t k = 0; k < nz; ++k)
@@ -173,7 +189,8 @@ KMOL_BACKEND_TEST(CrossCorrelation, GlobalAndLocalMatchOracle) {
           const std::size_t p = std::size_t((k * ny + j) * nx + i);
           if (threshold && !(ref.values[p] > *threshold)) continue;
           all.push_back({sim.values[p], ref.values[p]});
-          tiles[std::size_t(((k / 8) * 3 + j / 8) * 3 + i / 8)].push_back({sim.values[p], ref.values[p]});
+          tiles[std::size_t(((k / 8) * 3 + j / 8) * 3 + i / 8)].push_back(
+              {sim.values[p], ref.values[p]});
         }
     EXPECT_NEAR(c.global, oracle_pearson(all), 1e-9);
     EXPECT_EQ(c.voxels, std::int64_t(all.size()));
@@ -181,16 +198,19 @@ KMOL_BACKEND_TEST(CrossCorrelation, GlobalAndLocalMatchOracle) {
     ASSERT_EQ(c.local.size(), tiles.size());
     EXPECT_EQ(c.tiles.counts, (std::array<std::int64_t, 3>{3, 3, 2}));
     EXPECT_NEAR(c.tiles.origin.x, ref.grid.origin.x + 3.5 * ref.grid.spacing[0], 1e-12);
-    for (std::size_t t = 0; t < tiles.size(); ++t) EXPECT_NEAR(c.local[t], oracle_pearson(tiles[t]), 1e-6) << "tile " << t;
+    for (std::size_t t = 0; t < tiles.size(); ++t)
+      EXPECT_NEAR(c.local[t], oracle_pearson(tiles[t]), 1e-6) << "tile " << t;
   }
 }
 
 KMOL_BACKEND_TEST(CrossCorrelation, IdenticalAndConstantMaps) {
   const io::ScalarMap ref = random_map(9, 8, 8, 7);
-  const Correlation same = cross_correlation(ExecSpace(), ref.grid, ref.values.data(), ref.values.data(), {});
+  const Correlation same =
+      cross_correlation(ExecSpace(), ref.grid, ref.values.data(), ref.values.data(), {});
   EXPECT_NEAR(same.global, 1.0, 1e-12);
   const std::vector<float> flat(ref.values.size(), 2.0f);
-  const Correlation constant = cross_correlation(ExecSpace(), ref.grid, flat.data(), ref.values.data(), {});
+  const Correlation constant =
+      cross_correlation(ExecSpace(), ref.grid, flat.data(), ref.values.data(), {});
   EXPECT_EQ(constant.global, 0.0);
 }
 

@@ -22,12 +22,15 @@ using kmol::Vec3;
 
 template <class ExecSpace>
 std::vector<MdForceImpl> impls_for(const MdState& s, const MdSettings& settings) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? kmol::Platform::host
-                                                                                                 : kmol::Platform::cuda;
+  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+                                ? kmol::Platform::host
+                                : kmol::Platform::cuda;
   std::vector<MdForceImpl> out;
-  for (auto impl : {MdForceImpl::all_pairs, MdForceImpl::cuda, MdForceImpl::cells, MdForceImpl::neighbour_half,
-                    MdForceImpl::neighbour_full, MdForceImpl::cpu})
-    if (kmol::md_force_refusal(impl, {std::int64_t(s.positions.size()), s.box, settings.cutoff, settings.skin}, platform)
+  for (auto impl : {MdForceImpl::all_pairs, MdForceImpl::cuda, MdForceImpl::cells,
+                    MdForceImpl::neighbour_half, MdForceImpl::neighbour_full, MdForceImpl::cpu})
+    if (kmol::md_force_refusal(
+            impl, {std::int64_t(s.positions.size()), s.box, settings.cutoff, settings.skin},
+            platform)
             .empty())
       out.push_back(impl);
   return out;
@@ -59,14 +62,16 @@ void expect_matches_oracle(const MdState& s, MdSettings settings, double toleran
     const auto f = md.forces();
     double worst = 0;
     for (std::size_t i = 0; i < f.size(); ++i)
-      worst = std::max({worst, std::abs(f[i].x - want.forces[i].x), std::abs(f[i].y - want.forces[i].y),
-                        std::abs(f[i].z - want.forces[i].z)});
+      worst = std::max({worst, std::abs(f[i].x - want.forces[i].x),
+                        std::abs(f[i].y - want.forces[i].y), std::abs(f[i].z - want.forces[i].z)});
     EXPECT_LT(worst, tolerance * scale) << kmol::to_string(impl);
     const auto t = md.thermo();
-    EXPECT_NEAR(t.potential, want.potential / n, tolerance * (1 + std::abs(want.potential / n)) * 10)
+    EXPECT_NEAR(t.potential, want.potential / n,
+                tolerance * (1 + std::abs(want.potential / n)) * 10)
         << kmol::to_string(impl);
     const double volume = s.box.x * s.box.y * s.box.z;
-    EXPECT_NEAR(t.pressure, want.virial / (3 * volume), tolerance * 100 * (1 + std::abs(want.virial / (3 * volume))))
+    EXPECT_NEAR(t.pressure, want.virial / (3 * volume),
+                tolerance * 100 * (1 + std::abs(want.virial / (3 * volume))))
         << kmol::to_string(impl);
   }
 }
@@ -121,7 +126,8 @@ KMOL_BACKEND_TEST(Md, EveryImplementationFollowsTheSameTrajectory) {
       worst = std::max(worst, std::sqrt(kmol::norm2(d)));
     }
     EXPECT_LT(worst, 1e-9) << kmol::to_string(impl) << " after 100 steps";
-    if (impl == MdForceImpl::neighbour_half || impl == MdForceImpl::neighbour_full || impl == MdForceImpl::cpu) {
+    if (impl == MdForceImpl::neighbour_half || impl == MdForceImpl::neighbour_full ||
+        impl == MdForceImpl::cpu) {
       EXPECT_GT(md.list_builds(), 1) << "the list should have been rebuilt during 100 steps";
       EXPECT_LT(md.list_builds(), 50) << "the skin should spare most rebuilds";
     }
@@ -226,7 +232,8 @@ TEST(MdLong, NveDriftTenThousandSteps) {
   const double drift = energy_drift(md, 100, 100);
   kmol::MdSimulation<Space, float> single(Space(), start, settings);
   const double drift_single = energy_drift(single, 100, 100);
-  std::printf("NVE drift over 10^4 steps, 4000 atoms: double %.3g, single %.3g per atom\n", drift, drift_single);
+  std::printf("NVE drift over 10^4 steps, 4000 atoms: double %.3g, single %.3g per atom\n", drift,
+              drift_single);
   RecordProperty("drift_double", std::to_string(drift));
   RecordProperty("drift_single", std::to_string(drift_single));
   EXPECT_LT(drift, 1e-4);

@@ -45,7 +45,8 @@ MoldenData polarised_water(bool spherical) {
   add(1, 1, {1.407, 0.388}, {0.4, 0.7});
   add(2, 2, {1.057}, {1.0});
   // Shells grouped by atom, as in a file.
-  std::stable_sort(m.shells.begin(), m.shells.end(), [](const GaussianShell& a, const GaussianShell& b) { return a.atom < b.atom; });
+  std::stable_sort(m.shells.begin(), m.shells.end(),
+                   [](const GaussianShell& a, const GaussianShell& b) { return a.atom < b.atom; });
   std::mt19937 random(7);
   std::uniform_real_distribution<double> u(-1, 1);
   MolecularOrbital mo;
@@ -64,8 +65,8 @@ Lattice small_lattice() {
 }
 
 template <class T>
-void expect_matches_oracle(const OrbitalMap<T>& map, const MoldenData& m, const std::vector<double>& c,
-                           const std::string& what) {
+void expect_matches_oracle(const OrbitalMap<T>& map, const MoldenData& m,
+                           const std::vector<double>& c, const std::string& what) {
   const double tol = std::is_same_v<T, float> ? 2e-5 : 1e-11;
   const Lattice& l = map.lattice;
   int reported = 0;
@@ -77,14 +78,16 @@ void expect_matches_oracle(const OrbitalMap<T>& map, const MoldenData& m, const 
         const double want = test::oracle_orbital(m, c, p, &magnitude);
         const double got = double(map.at(i, j, k));
         if (!(std::fabs(got - want) <= tol * magnitude + 1e-300) && reported++ < 5)
-          ADD_FAILURE() << what << " point " << i << "," << j << "," << k << ": " << got << " vs " << want
-                        << " (terms " << magnitude << ")";
+          ADD_FAILURE() << what << " point " << i << "," << j << "," << k << ": " << got << " vs "
+                        << want << " (terms " << magnitude << ")";
       }
 }
 
 template <class ExecSpace>
 constexpr OrbitalPlatform platform() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? OrbitalPlatform::host : OrbitalPlatform::cuda;
+  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+             ? OrbitalPlatform::host
+             : OrbitalPlatform::cuda;
 }
 
 template <class ExecSpace, class T>
@@ -95,7 +98,8 @@ void check_every_impl(const MoldenData& m, const std::string& what) {
   for (OrbitalImpl impl : {OrbitalImpl::kokkos, OrbitalImpl::host, OrbitalImpl::cuda}) {
     if (!orbital_refusal(impl, platform<ExecSpace>()).empty()) continue;
     s.impl = impl;
-    for (std::int64_t limit : {std::int64_t(64 * 1024), std::int64_t(0)}) {  // cuda: constant, then global memory
+    for (std::int64_t limit :
+         {std::int64_t(64 * 1024), std::int64_t(0)}) {  // cuda: constant, then global memory
       if (limit == 0 && impl != OrbitalImpl::cuda) continue;
       s.constant_bytes_limit = limit;
       const auto map = orbital_on_lattice<T>(ExecSpace(), basis, m.orbitals[0], s);
@@ -103,14 +107,16 @@ void check_every_impl(const MoldenData& m, const std::string& what) {
       if (impl == OrbitalImpl::cuda) {
         EXPECT_NE(map.launch.find(limit ? "constant" : "global"), std::string::npos) << map.launch;
       }
-      expect_matches_oracle(map, m, m.orbitals[0].coefficients, what + " " + to_string(impl) + " " + map.launch);
+      expect_matches_oracle(map, m, m.orbitals[0].coefficients,
+                            what + " " + to_string(impl) + " " + map.launch);
     }
   }
   std::vector<const MolecularOrbital*> both = {&m.orbitals[0], &m.orbitals[1]};
   const auto maps = orbitals_on_lattice<T>(ExecSpace(), basis, both, s);
   ASSERT_EQ(maps.size(), 2u);
   for (int i = 0; i < 2; ++i)
-    expect_matches_oracle(maps[std::size_t(i)], m, m.orbitals[std::size_t(i)].coefficients, what + " gemm orbital " + std::to_string(i));
+    expect_matches_oracle(maps[std::size_t(i)], m, m.orbitals[std::size_t(i)].coefficients,
+                          what + " gemm orbital " + std::to_string(i));
 }
 
 KMOL_BACKEND_TEST(Orbital, MatchesOracleCartesian) {
@@ -138,8 +144,8 @@ KMOL_BACKEND_TEST(Orbital, MatchesOracleC60) {
   for (OrbitalImpl impl : {OrbitalImpl::kokkos, OrbitalImpl::host, OrbitalImpl::cuda}) {
     if (!orbital_refusal(impl, platform<ExecSpace>()).empty()) continue;
     s.impl = impl;
-    expect_matches_oracle(orbital_on_lattice<float>(ExecSpace(), basis, m.orbitals[1], s), m, m.orbitals[1].coefficients,
-                          "C60 " + to_string(impl));
+    expect_matches_oracle(orbital_on_lattice<float>(ExecSpace(), basis, m.orbitals[1], s), m,
+                          m.orbitals[1].coefficients, "C60 " + to_string(impl));
   }
 }
 
@@ -152,8 +158,10 @@ TEST(Orbital, CartesianOrderOfTheEvaluatorMatchesTheTable) {
     for (std::size_t c = 0; c < powers.size(); ++c) {
       std::vector<double> e(powers.size(), 0.0);
       e[c] = 1;
-      const double want = std::pow(x, powers[c][0]) * std::pow(y, powers[c][1]) * std::pow(z, powers[c][2]);
-      EXPECT_NEAR(orbital::angular(l, x, y, z, e.data()), want, 1e-14) << "l " << l << " monomial " << c;
+      const double want =
+          std::pow(x, powers[c][0]) * std::pow(y, powers[c][1]) * std::pow(z, powers[c][2]);
+      EXPECT_NEAR(orbital::angular(l, x, y, z, e.data()), want, 1e-14)
+          << "l " << l << " monomial " << c;
       EXPECT_NEAR(v[c], want, 1e-14) << "l " << l << " monomial " << c;
     }
   }
@@ -165,15 +173,18 @@ TEST(Orbital, BasisFunctionsAreNormalisedAndSphericalShellsOrthonormal) {
     const OrbitalBasis basis(m);
     const auto s = overlap_matrix(basis);
     const int n = basis.functions();
-    for (int i = 0; i < n; ++i) EXPECT_NEAR(s[std::size_t(i) * n + i], 1.0, 1e-12) << "function " << i;
+    for (int i = 0; i < n; ++i)
+      EXPECT_NEAR(s[std::size_t(i) * n + i], 1.0, 1e-12) << "function " << i;
     for (const auto& shell : basis.shells())
       for (int a = 0; a < shell.functions; ++a)
         for (int b = 0; b < shell.functions; ++b) {
-          const double sab = s[std::size_t(shell.first_function + a) * n + shell.first_function + b];
+          const double sab =
+              s[std::size_t(shell.first_function + a) * n + shell.first_function + b];
           if (spherical && a != b) {
             EXPECT_NEAR(sab, 0.0, 1e-12) << "l " << shell.l << " functions " << a << ", " << b;
           }
-          EXPECT_NEAR(sab, s[std::size_t(shell.first_function + b) * n + shell.first_function + a], 1e-14);
+          EXPECT_NEAR(sab, s[std::size_t(shell.first_function + b) * n + shell.first_function + a],
+                      1e-14);
         }
   }
 }
@@ -183,7 +194,9 @@ TEST(Orbital, ExampleOrbitalsAreOrthonormal) {
   const auto s = overlap_matrix(OrbitalBasis(m));
   for (int i = 0; i < 7; ++i)
     for (int j = 0; j < 7; ++j)
-      EXPECT_NEAR(overlap(s, m.orbitals[std::size_t(i)].coefficients, m.orbitals[std::size_t(j)].coefficients), i == j ? 1.0 : 0.0, 1e-10);
+      EXPECT_NEAR(overlap(s, m.orbitals[std::size_t(i)].coefficients,
+                          m.orbitals[std::size_t(j)].coefficients),
+                  i == j ? 1.0 : 0.0, 1e-10);
 }
 
 TEST(Orbital, C60Geometry) {
@@ -193,9 +206,12 @@ TEST(Orbital, C60Geometry) {
   for (std::size_t a = 0; a < 60; ++a)
     for (std::size_t b = a + 1; b < 60; ++b) {
       const double d = std::sqrt(norm2(m.positions[a] - m.positions[b]));
-      if (std::fabs(d - 1.40) < 1e-9) ++short_bonds;
-      else if (std::fabs(d - 1.45) < 1e-9) ++long_bonds;
-      else EXPECT_GT(d, 2.2);
+      if (std::fabs(d - 1.40) < 1e-9)
+        ++short_bonds;
+      else if (std::fabs(d - 1.45) < 1e-9)
+        ++long_bonds;
+      else
+        EXPECT_GT(d, 2.2);
     }
   EXPECT_EQ(short_bonds, 30);
   EXPECT_EQ(long_bonds, 60);
@@ -204,12 +220,15 @@ TEST(Orbital, C60Geometry) {
 
 // The lattice integral of psi_i psi_j (bohr^3 volume element) for the example's orbitals 0 and 1.
 template <class T>
-void check_norm_and_overlap(const MoldenData& m, double spacing, double padding, const std::string& what) {
+void check_norm_and_overlap(const MoldenData& m, double spacing, double padding,
+                            const std::string& what) {
   const OrbitalBasis basis(m);
   OrbitalSettings s;
   s.lattice = lattice_around(m.positions.data(), m.atoms(), spacing, padding);
-  const auto a = orbital_on_lattice<T>(Kokkos::DefaultHostExecutionSpace(), basis, m.orbitals[0], s);
-  const auto b = orbital_on_lattice<T>(Kokkos::DefaultHostExecutionSpace(), basis, m.orbitals[1], s);
+  const auto a =
+      orbital_on_lattice<T>(Kokkos::DefaultHostExecutionSpace(), basis, m.orbitals[0], s);
+  const auto b =
+      orbital_on_lattice<T>(Kokkos::DefaultHostExecutionSpace(), basis, m.orbitals[1], s);
   double aa = 0, bb = 0, ab = 0;
   for (std::size_t p = 0; p < a.values.size(); ++p) {
     aa += double(a.values[p]) * a.values[p];
@@ -220,19 +239,20 @@ void check_norm_and_overlap(const MoldenData& m, double spacing, double padding,
   EXPECT_NEAR(aa * dv, 1.0, 0.01) << what;
   EXPECT_NEAR(bb * dv, 1.0, 0.01) << what;
   EXPECT_NEAR(ab * dv, 0.0, 0.01) << what;
-  std::printf("%s: %lld points, <0|0> = %.6f, <1|1> = %.6f, <0|1> = %.2e\n", what.c_str(), (long long)a.values.size(),
-              aa * dv, bb * dv, ab * dv);
+  std::printf("%s: %lld points, <0|0> = %.6f, <1|1> = %.6f, <0|1> = %.2e\n", what.c_str(),
+              (long long)a.values.size(), aa * dv, bb * dv, ab * dv);
 }
 
 TEST(Orbital, WaterNormAndOverlapOnAFineLattice) {
   // Every function, core included: O 1s (exponents to 131 bohr^-2) needs about 0.04 A.
-  check_norm_and_overlap<float>(example_molecule(ExampleMolecule::water_sto3g, {2, 1, false, false}), 0.04, 4.5,
-                                "water STO-3G, 0.04 A");
+  check_norm_and_overlap<float>(
+      example_molecule(ExampleMolecule::water_sto3g, {2, 1, false, false}), 0.04, 4.5,
+      "water STO-3G, 0.04 A");
 }
 
 TEST(Orbital, C60NormAndOverlapOnAFineLattice) {
-  check_norm_and_overlap<float>(example_molecule(ExampleMolecule::c60_631gs, {2, 1, false, true}), 0.12, 4.0,
-                                "C60 6-31G* valence, 0.12 A");
+  check_norm_and_overlap<float>(example_molecule(ExampleMolecule::c60_631gs, {2, 1, false, true}),
+                                0.12, 4.0, "C60 6-31G* valence, 0.12 A");
 }
 
 TEST(Orbital, SelectsOrbitals) {
@@ -308,8 +328,8 @@ void expect_refused(const std::string& text, const std::string& field, long line
 
 TEST(Molden, RefusesMalformedFiles) {
   const std::string head = "[Molden Format]\n[Atoms] Angs\nO 1 8 0 0 0\n[GTO]\n1 0\n";  // lines 1-5
-  const std::string s_shell = " s 1 1.0\n 1.0 1.0\n\n";                                // lines 6-8
-  const std::string mo = "[MO]\n Ene= -1\n Occup= 2\n 1 1.0\n";                        // lines 9-12
+  const std::string s_shell = " s 1 1.0\n 1.0 1.0\n\n";                                 // lines 6-8
+  const std::string mo = "[MO]\n Ene= -1\n Occup= 2\n 1 1.0\n";  // lines 9-12
   EXPECT_EQ(parse(head + s_shell + mo).functions(), 1);
   expect_refused("[Atoms] Angs\n" + head.substr(16), "[Molden Format]", 1);
   expect_refused("[Molden Format]\n[Atoms] Furlongs\nO 1 8 0 0 0\n", "[Atoms] units", 2);
@@ -320,7 +340,8 @@ TEST(Molden, RefusesMalformedFiles) {
   expect_refused(head + " s 2 1.0\n 1.0 1.0\n\n" + mo, "[GTO] primitive", 8);
   expect_refused(head + " s 1 1.0\n -1.0 1.0\n\n" + mo, "[GTO] exponent", 7);
   expect_refused(head + " s 1 1.0\n 1.0 1.0 2.0\n\n" + mo, "[GTO] primitive", 7);
-  expect_refused("[Molden Format]\n[Atoms] Angs\nO 1 8 0 0 0\n[GTO]\n2 0\n" + s_shell + mo, "[GTO] atom", 5);
+  expect_refused("[Molden Format]\n[Atoms] Angs\nO 1 8 0 0 0\n[GTO]\n2 0\n" + s_shell + mo,
+                 "[GTO] atom", 5);
   expect_refused(head + s_shell + "[MO]\n Ene= -1\n Occup= 2\n 2 1.0\n", "[MO] index", 12);
   expect_refused(head + s_shell + "[MO]\n Ene= low\n", "[MO] Ene", 10);
   expect_refused(head + s_shell + "[MO]\n Spin= Up\n", "[MO] Spin", 10);

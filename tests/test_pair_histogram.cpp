@@ -20,12 +20,15 @@ using kmol::PairHistogramSettings;
 using kmol::Vec3;
 
 template <class ExecSpace>
-std::vector<PairHistogramImpl> impls_for(const PairHistogramInput<float>& in, const PairHistogramSettings& s) {
+std::vector<PairHistogramImpl> impls_for(const PairHistogramInput<float>& in,
+                                         const PairHistogramSettings& s) {
   constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-                                ? kmol::Platform::host : kmol::Platform::cuda;
+                                ? kmol::Platform::host
+                                : kmol::Platform::cuda;
   const kmol::PairHistogramShape shape = kmol::shape_of(in.n_a, in.n_b, in.one_set(), s);
   std::vector<PairHistogramImpl> out;
-  for (auto impl : {PairHistogramImpl::kokkos, PairHistogramImpl::host, PairHistogramImpl::cuda, PairHistogramImpl::cells})
+  for (auto impl : {PairHistogramImpl::kokkos, PairHistogramImpl::host, PairHistogramImpl::cuda,
+                    PairHistogramImpl::cells})
     if (kmol::pair_histogram_refusal(impl, shape, platform).empty()) out.push_back(impl);
   return out;
 }
@@ -36,9 +39,10 @@ std::vector<Vec3<T>> uniform_points(std::int64_t n, const BoxSpec& box, std::uin
   std::uniform_real_distribution<double> u(-0.2, 1.2);  // some points outside the primary cell
   std::vector<Vec3<T>> pts(n);
   for (auto& p : pts) {
-    const Vec3<double> q = box.kind == kmol::BoxKind::none
-                               ? Vec3<double>{10 * u(rng), 10 * u(rng), 10 * u(rng)}
-                               : u(rng) * box.edges[0] + u(rng) * box.edges[1] + u(rng) * box.edges[2];
+    const Vec3<double> q =
+        box.kind == kmol::BoxKind::none
+            ? Vec3<double>{10 * u(rng), 10 * u(rng), 10 * u(rng)}
+            : u(rng) * box.edges[0] + u(rng) * box.edges[1] + u(rng) * box.edges[2];
     p = q.template cast<T>();
   }
   return pts;
@@ -59,14 +63,17 @@ struct Case {
 };
 
 template <class ExecSpace>
-void expect_all_impls_match_oracle(const PairHistogramInput<double>& in_d, PairHistogramSettings s) {
+void expect_all_impls_match_oracle(const PairHistogramInput<double>& in_d,
+                                   PairHistogramSettings s) {
   // Double precision: exactly the oracle.
   const auto want = kmol::test::oracle_pair_histogram(in_d, s);
   std::vector<Vec3<float>> a_f, b_f;
   for (std::int64_t i = 0; i < in_d.n_a; ++i) a_f.push_back(in_d.a[i].cast<float>());
   for (std::int64_t i = 0; i < in_d.n_b; ++i) b_f.push_back(in_d.b[i].cast<float>());
-  PairHistogramInput<float> in_f{a_f.data(), in_d.n_a, in_d.one_set() ? nullptr : b_f.data(), in_d.n_b,
-                                 in_d.species, in_d.molecule_a, in_d.molecule_b};
+  PairHistogramInput<float> in_f{
+      a_f.data(),     in_d.n_a,     in_d.one_set() ? nullptr : b_f.data(),
+      in_d.n_b,       in_d.species, in_d.molecule_a,
+      in_d.molecule_b};
   std::vector<std::uint64_t> float_reference;
   for (PairHistogramImpl impl : impls_for<ExecSpace>(in_f, s)) {
     s.impl = impl;
@@ -78,7 +85,8 @@ void expect_all_impls_match_oracle(const PairHistogramInput<double>& in_d, PairH
     std::uint64_t total = 0, total_want = 0;
     for (auto c : got_f.counts) total += c;
     for (auto c : want) total_want += c;
-    EXPECT_NEAR(double(total), double(total_want), 1e-4 * double(total_want) + 2) << kmol::to_string(impl);
+    EXPECT_NEAR(double(total), double(total_want), 1e-4 * double(total_want) + 2)
+        << kmol::to_string(impl);
   }
 }
 
@@ -140,7 +148,7 @@ KMOL_BACKEND_TEST(PairHistogram, LatticeShellsOnBinEdgesAndBoxFacesAreExact) {
   s.r_max = 3.0;  // exactly the inscribed radius
   s.n_bins = 12;
   const auto got = kmol::pair_histogram(ExecSpace(), kmol::one_set(xyz.data(), 216), s);
-  EXPECT_EQ(got.at(0, 4), 216u * 6 / 2);   // r = 1 starts bin 4 = [1.0, 1.25)
+  EXPECT_EQ(got.at(0, 4), 216u * 6 / 2);         // r = 1 starts bin 4 = [1.0, 1.25)
   EXPECT_EQ(got.at(0, 8), 216u * (6 + 24) / 2);  // r = 2 and sqrt(5) in bin 8 = [2.0, 2.25)
   expect_all_impls_match_oracle<ExecSpace>(kmol::one_set(xyz.data(), 216), s);
 }
@@ -173,7 +181,8 @@ KMOL_BACKEND_TEST(PairHistogram, FineBinsFarFromZeroMatchTheOracle) {
   s.r_min = 1000;
   s.r_max = 1000.5;
   s.n_bins = 1 << 20;
-  ASSERT_FALSE(kmol::fast_binning::fast_kernel_exact(kmol::HistogramRange<float>(s.r_min, s.r_max, s.n_bins)));
+  ASSERT_FALSE(kmol::fast_binning::fast_kernel_exact(
+      kmol::HistogramRange<float>(s.r_min, s.r_max, s.n_bins)));
   expect_all_impls_match_oracle<ExecSpace>(kmol::two_sets(a.data(), 200, b.data(), 150), s);
 }
 
@@ -182,7 +191,8 @@ KMOL_BACKEND_TEST(PairHistogram, EmptySelectionsAndOneAtomGiveZeroCounts) {
   PairHistogramSettings s;
   s.r_max = 5;
   s.n_bins = 10;
-  for (auto input : {kmol::one_set(&one, 0), kmol::one_set(&one, 1), kmol::two_sets(&one, 1, &one, 0)}) {
+  for (auto input :
+       {kmol::one_set(&one, 0), kmol::one_set(&one, 1), kmol::two_sets(&one, 1, &one, 0)}) {
     const auto got = kmol::pair_histogram(ExecSpace(), input, s);
     EXPECT_EQ(got.counts, std::vector<std::uint64_t>(10, 0));
   }
@@ -219,10 +229,12 @@ KMOL_BACKEND_TEST(PairHistogram, RefusesBadInputNamingTheProblem) {
   }
   xyz[3].y = 1;
   s.box = BoxSpec::orthorhombic(8, 8, 8);
-  EXPECT_THROW(kmol::pair_histogram(ExecSpace(), kmol::one_set(xyz.data(), 5), s), kmol::UnsupportedError);
+  EXPECT_THROW(kmol::pair_histogram(ExecSpace(), kmol::one_set(xyz.data(), 5), s),
+               kmol::UnsupportedError);
   s.box = BoxSpec::none();
   s.n_bins = 0;
-  EXPECT_THROW(kmol::pair_histogram(ExecSpace(), kmol::one_set(xyz.data(), 5), s), kmol::InputError);
+  EXPECT_THROW(kmol::pair_histogram(ExecSpace(), kmol::one_set(xyz.data(), 5), s),
+               kmol::InputError);
 }
 
 KMOL_BACKEND_TEST(PairHistogram, LargeSetsInManyTeamsAndWindowsMatchTheHostCountForCount) {
@@ -243,7 +255,8 @@ KMOL_BACKEND_TEST(PairHistogram, LargeSetsInManyTeamsAndWindowsMatchTheHostCount
     for (PairHistogramImpl impl : impls_for<ExecSpace>(in, s)) {
       s.impl = impl;
       const auto got = kmol::pair_histogram(ExecSpace(), in, s);
-      EXPECT_EQ(got.counts, want) << kmol::to_string(impl) << (in.one_set() ? ", one set: " : ", two sets: ") << got.launch;
+      EXPECT_EQ(got.counts, want) << kmol::to_string(impl)
+                                  << (in.one_set() ? ", one set: " : ", two sets: ") << got.launch;
     }
   }
 }
@@ -269,7 +282,7 @@ TEST(PairHistogramSelection, CellsWhereTheMeasuredCrossoversPutThem) {
   EXPECT_EQ(chosen(30, kmol::Platform::host), PairHistogramImpl::cells);  // 0.729
   EXPECT_EQ(chosen(33, kmol::Platform::host), PairHistogramImpl::host);   // 0.970
   EXPECT_EQ(chosen(20, kmol::Platform::cuda), PairHistogramImpl::cells);  // 0.216
-  EXPECT_EQ(chosen(25, kmol::Platform::cuda), gpu_all_pairs);              // 0.422
+  EXPECT_EQ(chosen(25, kmol::Platform::cuda), gpu_all_pairs);             // 0.422
   EXPECT_EQ(chosen(10, kmol::Platform::host, 9000), PairHistogramImpl::host);
   EXPECT_EQ(chosen(10, kmol::Platform::host, 100000, BoxSpec::none()), PairHistogramImpl::host);
 }

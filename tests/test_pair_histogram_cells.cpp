@@ -3,8 +3,8 @@
 // the cases that steer the cell teams down their separate paths (one shift per partner and cell,
 // or the minimum image pair by pair; crowded cells staged in chunks; labels).
 #include <random>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernels/pair_histogram/cells/pair_histogram_cells.hpp"
@@ -22,8 +22,8 @@ using kmol::PairHistogramSettings;
 using kmol::Vec3;
 
 template <class ExecSpace, class T>
-std::vector<std::uint64_t> cells_counts(const PairHistogramInput<T>& in, const PairHistogramSettings& s,
-                                        CellScheme scheme) {
+std::vector<std::uint64_t> cells_counts(const PairHistogramInput<T>& in,
+                                        const PairHistogramSettings& s, CellScheme scheme) {
   kmol::PreparedPairHistogram<T> prepared;
   kmol::prepare_pair_histogram(in, s, prepared);
   kmol::pair_histogram_cells(ExecSpace(), prepared.job, scheme);
@@ -33,15 +33,16 @@ std::vector<std::uint64_t> cells_counts(const PairHistogramInput<T>& in, const P
 // Points over [lo, hi) of each edge: beyond [0, 1) some lie outside the primary cell, so atoms
 // of one cell carry different images and their partners take the minimum image pair by pair.
 // `crowd` more points sit within 0.3 A of one spot, more than one chunk of a team's cell.
-std::vector<Vec3<double>> points(std::int64_t n, std::int64_t crowd, const BoxSpec& box, double lo, double hi,
-                                 std::uint64_t seed) {
+std::vector<Vec3<double>> points(std::int64_t n, std::int64_t crowd, const BoxSpec& box, double lo,
+                                 double hi, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(lo, hi), near(-0.15, 0.15);
   std::vector<Vec3<double>> out;
   for (std::int64_t i = 0; i < n; ++i)
     out.push_back(u(rng) * box.edges[0] + u(rng) * box.edges[1] + u(rng) * box.edges[2]);
   const Vec3<double> spot = 0.3 * box.edges[0] + 0.6 * box.edges[1] + 0.2 * box.edges[2];
-  for (std::int64_t i = 0; i < crowd; ++i) out.push_back(spot + Vec3<double>{near(rng), near(rng), near(rng)});
+  for (std::int64_t i = 0; i < crowd; ++i)
+    out.push_back(spot + Vec3<double>{near(rng), near(rng), near(rng)});
   return out;
 }
 
@@ -54,12 +55,15 @@ std::vector<Vec3<float>> in_float(const Vec3<double>* xyz, std::int64_t n) {
 template <class ExecSpace>
 void expect_schemes_exact(const PairHistogramInput<double>& in, const PairHistogramSettings& s) {
   const std::vector<std::uint64_t> want = kmol::test::oracle_pair_histogram(in, s);
-  const std::vector<Vec3<float>> a = in_float(in.a, in.n_a), b = in_float(in.b, in.one_set() ? 0 : in.n_b);
-  const PairHistogramInput<float> in_f{a.data(), in.n_a, in.one_set() ? nullptr : b.data(), in.n_b,
-                                       in.species, in.molecule_a, in.molecule_b};
+  const std::vector<Vec3<float>> a = in_float(in.a, in.n_a),
+                                 b = in_float(in.b, in.one_set() ? 0 : in.n_b);
+  const PairHistogramInput<float> in_f{a.data(),     in.n_a,     in.one_set() ? nullptr : b.data(),
+                                       in.n_b,       in.species, in.molecule_a,
+                                       in.molecule_b};
   PairHistogramSettings all_pairs = s;
   all_pairs.impl = kmol::PairHistogramImpl::kokkos;
-  const std::vector<std::uint64_t> want_f = kmol::pair_histogram(ExecSpace(), in_f, all_pairs).counts;
+  const std::vector<std::uint64_t> want_f =
+      kmol::pair_histogram(ExecSpace(), in_f, all_pairs).counts;
   for (CellScheme scheme : {CellScheme::atom_threads, CellScheme::cell_teams}) {
     const std::string name = scheme == CellScheme::cell_teams ? "cell teams" : "atom threads";
     EXPECT_EQ((cells_counts<ExecSpace, double>(in, s, scheme)), want) << "double, " << name;
@@ -91,7 +95,8 @@ KMOL_BACKEND_TEST(PairHistogramCells, BothSchemesMatchTheOracleOnEveryPath) {
         SCOPED_TRACE(kmol::to_string(box.kind) + ", r_max " + std::to_string(r_max) + ", crowd " +
                      std::to_string(crowd));
         expect_schemes_exact<ExecSpace>(kmol::one_set(a.data(), n_a), s);
-        expect_schemes_exact<ExecSpace>(kmol::two_sets(a.data(), n_a, b.data(), std::int64_t(b.size())), s);
+        expect_schemes_exact<ExecSpace>(
+            kmol::two_sets(a.data(), n_a, b.data(), std::int64_t(b.size())), s);
         PairHistogramInput<double> labelled = kmol::one_set(a.data(), n_a);
         labelled.species = species.data();
         labelled.molecule_a = molecule_a.data();
@@ -100,7 +105,8 @@ KMOL_BACKEND_TEST(PairHistogramCells, BothSchemesMatchTheOracleOnEveryPath) {
         expect_schemes_exact<ExecSpace>(labelled, s);
         s.n_species = 1;
         s.species_pairs_enabled.clear();
-        PairHistogramInput<double> excluded = kmol::two_sets(a.data(), n_a, b.data(), std::int64_t(b.size()));
+        PairHistogramInput<double> excluded =
+            kmol::two_sets(a.data(), n_a, b.data(), std::int64_t(b.size()));
         excluded.molecule_a = molecule_a.data();
         excluded.molecule_b = molecule_b.data();
         expect_schemes_exact<ExecSpace>(excluded, s);
@@ -120,6 +126,7 @@ KMOL_BACKEND_TEST(PairHistogramCells, CountsBeyond32BitsInOneBinAreExact) {
   s.r_max = 1;
   s.n_bins = 4;
   s.impl = kmol::PairHistogramImpl::cells;
-  const auto got = kmol::pair_histogram(ExecSpace(), kmol::two_sets(xyz.data(), n, xyz.data(), n), s);
+  const auto got =
+      kmol::pair_histogram(ExecSpace(), kmol::two_sets(xyz.data(), n, xyz.data(), n), s);
   EXPECT_EQ(got.at(0, 0), std::uint64_t(n) * std::uint64_t(n)) << got.launch;
 }

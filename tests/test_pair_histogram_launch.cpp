@@ -39,10 +39,12 @@ KMOL_BACKEND_TEST(PairHistogramLaunch, KnobsOfOtherImplementationsAreRefused) {
   const auto a = cube(200, 1);
   PairHistogramSettings s = ortho_settings(PairHistogramImpl::kokkos);
   s.launch.block = 256;
-  EXPECT_THROW(kmol::pair_histogram(ExecSpace(), kmol::one_set(a.data(), 200), s), kmol::UnsupportedError);
+  EXPECT_THROW(kmol::pair_histogram(ExecSpace(), kmol::one_set(a.data(), 200), s),
+               kmol::UnsupportedError);
   s.launch = {};
   s.launch.tile = -1;
-  EXPECT_THROW(kmol::pair_histogram(ExecSpace(), kmol::one_set(a.data(), 200), s), kmol::InputError);
+  EXPECT_THROW(kmol::pair_histogram(ExecSpace(), kmol::one_set(a.data(), 200), s),
+               kmol::InputError);
 }
 
 KMOL_BACKEND_TEST(PairHistogramLaunch, ForcedCudaLaunchesCountTheSame) {
@@ -60,14 +62,16 @@ KMOL_BACKEND_TEST(PairHistogramLaunch, ForcedCudaLaunchesCountTheSame) {
         for (int tile : {0, 100, 4096}) {
           PairHistogramSettings s = tuned;
           s.launch = {block, bins_per_sweep, tile};
-          SCOPED_TRACE(testing::Message() << "block " << block << " bins/sweep " << bins_per_sweep << " tile " << tile);
+          SCOPED_TRACE(testing::Message() << "block " << block << " bins/sweep " << bins_per_sweep
+                                          << " tile " << tile);
           EXPECT_EQ(kmol::pair_histogram(ExecSpace(), two, s).counts, expected_two);
           EXPECT_EQ(kmol::pair_histogram(ExecSpace(), one, s).counts, expected_one);
         }
-    for (kmol::PairHistogramLaunchOverride bad : {kmol::PairHistogramLaunchOverride{48, 0, 0},
-                                                  kmol::PairHistogramLaunchOverride{2048, 0, 0},
-                                                  kmol::PairHistogramLaunchOverride{0, 100000000, 0},
-                                                  kmol::PairHistogramLaunchOverride{0, 0, 1000000}}) {
+    for (kmol::PairHistogramLaunchOverride bad :
+         {kmol::PairHistogramLaunchOverride{48, 0, 0},
+          kmol::PairHistogramLaunchOverride{2048, 0, 0},
+          kmol::PairHistogramLaunchOverride{0, 100000000, 0},
+          kmol::PairHistogramLaunchOverride{0, 0, 1000000}}) {
       PairHistogramSettings s = tuned;
       s.launch = bad;
       EXPECT_THROW(kmol::pair_histogram(ExecSpace(), two, s), std::invalid_argument);
@@ -95,9 +99,11 @@ KMOL_BACKEND_TEST(PairHistogramLaunch, UnitsSortedByReachCountTheSame) {
           s.r_max = box.kind == kmol::BoxKind::none ? 40 : 10;
           s.n_bins = bins;
           s.impl = PairHistogramImpl::kokkos;
-          SCOPED_TRACE(testing::Message() << kmol::to_string(box.kind) << " r_min " << r_min << " bins " << bins);
+          SCOPED_TRACE(testing::Message()
+                       << kmol::to_string(box.kind) << " r_min " << r_min << " bins " << bins);
           const auto far_b = kmol::two_sets(a.data(), n, b_elsewhere.data(), n);
-          for (const auto& input : {kmol::two_sets(a.data(), n, b.data(), n), kmol::one_set(a.data(), n), far_b}) {
+          for (const auto& input :
+               {kmol::two_sets(a.data(), n, b.data(), n), kmol::one_set(a.data(), n), far_b}) {
             if (box.kind == kmol::BoxKind::none && input.b == far_b.b) continue;
             const auto expected = kmol::pair_histogram(ExecSpace(), input, s).counts;
             PairHistogramSettings cuda = s;

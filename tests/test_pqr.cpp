@@ -53,7 +53,8 @@ TEST(Pqr, WhitespaceFormWithAndWithoutChain) {
 
 TEST(Pqr, FixedColumnsWithCoordinatesRunTogether) {
   // pdb2pqr's columns: x, y, z in 31-54 with no space between large negative numbers.
-  const auto atoms = parse("ATOM   1234  OD1 ASP B 112    -100.123-200.456-300.789 -0.8000 1.4000\n");
+  const auto atoms =
+      parse("ATOM   1234  OD1 ASP B 112    -100.123-200.456-300.789 -0.8000 1.4000\n");
   ASSERT_EQ(atoms.size(), 1u);
   EXPECT_DOUBLE_EQ(atoms.positions[0].x, -100.123);
   EXPECT_DOUBLE_EQ(atoms.positions[0].y, -200.456);
@@ -67,7 +68,8 @@ TEST(Pqr, FixedColumnsWithCoordinatesRunTogether) {
 
 TEST(Pqr, FourLetterResidueNamesRunIntoTheChain) {
   // CHARMM's TIP3 fills column 21, so whitespace alone would read "TIP3W" and no chain.
-  const auto atoms = parse("ATOM      1  OH2 TIP3W   1      10.000  20.000  30.000 -0.8340 1.7682\n");
+  const auto atoms =
+      parse("ATOM      1  OH2 TIP3W   1      10.000  20.000  30.000 -0.8340 1.7682\n");
   ASSERT_EQ(atoms.size(), 1u);
   EXPECT_EQ(atoms.atom_names[0], "OH2");
   EXPECT_EQ(atoms.residue_names[0], "TIP3");

@@ -24,15 +24,18 @@ const std::vector<double>& glibc_numbers(Rand48Kind kind, long seed, std::int64_
     srand48(seed);
     v.resize(std::size_t(n));
     for (auto& x : v)
-      x = kind == Rand48Kind::lrand48 ? double(lrand48()) : kind == Rand48Kind::mrand48 ? double(mrand48()) : drand48();
+      x = kind == Rand48Kind::lrand48   ? double(lrand48())
+          : kind == Rand48Kind::mrand48 ? double(mrand48())
+                                        : drand48();
   }
   return v;
 }
 
 template <class ExecSpace, class T>
-std::vector<double> kmol_numbers(std::uint64_t state, Rand48Kind kind, std::int64_t n, kmol::Rand48Plan plan,
-                                 std::uint64_t* state_after = nullptr) {
-  Kokkos::View<T*, typename ExecSpace::memory_space> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("out")), n);
+std::vector<double> kmol_numbers(std::uint64_t state, Rand48Kind kind, std::int64_t n,
+                                 kmol::Rand48Plan plan, std::uint64_t* state_after = nullptr) {
+  Kokkos::View<T*, typename ExecSpace::memory_space> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("out")), n);
   const auto r = kmol::rand48_fill(ExecSpace(), state, kind, out, plan);
   if (state_after) *state_after = r.state_after;
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
@@ -40,10 +43,11 @@ std::vector<double> kmol_numbers(std::uint64_t state, Rand48Kind kind, std::int6
 }
 
 template <class ExecSpace>
-std::vector<double> kmol_numbers(std::uint64_t state, Rand48Kind kind, std::int64_t n, kmol::Rand48Plan plan = {},
-                                 std::uint64_t* state_after = nullptr) {
-  return kind == Rand48Kind::drand48 ? kmol_numbers<ExecSpace, double>(state, kind, n, plan, state_after)
-                                     : kmol_numbers<ExecSpace, std::int32_t>(state, kind, n, plan, state_after);
+std::vector<double> kmol_numbers(std::uint64_t state, Rand48Kind kind, std::int64_t n,
+                                 kmol::Rand48Plan plan = {}, std::uint64_t* state_after = nullptr) {
+  return kind == Rand48Kind::drand48
+             ? kmol_numbers<ExecSpace, double>(state, kind, n, plan, state_after)
+             : kmol_numbers<ExecSpace, std::int32_t>(state, kind, n, plan, state_after);
 }
 
 // First index where the two differ, or -1.
@@ -83,9 +87,11 @@ KMOL_BACKEND_TEST(Rand48, OneTwoAndManyStreamsInBothLayouts) {
     for (Rand48Layout layout : {Rand48Layout::blocked, Rand48Layout::interleaved})
       for (std::int64_t streams : {1, 2, 1237}) {
         const std::int64_t n = streams == 1237 ? ten_million : 1'000'003;
-        const auto got = kmol_numbers<ExecSpace>(kmol::rand48_seed_state(1), kind, n, {streams, layout});
+        const auto got =
+            kmol_numbers<ExecSpace>(kmol::rand48_seed_state(1), kind, n, {streams, layout});
         EXPECT_EQ(first_difference(got, std::vector<double>(want.begin(), want.begin() + n)), -1)
-            << kmol::to_string(kind) << ", " << kmol::to_string(layout) << ", " << streams << " streams";
+            << kmol::to_string(kind) << ", " << kmol::to_string(layout) << ", " << streams
+            << " streams";
       }
   }
 }
@@ -96,13 +102,17 @@ KMOL_BACKEND_TEST(Rand48, Seed48AndContinuation) {
   std::vector<double> want(20001);
   for (auto& x : want) x = double(lrand48());
   std::uint64_t after = 0;
-  const auto first = kmol_numbers<ExecSpace>(kmol::rand48_seed48_state(xsubi), Rand48Kind::lrand48, 20000, {}, &after);
+  const auto first = kmol_numbers<ExecSpace>(kmol::rand48_seed48_state(xsubi), Rand48Kind::lrand48,
+                                             20000, {}, &after);
   const auto next = kmol_numbers<ExecSpace>(after, Rand48Kind::lrand48, 1);
   EXPECT_EQ(first_difference(first, std::vector<double>(want.begin(), want.end() - 1)), -1);
   EXPECT_EQ(next[0], want.back());
   // Fewer numbers than streams, and none at all.
-  EXPECT_EQ(kmol_numbers<ExecSpace>(kmol::rand48_seed48_state(xsubi), Rand48Kind::lrand48, 3, {1000, Rand48Layout::interleaved})[2], want[2]);
-  EXPECT_TRUE(kmol_numbers<ExecSpace>(kmol::rand48_seed48_state(xsubi), Rand48Kind::lrand48, 0).empty());
+  EXPECT_EQ(kmol_numbers<ExecSpace>(kmol::rand48_seed48_state(xsubi), Rand48Kind::lrand48, 3,
+                                    {1000, Rand48Layout::interleaved})[2],
+            want[2]);
+  EXPECT_TRUE(
+      kmol_numbers<ExecSpace>(kmol::rand48_seed48_state(xsubi), Rand48Kind::lrand48, 0).empty());
 }
 
 KMOL_BACKEND_TEST(Rand48, PerThreadGeneratorInsideKernels) {
@@ -110,17 +120,20 @@ KMOL_BACKEND_TEST(Rand48, PerThreadGeneratorInsideKernels) {
   const std::int64_t n = 10000;
   Kokkos::View<double*, typename ExecSpace::memory_space> out("out", 3 * n);
   const kmol::Rand48 base{kmol::rand48_seed_state(2024)};
-  Kokkos::parallel_for("test::rand48_threads", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(std::int64_t i) {
-    kmol::Rand48 g = base.advanced(std::uint64_t(3 * i));
-    for (int k = 0; k < 3; ++k) out(3 * i + k) = g.drand48();
-  });
+  Kokkos::parallel_for(
+      "test::rand48_threads", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(std::int64_t i) {
+        kmol::Rand48 g = base.advanced(std::uint64_t(3 * i));
+        for (int k = 0; k < 3; ++k) out(3 * i + k) = g.drand48();
+      });
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   EXPECT_EQ(first_difference(std::vector<double>(host.data(), host.data() + 3 * n),
-                             glibc_numbers(Rand48Kind::drand48, 2024, 3 * n)), -1);
+                             glibc_numbers(Rand48Kind::drand48, 2024, 3 * n)),
+            -1);
 }
 
 TEST(Rand48, RefusesMismatchedViewType) {
   Kokkos::View<double*, Kokkos::HostSpace> out("out", 4);
-  EXPECT_THROW(kmol::rand48_fill(Kokkos::DefaultHostExecutionSpace(), 0, Rand48Kind::lrand48, out), kmol::InputError);
+  EXPECT_THROW(kmol::rand48_fill(Kokkos::DefaultHostExecutionSpace(), 0, Rand48Kind::lrand48, out),
+               kmol::InputError);
   EXPECT_THROW(kmol::rand48_kind_from_string("random"), kmol::InputError);
 }

@@ -18,7 +18,9 @@ AtomTable six_atoms() {
   return t;
 }
 
-std::vector<std::int64_t> sel(const std::string& text) { return select_atoms(text, six_atoms(), "--sel1"); }
+std::vector<std::int64_t> sel(const std::string& text) {
+  return select_atoms(text, six_atoms(), "--sel1");
+}
 
 std::string error_of(const std::string& text, const AtomTable& atoms = six_atoms()) {
   try {
@@ -54,18 +56,22 @@ TEST(Selection, OperatorsAndPrecedence) {
 
 TEST(Selection, ErrorsPointAtTheProblem) {
   const std::string open = "index 0:2 and (name NA";  // the caret goes just past the end
-  EXPECT_EQ(error_of(open), "--sel1: expected ')'\n  " + open + "\n  " + std::string(open.size(), ' ') + "^");
+  EXPECT_EQ(error_of(open),
+            "--sel1: expected ')'\n  " + open + "\n  " + std::string(open.size(), ' ') + "^");
   EXPECT_NE(error_of("nmae CA").find("unknown keyword 'nmae'"), std::string::npos);
   EXPECT_NE(error_of("index 3:1").find("empty range 3:1"), std::string::npos);
-  EXPECT_NE(error_of("index a:3").find("expected an integer, found 'a'\n  index a:3\n        ^"), std::string::npos);
+  EXPECT_NE(error_of("index a:3").find("expected an integer, found 'a'\n  index a:3\n        ^"),
+            std::string::npos);
   EXPECT_NE(error_of("name").find("expected a value after 'name'"), std::string::npos);
   EXPECT_NE(error_of("all and").find("the selection ends"), std::string::npos);
-  EXPECT_NE(error_of("all index 2").find("expected 'and', 'or' or the end, found 'index'"), std::string::npos);
+  EXPECT_NE(error_of("all index 2").find("expected 'and', 'or' or the end, found 'index'"),
+            std::string::npos);
   EXPECT_NE(error_of("species K").find("no species named 'K'"), std::string::npos);
   EXPECT_NE(error_of("").find("empty selection"), std::string::npos);
   AtomTable bare;
   bare.n_atoms = 3;
-  EXPECT_NE(error_of("name CA", bare).find("no names; give a topology with --top"), std::string::npos);
+  EXPECT_NE(error_of("name CA", bare).find("no names; give a topology with --top"),
+            std::string::npos);
   EXPECT_NE(error_of("species 1", bare).find("no species"), std::string::npos);
 }
 

@@ -9,9 +9,9 @@
 
 #include <atomic>
 #include <chrono>
-#include <thread>
 #include <cstdio>
 #include <random>
+#include <thread>
 
 #include "drivers/frame_pipeline.hpp"
 #include "drivers/gpu_runtime.hpp"
@@ -40,7 +40,8 @@ TEST(WorkerPool, EveryUnitRunsOnceOnSeveralWorkers) {
       ++runs[std::size_t(u)];
       ++by_worker[std::size_t(w.index)];
     });
-    for (std::int64_t u = 0; u < n; ++u) EXPECT_EQ(runs[std::size_t(u)].load(), 1) << "unit " << u << " of " << n;
+    for (std::int64_t u = 0; u < n; ++u)
+      EXPECT_EQ(runs[std::size_t(u)].load(), 1) << "unit " << u << " of " << n;
   }
   std::int64_t units = 0;
   for (const WorkerStats& s : pool.stats()) units += s.units;
@@ -68,12 +69,14 @@ TEST(WorkerPool, FailedUnitsAreRedoneByOtherWorkers) {
 TEST(WorkerPool, AUnitFailingEverywhereFailsTheBatchAndThePoolStaysUsable) {
   WorkerPool pool(simulated(2, 1));
   std::atomic<int> attempts{0};
-  EXPECT_THROW(pool.run(20, [&](const WorkerContext&, std::int64_t u) {
-    if (u == 5) {
-      ++attempts;
-      throw std::runtime_error("bad unit");
-    }
-  }), std::runtime_error);
+  EXPECT_THROW(pool.run(20,
+                        [&](const WorkerContext&, std::int64_t u) {
+                          if (u == 5) {
+                            ++attempts;
+                            throw std::runtime_error("bad unit");
+                          }
+                        }),
+               std::runtime_error);
   EXPECT_EQ(attempts.load(), 3);  // once on each worker, then the batch fails
   std::atomic<int> ran{0};
   pool.run(10, [&](const WorkerContext&, std::int64_t) { ++ran; });
@@ -105,8 +108,8 @@ PairHistogramSettings box_settings(BoxSpec box, double r_max, std::int32_t bins)
 
 // The pool's counts for every tiling and region count equal pair_histogram's on the host.
 template <class T>
-void expect_pool_equals_single(const PairHistogramInput<T>& input, const PairHistogramSettings& s, const char* what,
-                               int fail_first = 1) {
+void expect_pool_equals_single(const PairHistogramInput<T>& input, const PairHistogramSettings& s,
+                               const char* what, int fail_first = 1) {
   const PairHistogramResult single = pair_histogram(Kokkos::DefaultHostExecutionSpace(), input, s);
   std::uint64_t total = 0;
   for (auto c : single.counts) total += c;
@@ -114,7 +117,8 @@ void expect_pool_equals_single(const PairHistogramInput<T>& input, const PairHis
   WorkerPool pool(simulated(3, 1, fail_first));
   for (std::int32_t regions : {1, 3})
     for (std::int64_t per_worker : {1, 5}) {
-      const PairHistogramResult split = pair_histogram_on_pool(pool, input, s, TileOptions{per_worker, regions});
+      const PairHistogramResult split =
+          pair_histogram_on_pool(pool, input, s, TileOptions{per_worker, regions});
       EXPECT_EQ(split.counts, single.counts) << what << ": " << split.launch;
     }
 }
@@ -122,10 +126,13 @@ void expect_pool_equals_single(const PairHistogramInput<T>& input, const PairHis
 TEST(PoolPairHistogram, OneSetInEveryBoxEqualsTheSingleRun) {
   const auto p = gas(1500, 20, 1);
   const auto f = as<float>(p);
-  expect_pool_equals_single(one_set(f.data(), 1500), box_settings(BoxSpec::orthorhombic(20, 20, 20), 9.99, 77), "ortho");
   expect_pool_equals_single(one_set(f.data(), 1500),
-                            box_settings(BoxSpec::triclinic({20, 0, 0}, {3, 20, 0}, {2, 4, 20}), 8.5, 50), "triclinic");
-  expect_pool_equals_single(one_set(p.data(), 1500), box_settings(BoxSpec::none(), 30, 300), "no box, double");
+                            box_settings(BoxSpec::orthorhombic(20, 20, 20), 9.99, 77), "ortho");
+  expect_pool_equals_single(
+      one_set(f.data(), 1500),
+      box_settings(BoxSpec::triclinic({20, 0, 0}, {3, 20, 0}, {2, 4, 20}), 8.5, 50), "triclinic");
+  expect_pool_equals_single(one_set(p.data(), 1500), box_settings(BoxSpec::none(), 30, 300),
+                            "no box, double");
 }
 
 TEST(PoolPairHistogram, TwoSetsWithExclusionsAndSpeciesEqualTheSingleRun) {
@@ -161,7 +168,8 @@ TEST(PoolPotential, SlabsEqualTheSingleRun) {
     s.lattice.spacing = 0.9;
     s.lattice.counts = {21, 22, 23};
     s.impl = CoulombImpl::host;
-    const PotentialMap<float> single = coulomb_potential(Kokkos::DefaultHostExecutionSpace(), input, s);
+    const PotentialMap<float> single =
+        coulomb_potential(Kokkos::DefaultHostExecutionSpace(), input, s);
     WorkerPool pool(simulated(2, 1, 1));
     for (std::int64_t slabs : {1, 4, 23}) {
       const PotentialMap<float> split = coulomb_potential_on_pool(pool, input, s, slabs);
@@ -176,13 +184,15 @@ std::string write_gas_trajectory(std::int64_t atoms, std::int64_t frames) {
   std::vector<Vec3<double>> p;
   for (std::int64_t f = 0; f < frames; ++f) {
     p = gas(atoms, 20, std::uint64_t(10 + f));
-    writer.append(io::H5mdFrameView<double>{f, double(f), BoxSpec::orthorhombic(20, 20 + 0.1 * double(f), 20), p.data()});
+    writer.append(io::H5mdFrameView<double>{
+        f, double(f), BoxSpec::orthorhombic(20, 20 + 0.1 * double(f), 20), p.data()});
   }
   writer.close();
   return path;
 }
 
-std::vector<std::uint64_t> pipeline_counts(io::H5mdReader& reader, const FrameJob& job, PipelineOptions options,
+std::vector<std::uint64_t> pipeline_counts(io::H5mdReader& reader, const FrameJob& job,
+                                           PipelineOptions options,
                                            PipelineStats* stats = nullptr) {
   for (std::int64_t f = 0; f < reader.n_frames(); ++f) options.frames.push_back(f);
   std::vector<std::uint64_t> counts(std::size_t(job.settings.n_bins), 0);
@@ -244,7 +254,8 @@ TEST(MultiGpu, PairHistogramTilesEqualTheSingleGpuAndHostRuns) {
     workers.front().fail_first_units = 1;
     WorkerPool all(workers);
     for (std::int32_t regions : {1, 4}) {
-      const PairHistogramResult split = pair_histogram_on_pool(all, input, s, TileOptions{3, regions});
+      const PairHistogramResult split =
+          pair_histogram_on_pool(all, input, s, TileOptions{3, regions});
       EXPECT_EQ(split.counts, host.counts) << split.launch;
     }
     const auto one_set_input = one_set(a.data(), 20000);

@@ -38,9 +38,12 @@ void reduce(Vec3<double>* e) {
 
 std::string to_string(BoxKind kind) {
   switch (kind) {
-    case BoxKind::orthorhombic: return "orthorhombic";
-    case BoxKind::triclinic: return "triclinic";
-    case BoxKind::none: break;
+    case BoxKind::orthorhombic:
+      return "orthorhombic";
+    case BoxKind::triclinic:
+      return "triclinic";
+    case BoxKind::none:
+      break;
   }
   return "none";
 }

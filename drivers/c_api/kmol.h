@@ -18,7 +18,12 @@
 extern "C" {
 #endif
 
-typedef enum { KMOL_OK = 0, KMOL_ERROR_INPUT = 1, KMOL_ERROR_UNSUPPORTED = 2, KMOL_ERROR_INTERNAL = 3 } kmol_status;
+typedef enum {
+  KMOL_OK = 0,
+  KMOL_ERROR_INPUT = 1,
+  KMOL_ERROR_UNSUPPORTED = 2,
+  KMOL_ERROR_INTERNAL = 3
+} kmol_status;
 typedef enum { KMOL_SINGLE = 0, KMOL_DOUBLE = 1 } kmol_precision;
 typedef enum { KMOL_NORM_RDF = 0, KMOL_NORM_DENSITY = 1, KMOL_NORM_NONE = 2 } kmol_norm;
 
@@ -35,8 +40,8 @@ void kmol_rdf_destroy(kmol_rdf* rdf);
 /* Adds one frame. xyz_a: n_a atoms as x0 y0 z0 x1 ...; xyz_b NULL for one set (each unordered
  * pair once), otherwise n_b atoms of a second set. box: NULL (no periodicity) or the three edge
  * vectors as 9 numbers (row by row). Every frame must use the same sets' sizes. */
-kmol_status kmol_rdf_add_frame(kmol_rdf* rdf, const double* xyz_a, int64_t n_a, const double* xyz_b, int64_t n_b,
-                               const double* box);
+kmol_status kmol_rdf_add_frame(kmol_rdf* rdf, const double* xyz_a, int64_t n_a, const double* xyz_b,
+                               int64_t n_b, const double* box);
 
 int64_t kmol_rdf_frames(const kmol_rdf* rdf);
 /* The summed counts, n_bins values. */

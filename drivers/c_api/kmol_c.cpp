@@ -58,11 +58,13 @@ std::vector<kmol::Vec3<T>> vectors(const double* xyz, std::int64_t n) {
 }
 
 template <class T>
-kmol::PairHistogramResult histogram(const kmol_rdf& rdf, const double* xyz_a, std::int64_t n_a, const double* xyz_b,
-                                    std::int64_t n_b, const kmol::PairHistogramSettings& settings) {
+kmol::PairHistogramResult histogram(const kmol_rdf& rdf, const double* xyz_a, std::int64_t n_a,
+                                    const double* xyz_b, std::int64_t n_b,
+                                    const kmol::PairHistogramSettings& settings) {
   const auto a = vectors<T>(xyz_a, n_a);
   const auto b = vectors<T>(xyz_b, xyz_b ? n_b : 0);
-  const auto input = xyz_b ? kmol::two_sets(a.data(), n_a, b.data(), n_b) : kmol::one_set(a.data(), n_a);
+  const auto input =
+      xyz_b ? kmol::two_sets(a.data(), n_a, b.data(), n_b) : kmol::one_set(a.data(), n_a);
   (void)rdf;
   return kmol::pair_histogram(Kokkos::DefaultExecutionSpace(), input, settings);
 }
@@ -84,9 +86,12 @@ kmol_status kmol_finalize(void) {
 kmol_rdf* kmol_rdf_create(double r_min, double r_max, int32_t n_bins, kmol_precision precision) {
   kmol_rdf* made = nullptr;
   guarded([&] {
-    if (!(r_max > r_min) || r_min < 0) throw kmol::InputError({"", "r_max", -1}, "need 0 <= r_min < r_max");
+    if (!(r_max > r_min) || r_min < 0)
+      throw kmol::InputError({"", "r_max", -1}, "need 0 <= r_min < r_max");
     if (n_bins <= 0 || n_bins > kmol::HistogramRange<double>::max_bins)
-      throw kmol::InputError({"", "n_bins", -1}, "must be between 1 and " + std::to_string(kmol::HistogramRange<double>::max_bins));
+      throw kmol::InputError(
+          {"", "n_bins", -1},
+          "must be between 1 and " + std::to_string(kmol::HistogramRange<double>::max_bins));
     auto rdf = std::make_unique<kmol_rdf>();
     rdf->settings.r_min = r_min;
     rdf->settings.r_max = r_max;
@@ -100,18 +105,21 @@ kmol_rdf* kmol_rdf_create(double r_min, double r_max, int32_t n_bins, kmol_preci
 
 void kmol_rdf_destroy(kmol_rdf* rdf) { delete rdf; }
 
-kmol_status kmol_rdf_add_frame(kmol_rdf* rdf, const double* xyz_a, int64_t n_a, const double* xyz_b, int64_t n_b,
-                               const double* box) {
+kmol_status kmol_rdf_add_frame(kmol_rdf* rdf, const double* xyz_a, int64_t n_a, const double* xyz_b,
+                               int64_t n_b, const double* box) {
   return guarded([&] {
     if (!runtime) throw kmol::InputError({"", "", -1}, "call kmol_initialize first");
-    if (rdf == nullptr || (xyz_a == nullptr && n_a > 0)) throw kmol::InputError({"", "xyz_a", -1}, "null pointer");
+    if (rdf == nullptr || (xyz_a == nullptr && n_a > 0))
+      throw kmol::InputError({"", "xyz_a", -1}, "null pointer");
     if (!xyz_b) n_b = 0;
     if (rdf->frames > 0 && (n_a != rdf->n_a || n_b != rdf->n_b))
-      throw kmol::InputError({"", "n_a", rdf->frames}, "every frame must have the first frame's set sizes");
+      throw kmol::InputError({"", "n_a", rdf->frames},
+                             "every frame must have the first frame's set sizes");
     kmol::PairHistogramSettings settings = rdf->settings;
     settings.box = box_from(box);
-    const auto result = rdf->precision == KMOL_DOUBLE ? histogram<double>(*rdf, xyz_a, n_a, xyz_b, n_b, settings)
-                                                      : histogram<float>(*rdf, xyz_a, n_a, xyz_b, n_b, settings);
+    const auto result = rdf->precision == KMOL_DOUBLE
+                            ? histogram<double>(*rdf, xyz_a, n_a, xyz_b, n_b, settings)
+                            : histogram<float>(*rdf, xyz_a, n_a, xyz_b, n_b, settings);
     for (std::size_t k = 0; k < rdf->counts.size(); ++k) rdf->counts[k] += result.counts[k];
     rdf->inverse_volume_sum += box ? 1 / kmol::volume(kmol::validated(settings.box)) : 0;
     rdf->n_a = n_a;

@@ -31,8 +31,9 @@ struct Correlation {
 
 // ExecSpace: Kokkos::Serial, Kokkos::OpenMP or Kokkos::Cuda; both maps are host arrays on `grid`.
 template <class ExecSpace>
-Correlation cross_correlation(const ExecSpace& space, const io::RegularGrid& grid, const float* simulated,
-                              const float* reference, const CorrelationSettings& settings);
+Correlation cross_correlation(const ExecSpace& space, const io::RegularGrid& grid,
+                              const float* simulated, const float* reference,
+                              const CorrelationSettings& settings);
 
 // Pearson's coefficient from the sums n, sum a, sum b, sum a^2, sum b^2, sum ab (0 when undefined).
 double pearson(const double sums[6]);

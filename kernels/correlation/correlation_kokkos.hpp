@@ -11,24 +11,30 @@
 namespace kmol {
 
 template <class ExecSpace>
-Correlation cross_correlation(const ExecSpace& space, const io::RegularGrid& grid, const float* simulated,
-                              const float* reference, const CorrelationSettings& settings) {
+Correlation cross_correlation(const ExecSpace& space, const io::RegularGrid& grid,
+                              const float* simulated, const float* reference,
+                              const CorrelationSettings& settings) {
   using Memory = typename ExecSpace::memory_space;
   Kokkos::Profiling::pushRegion("kmol::cross_correlation");
   constexpr int T = correlation_tile;
-  const std::int64_t nx = grid.counts[0], ny = grid.counts[1], nz = grid.counts[2], points = nx * ny * nz;
-  const std::int64_t tx = (nx + T - 1) / T, ty = (ny + T - 1) / T, tz = (nz + T - 1) / T, tiles = tx * ty * tz;
+  const std::int64_t nx = grid.counts[0], ny = grid.counts[1], nz = grid.counts[2],
+                     points = nx * ny * nz;
+  const std::int64_t tx = (nx + T - 1) / T, ty = (ny + T - 1) / T, tz = (nz + T - 1) / T,
+                     tiles = tx * ty * tz;
   using HostFloats = Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  Kokkos::View<float*, Memory> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::cc::simulated")), points);
-  Kokkos::View<float*, Memory> b(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::cc::reference")), points);
+  Kokkos::View<float*, Memory> a(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::cc::simulated")), points);
+  Kokkos::View<float*, Memory> b(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::cc::reference")), points);
   Kokkos::deep_copy(space, a, HostFloats(simulated, points));
   Kokkos::deep_copy(space, b, HostFloats(reference, points));
-  Kokkos::View<double* [6], Kokkos::LayoutRight, Memory> sums(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                                                 std::string("kmol::cc::sums")), tiles);
+  Kokkos::View<double* [6], Kokkos::LayoutRight, Memory> sums(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::cc::sums")), tiles);
   const bool use_threshold = settings.threshold.has_value();
   const float threshold = use_threshold ? float(*settings.threshold) : 0.0f;
   Kokkos::parallel_for(
-      "kmol::cc::tiles", Kokkos::RangePolicy<ExecSpace>(space, 0, tiles), KOKKOS_LAMBDA(const std::int64_t t) {
+      "kmol::cc::tiles", Kokkos::RangePolicy<ExecSpace>(space, 0, tiles),
+      KOKKOS_LAMBDA(const std::int64_t t) {
         const std::int64_t i0 = (t % tx) * T, j0 = ((t / tx) % ty) * T, k0 = (t / (tx * ty)) * T;
         double s[6] = {0, 0, 0, 0, 0, 0};
         for (std::int64_t k = k0; k < k0 + T && k < nz; ++k)
@@ -50,7 +56,8 @@ Correlation cross_correlation(const ExecSpace& space, const io::RegularGrid& gri
   Correlation out;
   out.tiles.counts = {tx, ty, tz};
   for (int d = 0; d < 3; ++d) out.tiles.spacing[std::size_t(d)] = T * grid.spacing[std::size_t(d)];
-  out.tiles.origin = {grid.origin.x + 0.5 * (T - 1) * grid.spacing[0], grid.origin.y + 0.5 * (T - 1) * grid.spacing[1],
+  out.tiles.origin = {grid.origin.x + 0.5 * (T - 1) * grid.spacing[0],
+                      grid.origin.y + 0.5 * (T - 1) * grid.spacing[1],
                       grid.origin.z + 0.5 * (T - 1) * grid.spacing[2]};
   out.local.resize(std::size_t(tiles));
   double total[6] = {0, 0, 0, 0, 0, 0};
@@ -67,6 +74,7 @@ Correlation cross_correlation(const ExecSpace& space, const io::RegularGrid& gri
 
 }  // namespace kmol
 
-#define KMOL_INSTANTIATE_CORRELATION(Space)                                                                        \
-  template kmol::Correlation kmol::cross_correlation(const Space&, const kmol::io::RegularGrid&, const float*, \
-                                                     const float*, const kmol::CorrelationSettings&);
+#define KMOL_INSTANTIATE_CORRELATION(Space)                                                      \
+  template kmol::Correlation kmol::cross_correlation(const Space&, const kmol::io::RegularGrid&, \
+                                                     const float*, const float*,                 \
+                                                     const kmol::CorrelationSettings&);

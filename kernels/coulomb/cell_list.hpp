@@ -31,7 +31,8 @@ CellList<T> build_cell_list(const CoulombJob<T>& job) {
       hi[d] = std::max(hi[d], job.coords[d][a]);
     }
   }
-  const double volume = double(hi[0] - lo[0] + 1) * double(hi[1] - lo[1] + 1) * double(hi[2] - lo[2] + 1);
+  const double volume =
+      double(hi[0] - lo[0] + 1) * double(hi[1] - lo[1] + 1) * double(hi[2] - lo[2] + 1);
   const double max_cells = 8.0 * double(job.n) + 4096;
   list.side = std::max(job.cutoff, T(std::cbrt(volume / max_cells)));
   for (int d = 0; d < 3; ++d) {

@@ -4,7 +4,8 @@
 //
 //   kmol::CoulombSettings s;  s.method = kmol::CoulombMethod::cutoff;  s.cutoff = 12;
 //   s.lattice = kmol::lattice_around(xyz, n, 0.5, 10);
-//   auto map = kmol::coulomb_potential(Kokkos::DefaultExecutionSpace(), kmol::CoulombInput<float>{...}, s);
+//   auto map = kmol::coulomb_potential(Kokkos::DefaultExecutionSpace(),
+//   kmol::CoulombInput<float>{...}, s);
 #include <array>
 #include <cstdint>
 #include <string>
@@ -40,7 +41,8 @@ struct Lattice {
 
 // The smallest lattice of this spacing covering the atoms' bounding box grown by `padding` on
 // every side (APBS-style automatic placement, centred on the box).
-Lattice lattice_around(const Vec3<double>* positions, std::int64_t n, double spacing, double padding);
+Lattice lattice_around(const Vec3<double>* positions, std::int64_t n, double spacing,
+                       double padding);
 
 // Host arrays kept by the caller. radii: mdh only (ignored otherwise).
 template <class T>
@@ -70,9 +72,11 @@ struct PotentialMap {
   MapValues<T> values;  // lattice.index order; faces_only leaves interior points at 0
   PotentialUnits units = PotentialUnits::kT_per_e;
   CoulombImpl impl_used = CoulombImpl::automatic;
-  std::string launch;     // the implementation's launch choice, for the record
+  std::string launch;  // the implementation's launch choice, for the record
 
-  T at(std::int64_t i, std::int64_t j, std::int64_t k) const { return values[lattice.index(i, j, k)]; }
+  T at(std::int64_t i, std::int64_t j, std::int64_t k) const {
+    return values[lattice.index(i, j, k)];
+  }
 };
 
 // ExecSpace: Kokkos::Serial, Kokkos::OpenMP or Kokkos::Cuda; T: float or double (the working

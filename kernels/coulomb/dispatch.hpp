@@ -21,29 +21,37 @@ namespace kmol {
 
 template <class ExecSpace>
 constexpr CoulombPlatform coulomb_platform_of() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? CoulombPlatform::host
-                                                                              : CoulombPlatform::cuda;
+  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+             ? CoulombPlatform::host
+             : CoulombPlatform::cuda;
 }
 
 template <class ExecSpace, class T>
 std::string run_coulomb(const ExecSpace& space, CoulombImpl impl, const CoulombJob<T>& job) {
   switch (impl) {
     case CoulombImpl::host:
-      if constexpr (coulomb_platform_of<ExecSpace>() == CoulombPlatform::host) return coulomb_host(job, space.concurrency());
+      if constexpr (coulomb_platform_of<ExecSpace>() == CoulombPlatform::host)
+        return coulomb_host(job, space.concurrency());
       break;
     case CoulombImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
       if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-        if (job.method != CoulombMethod::cutoff) return coulomb_cuda_all_atoms(job, space.cuda_stream());
+        if (job.method != CoulombMethod::cutoff)
+          return coulomb_cuda_all_atoms(job, space.cuda_stream());
         const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
         return coulomb_cuda_cutoff<T>(
-            job, space.cuda_stream(), [threads](const CoulombJob<T>& overflow) { coulomb_host(overflow, threads); },
-            [threads](T* to, const T* from, std::size_t n) { copy_in_parallel(to, from, n * sizeof(T), threads); });
+            job, space.cuda_stream(),
+            [threads](const CoulombJob<T>& overflow) { coulomb_host(overflow, threads); },
+            [threads](T* to, const T* from, std::size_t n) {
+              copy_in_parallel(to, from, n * sizeof(T), threads);
+            });
       }
 #endif
       break;
-    case CoulombImpl::kokkos: return coulomb_kokkos(space, job);
-    case CoulombImpl::automatic: break;
+    case CoulombImpl::kokkos:
+      return coulomb_kokkos(space, job);
+    case CoulombImpl::automatic:
+      break;
   }
   throw UnsupportedError("potential: " + to_string(impl) + " cannot run on this execution space");
 }
@@ -56,10 +64,12 @@ PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>&
   PotentialMap<T> map;
   map.lattice = settings.lattice;
   map.units = settings.units;
-  const CoulombShape shape{settings.method, input.n, job.points(), settings.faces_only, settings.lattice.spacing,
-                           settings.cutoff};
+  const CoulombShape shape{
+      settings.method,          input.n,        job.points(), settings.faces_only,
+      settings.lattice.spacing, settings.cutoff};
   map.impl_used = choose_coulomb_impl(shape, coulomb_platform_of<ExecSpace>(), settings.impl);
-  // The CUDA cutoff path stores every point; zeroing the map for it would be a pass over tens of MB.
+  // The CUDA cutoff path stores every point; zeroing the map for it would be a pass over tens of
+  // MB.
   if (map.impl_used == CoulombImpl::cuda && settings.method == CoulombMethod::cutoff)
     map.values.resize(std::size_t(settings.lattice.points()));
   else
@@ -73,8 +83,8 @@ PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>&
 
 }  // namespace kmol
 
-#define KMOL_INSTANTIATE_COULOMB(Space)                                                                    \
-  template kmol::PotentialMap<float> kmol::coulomb_potential(const Space&, const kmol::CoulombInput<float>&,  \
-                                                              const kmol::CoulombSettings&);                  \
-  template kmol::PotentialMap<double> kmol::coulomb_potential(const Space&, const kmol::CoulombInput<double>&, \
-                                                               const kmol::CoulombSettings&);
+#define KMOL_INSTANTIATE_COULOMB(Space)                                              \
+  template kmol::PotentialMap<float> kmol::coulomb_potential(                        \
+      const Space&, const kmol::CoulombInput<float>&, const kmol::CoulombSettings&); \
+  template kmol::PotentialMap<double> kmol::coulomb_potential(                       \
+      const Space&, const kmol::CoulombInput<double>&, const kmol::CoulombSettings&);

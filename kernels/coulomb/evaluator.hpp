@@ -1,6 +1,7 @@
 #pragma once
 // The per-(point, atom) physics every implementation shares: charge over distance, the charges
-// already carrying the unit factor (units.hpp). Kokkos-free, so the raw CUDA kernels include it too.
+// already carrying the unit factor (units.hpp). Kokkos-free, so the raw CUDA kernels include it
+// too.
 #include "kmol/core/math.hpp"
 
 namespace kmol::coulomb {
@@ -55,8 +56,9 @@ KMOL_INLINE T direct_term(T q, T r2) {
   return r2 > T(0) ? term : T(0);
 }
 
-// q / r * (1 - r^2/rc^2)^2 inside the cutoff (NAMD's shifting function: value and slope vanish at rc).
-// Computed unconditionally and selected, so that GPUs and vector units run it without branches.
+// q / r * (1 - r^2/rc^2)^2 inside the cutoff (NAMD's shifting function: value and slope vanish at
+// rc). Computed unconditionally and selected, so that GPUs and vector units run it without
+// branches.
 template <class T>
 KMOL_INLINE T cutoff_term(T q, T r2, T rc2, T inv_rc2) {
   const T s = math::fma(-r2, inv_rc2, T(1));

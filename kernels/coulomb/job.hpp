@@ -23,7 +23,8 @@ template <class T>
 struct CoulombJob {
   CoulombMethod method = CoulombMethod::direct;
   std::vector<T> coords[3];  // x, y, z of each atom minus the lattice origin (Angstrom)
-  std::vector<T> charges;    // e times the unit factor (units.hpp); mdh: times exp(kappa a) / (1 + kappa a)
+  std::vector<T>
+      charges;  // e times the unit factor (units.hpp); mdh: times exp(kappa a) / (1 + kappa a)
   std::int64_t n = 0;
   T spacing = 0;
   std::array<std::int64_t, 3> counts{};
@@ -31,8 +32,8 @@ struct CoulombJob {
   T kappa = 0;   // mdh, 1/Angstrom
   bool compensated = false;
   std::vector<LatticeBlock> blocks;  // disjoint; together the points to compute
-  T* values = nullptr;               // host, whole lattice; implementations store their points. Zeroed,
-                                     // but for the CUDA cutoff path, which stores every point itself
+  T* values = nullptr;  // host, whole lattice; implementations store their points. Zeroed,
+                        // but for the CUDA cutoff path, which stores every point itself
 
   std::int64_t index(std::int64_t i, std::int64_t j, std::int64_t k) const {
     return (k * counts[1] + j) * counts[0] + i;

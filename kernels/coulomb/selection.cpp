@@ -7,7 +7,8 @@ namespace kmol {
 namespace {
 
 constexpr CoulombImpl all_impls[] = {CoulombImpl::kokkos, CoulombImpl::host, CoulombImpl::cuda};
-constexpr CoulombMethod all_methods[] = {CoulombMethod::direct, CoulombMethod::cutoff, CoulombMethod::mdh};
+constexpr CoulombMethod all_methods[] = {CoulombMethod::direct, CoulombMethod::cutoff,
+                                         CoulombMethod::mdh};
 constexpr PotentialUnits all_units[] = {PotentialUnits::kT_per_e, PotentialUnits::volt,
                                         PotentialUnits::kcal_per_mol_e};
 
@@ -15,28 +16,38 @@ constexpr PotentialUnits all_units[] = {PotentialUnits::kT_per_e, PotentialUnits
 
 std::string to_string(CoulombMethod method) {
   switch (method) {
-    case CoulombMethod::direct: return "direct";
-    case CoulombMethod::cutoff: return "cutoff";
-    case CoulombMethod::mdh: return "mdh";
+    case CoulombMethod::direct:
+      return "direct";
+    case CoulombMethod::cutoff:
+      return "cutoff";
+    case CoulombMethod::mdh:
+      return "mdh";
   }
   return "?";
 }
 
 std::string to_string(CoulombImpl impl) {
   switch (impl) {
-    case CoulombImpl::kokkos: return "kokkos";
-    case CoulombImpl::host: return "host";
-    case CoulombImpl::cuda: return "cuda";
-    case CoulombImpl::automatic: break;
+    case CoulombImpl::kokkos:
+      return "kokkos";
+    case CoulombImpl::host:
+      return "host";
+    case CoulombImpl::cuda:
+      return "cuda";
+    case CoulombImpl::automatic:
+      break;
   }
   return "auto";
 }
 
 std::string to_string(PotentialUnits units) {
   switch (units) {
-    case PotentialUnits::kT_per_e: return "kT/e";
-    case PotentialUnits::volt: return "V";
-    case PotentialUnits::kcal_per_mol_e: return "kcal/mol/e";
+    case PotentialUnits::kT_per_e:
+      return "kT/e";
+    case PotentialUnits::volt:
+      return "V";
+    case PotentialUnits::kcal_per_mol_e:
+      return "kcal/mol/e";
   }
   return "?";
 }
@@ -44,53 +55,62 @@ std::string to_string(PotentialUnits units) {
 CoulombMethod coulomb_method_from_string(const std::string& name) {
   for (CoulombMethod m : all_methods)
     if (to_string(m) == name) return m;
-  throw InputError({"", "--method", -1}, "unknown method '" + name + "' (expected direct, cutoff or mdh)");
+  throw InputError({"", "--method", -1},
+                   "unknown method '" + name + "' (expected direct, cutoff or mdh)");
 }
 
 CoulombImpl coulomb_impl_from_string(const std::string& name) {
   if (name == "auto") return CoulombImpl::automatic;
   for (CoulombImpl impl : all_impls)
     if (to_string(impl) == name) return impl;
-  throw InputError({"", "--impl", -1},
-                   "unknown potential implementation '" + name + "' (expected auto, kokkos, host or cuda)");
+  throw InputError({"", "--impl", -1}, "unknown potential implementation '" + name +
+                                           "' (expected auto, kokkos, host or cuda)");
 }
 
 PotentialUnits potential_units_from_string(const std::string& name) {
   for (PotentialUnits u : all_units)
     if (to_string(u) == name) return u;
-  throw InputError({"", "--units", -1}, "unknown units '" + name + "' (expected kT/e, V or kcal/mol/e)");
+  throw InputError({"", "--units", -1},
+                   "unknown units '" + name + "' (expected kT/e, V or kcal/mol/e)");
 }
 
-std::string coulomb_refusal(CoulombImpl impl, [[maybe_unused]] const CoulombShape& shape, CoulombPlatform platform) {
+std::string coulomb_refusal(CoulombImpl impl, [[maybe_unused]] const CoulombShape& shape,
+                            CoulombPlatform platform) {
   switch (impl) {
-    case CoulombImpl::kokkos: return {};
+    case CoulombImpl::kokkos:
+      return {};
     case CoulombImpl::host:
       return platform == CoulombPlatform::host ? "" : "host runs on CPU execution spaces only";
     case CoulombImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
       if (platform != CoulombPlatform::cuda) return "cuda runs on the Cuda execution space only";
-      if (shape.method == CoulombMethod::cutoff && !coulomb::cutoff_fits_cuda(shape.spacing, shape.cutoff))
+      if (shape.method == CoulombMethod::cutoff &&
+          !coulomb::cutoff_fits_cuda(shape.spacing, shape.cutoff))
         return "cuda: the cutoff reaches more than 4096 neighbour bins (use kokkos)";
       return {};
 #else
       return "cuda is not compiled into this build (configure with KMOL_CONFIG=cuda)";
 #endif
-    case CoulombImpl::automatic: break;
+    case CoulombImpl::automatic:
+      break;
   }
   return "automatic is not an implementation";
 }
 
-CoulombImpl choose_coulomb_impl(const CoulombShape& shape, CoulombPlatform platform, CoulombImpl requested) {
+CoulombImpl choose_coulomb_impl(const CoulombShape& shape, CoulombPlatform platform,
+                                CoulombImpl requested) {
   if (requested != CoulombImpl::automatic) {
     const std::string why = coulomb_refusal(requested, shape, platform);
-    if (!why.empty()) throw UnsupportedError("potential --impl " + to_string(requested) + ": " + why);
+    if (!why.empty())
+      throw UnsupportedError("potential --impl " + to_string(requested) + ": " + why);
     return requested;
   }
   // Measured on an H200 (perf/results/2026-11-21-h200-coulomb.json, docs/coulomb.md): the raw
   // kernel wins direct whole lattices (1,336 vs 1,236 G evaluations/s); the portable one, with a
   // point per thread, wins mdh faces (2-D faces leave the raw kernel's row tiles too few blocks:
   // 42 vs 339 ms) and the water-box cutoff (35.6 vs 39.0 ms).
-  if (platform == CoulombPlatform::cuda && (shape.faces_only || shape.method == CoulombMethod::cutoff))
+  if (platform == CoulombPlatform::cuda &&
+      (shape.faces_only || shape.method == CoulombMethod::cutoff))
     return CoulombImpl::kokkos;
   for (CoulombImpl impl : {CoulombImpl::cuda, CoulombImpl::host})
     if (coulomb_refusal(impl, shape, platform).empty()) return impl;
@@ -98,20 +118,24 @@ CoulombImpl choose_coulomb_impl(const CoulombShape& shape, CoulombPlatform platf
 }
 
 AlgorithmSummary coulomb_summary() {
-  AlgorithmSummary s{"coulomb",
-                     "electrostatic potential maps: direct Coulomb, cutoff (NAMD shifting), multiple "
-                     "Debye-Hueckel; whole lattice or mdh boundary faces",
-                     {}};
-  s.implementations.push_back({"kokkos", "every backend; direct, cutoff (cell list), mdh; float, double",
-                               "cutoff and mdh faces on the Cuda space; backends without a specialised kernel"});
+  AlgorithmSummary s{
+      "coulomb",
+      "electrostatic potential maps: direct Coulomb, cutoff (NAMD shifting), multiple "
+      "Debye-Hueckel; whole lattice or mdh boundary faces",
+      {}};
   s.implementations.push_back(
-      {"host", "CPU spaces; direct and mdh row by row (vectorised), cutoff atom by atom over the clipped "
-               "cylinder of points; float, double",
+      {"kokkos", "every backend; direct, cutoff (cell list), mdh; float, double",
+       "cutoff and mdh faces on the Cuda space; backends without a specialised kernel"});
+  s.implementations.push_back(
+      {"host",
+       "CPU spaces; direct and mdh row by row (vectorised), cutoff atom by atom over the clipped "
+       "cylinder of points; float, double",
        "every method on CPU spaces"});
 #ifdef KMOL_HAVE_CUDA
   s.implementations.push_back(
-      {"cuda", "Cuda space; atom tiles in constant memory (direct, mdh), fixed-capacity bins with "
-               "overflow on the CPU (cutoff); float, double",
+      {"cuda",
+       "Cuda space; atom tiles in constant memory (direct, mdh), fixed-capacity bins with "
+       "overflow on the CPU (cutoff); float, double",
        "direct and whole-lattice mdh on the Cuda space"});
 #endif
   return s;

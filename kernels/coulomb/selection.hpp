@@ -21,7 +21,8 @@ struct CoulombShape {
 std::string coulomb_refusal(CoulombImpl impl, const CoulombShape& shape, CoulombPlatform platform);
 
 // `requested` if it can run (UnsupportedError if not), else the fastest that can.
-CoulombImpl choose_coulomb_impl(const CoulombShape& shape, CoulombPlatform platform, CoulombImpl requested);
+CoulombImpl choose_coulomb_impl(const CoulombShape& shape, CoulombPlatform platform,
+                                CoulombImpl requested);
 
 AlgorithmSummary coulomb_summary();
 

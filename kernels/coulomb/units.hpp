@@ -7,10 +7,10 @@
 
 namespace kmol::coulomb {
 
-constexpr double elementary_charge = 1.602176634e-19;  // C
+constexpr double elementary_charge = 1.602176634e-19;     // C
 constexpr double vacuum_permittivity = 8.8541878128e-12;  // F/m
-constexpr double boltzmann = 1.380649e-23;  // J/K
-constexpr double avogadro = 6.02214076e23;  // 1/mol
+constexpr double boltzmann = 1.380649e-23;                // J/K
+constexpr double avogadro = 6.02214076e23;                // 1/mol
 constexpr double pi = 3.14159265358979323846;
 constexpr double angstrom = 1e-10;  // m
 
@@ -23,9 +23,12 @@ inline double volt_per_e_per_angstrom() {
 inline double potential_scale(PotentialUnits units, double temperature, double eps_r) {
   const double volts = volt_per_e_per_angstrom() / eps_r;
   switch (units) {
-    case PotentialUnits::volt: return volts;
-    case PotentialUnits::kcal_per_mol_e: return volts * elementary_charge * avogadro / 4184.0;
-    case PotentialUnits::kT_per_e: break;
+    case PotentialUnits::volt:
+      return volts;
+    case PotentialUnits::kcal_per_mol_e:
+      return volts * elementary_charge * avogadro / 4184.0;
+    case PotentialUnits::kT_per_e:
+      break;
   }
   return volts * elementary_charge / (boltzmann * temperature);
 }

@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "kernels/coulomb/units.hpp"
@@ -22,7 +22,8 @@ double physical_memory_bytes() {
 std::string describe_too_large(const Lattice& l, double points, double bytes, double memory) {
   char text[256];
   std::snprintf(text, sizeof text,
-                "lattice %lld x %lld x %lld (%.3g points) needs about %.3g GiB for the map, more than half of "
+                "lattice %lld x %lld x %lld (%.3g points) needs about %.3g GiB for the map, more "
+                "than half of "
                 "this machine's %.3g GiB; use a coarser spacing or less padding",
                 (long long)l.counts[0], (long long)l.counts[1], (long long)l.counts[2], points,
                 bytes / double(1 << 30), memory / double(1 << 30));
@@ -31,14 +32,17 @@ std::string describe_too_large(const Lattice& l, double points, double bytes, do
 
 }  // namespace
 
-Lattice lattice_around(const Vec3<double>* positions, std::int64_t n, double spacing, double padding) {
+Lattice lattice_around(const Vec3<double>* positions, std::int64_t n, double spacing,
+                       double padding) {
   if (!(spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
   if (!(padding >= 0)) throw InputError({"", "--padding", -1}, "must not be negative (Angstrom)");
   if (n <= 0) throw InputError({"", "atoms", -1}, "no atoms to place a lattice around");
   Vec3<double> lo = positions[0], hi = positions[0];
   for (std::int64_t a = 1; a < n; ++a) {
-    lo = {std::min(lo.x, positions[a].x), std::min(lo.y, positions[a].y), std::min(lo.z, positions[a].z)};
-    hi = {std::max(hi.x, positions[a].x), std::max(hi.y, positions[a].y), std::max(hi.z, positions[a].z)};
+    lo = {std::min(lo.x, positions[a].x), std::min(lo.y, positions[a].y),
+          std::min(lo.z, positions[a].z)};
+    hi = {std::max(hi.x, positions[a].x), std::max(hi.y, positions[a].y),
+          std::max(hi.z, positions[a].z)};
   }
   Lattice lattice;
   lattice.spacing = spacing;
@@ -47,7 +51,8 @@ Lattice lattice_around(const Vec3<double>* positions, std::int64_t n, double spa
   for (int d = 0; d < 3; ++d) {
     const double extent = hi_c[d] - lo_c[d] + 2 * padding;
     const double steps = std::ceil(extent / spacing);
-    if (!(steps < 1e9)) throw InputError({"", "--spacing", -1}, "gives a lattice too large to index");
+    if (!(steps < 1e9))
+      throw InputError({"", "--spacing", -1}, "gives a lattice too large to index");
     lattice.counts[d] = std::int64_t(steps) + 1;
     origin[d] = 0.5 * (lo_c[d] + hi_c[d]) - 0.5 * steps * spacing;
   }
@@ -65,21 +70,24 @@ double effective_dielectric(const CoulombSettings& s) {
 }
 
 void validate_coulomb(std::int64_t n_atoms, const CoulombSettings& s, int value_bytes) {
-  if (n_atoms <= 0) throw InputError({"", "atoms", -1}, "no atoms: the potential needs at least one charge");
-  if (!(s.lattice.spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
+  if (n_atoms <= 0)
+    throw InputError({"", "atoms", -1}, "no atoms: the potential needs at least one charge");
+  if (!(s.lattice.spacing > 0))
+    throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
   double points = 1;
   for (int d = 0; d < 3; ++d) {
     if (s.lattice.counts[d] < 1)
-      throw InputError({"", "lattice counts", -1}, "every lattice dimension needs at least one point");
+      throw InputError({"", "lattice counts", -1},
+                       "every lattice dimension needs at least one point");
     points *= double(s.lattice.counts[d]);
   }
   const double bytes = points * value_bytes, memory = physical_memory_bytes();
   if (bytes > 0.5 * memory)
-    throw InputError({"", "--spacing", -1},
-                     describe_too_large(s.lattice, points, bytes, memory));
+    throw InputError({"", "--spacing", -1}, describe_too_large(s.lattice, points, bytes, memory));
   if (s.method == CoulombMethod::cutoff && !(s.cutoff > 0))
     throw InputError({"", "--cutoff", -1}, "must be positive (Angstrom) for the cutoff method");
-  if (!(s.ionic_strength >= 0)) throw InputError({"", "--ionic-strength", -1}, "must not be negative (mol/L)");
+  if (!(s.ionic_strength >= 0))
+    throw InputError({"", "--ionic-strength", -1}, "must not be negative (mol/L)");
   if (!(s.temperature > 0)) throw InputError({"", "--temperature", -1}, "must be positive (K)");
   if (!(s.dielectric >= 0)) throw InputError({"", "--dielectric", -1}, "must be positive");
   if (s.faces_only && s.method != CoulombMethod::mdh)
@@ -132,10 +140,13 @@ CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSetting
     const Vec3<T> p = input.positions[a];
     const double xyz[3] = {double(p.x), double(p.y), double(p.z)};
     const double q = double(input.charges[a]);
-    if (!std::isfinite(xyz[0]) || !std::isfinite(xyz[1]) || !std::isfinite(xyz[2]) || !std::isfinite(q))
-      throw InputError({"", "atoms", long(a)}, "atom " + std::to_string(a) + " has a non-finite position or charge");
+    if (!std::isfinite(xyz[0]) || !std::isfinite(xyz[1]) || !std::isfinite(xyz[2]) ||
+        !std::isfinite(q))
+      throw InputError({"", "atoms", long(a)},
+                       "atom " + std::to_string(a) + " has a non-finite position or charge");
     for (int d = 0; d < 3; ++d) job.coords[d][a] = T(xyz[d] - origin[d]);
-    const double folded = s.method == CoulombMethod::mdh ? coulomb::mdh_charge(q, double(input.radii[a]), kappa) : q;
+    const double folded =
+        s.method == CoulombMethod::mdh ? coulomb::mdh_charge(q, double(input.radii[a]), kappa) : q;
     job.charges[a] = T(folded * scale);
   }
   job.blocks = lattice_blocks(s.lattice, s.faces_only);

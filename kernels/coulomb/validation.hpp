@@ -14,7 +14,8 @@ std::int64_t potential_map_bytes(const Lattice& lattice, int value_bytes);
 // lattice whose map would not fit in memory (with the estimate).
 void validate_coulomb(std::int64_t n_atoms, const CoulombSettings& settings, int value_bytes);
 
-// The relative permittivity the method uses: the given one, or vacuum (direct, cutoff) / water (mdh).
+// The relative permittivity the method uses: the given one, or vacuum (direct, cutoff) / water
+// (mdh).
 double effective_dielectric(const CoulombSettings& settings);
 
 // The job for `input` (validated settings); job.values is left for the caller to point at the map.

@@ -25,7 +25,8 @@ inline WaterBox water_box(std::int64_t molecules, double length, std::uint64_t s
     const Vec3<double> o{length * u(rng), length * u(rng), length * u(rng)};
     // A random orthonormal frame (e1, e2) from two random directions (Gram-Schmidt).
     auto direction = [&] {
-      const double z = 2 * u(rng) - 1, phi = 2 * 3.14159265358979323846 * u(rng), s = std::sqrt(1 - z * z);
+      const double z = 2 * u(rng) - 1, phi = 2 * 3.14159265358979323846 * u(rng),
+                   s = std::sqrt(1 - z * z);
       return Vec3<double>{s * std::cos(phi), s * std::sin(phi), z};
     };
     const Vec3<double> e1 = direction();

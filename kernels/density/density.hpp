@@ -2,11 +2,12 @@
 // Gaussian density maps (QuickSurf's model): rho(r) = sum_i exp(-|r - r_i|^2 / (2 (s a_i)^2)) with
 // a radius a_i per atom and a scale s, each Gaussian cut where it falls below a threshold.
 //
-//   kmol::DensitySettings s;  s.grid = kmol::density_grid_around(xyz, n, 1.0, s.scale * max_radius * 4);
-//   kmol::DensityMap map = kmol::gaussian_density(Kokkos::DefaultExecutionSpace(), {xyz, radii, n}, s);
+//   kmol::DensitySettings s;  s.grid = kmol::density_grid_around(xyz, n, 1.0, s.scale * max_radius
+//   * 4); kmol::DensityMap map = kmol::gaussian_density(Kokkos::DefaultExecutionSpace(), {xyz,
+//   radii, n}, s);
 //
-// Atoms are hashed into cells on the device (count, exclusive scan, fill), each thread sums a run of
-// lattice points along x from the atoms of the cells around it; lattices larger than the memory
+// Atoms are hashed into cells on the device (count, exclusive scan, fill), each thread sums a run
+// of lattice points along x from the atoms of the cells around it; lattices larger than the memory
 // budget are computed in slabs of z planes, with the same result to the bit.
 #include <cstdint>
 #include <string>
@@ -33,18 +34,19 @@ struct DensityInput {
 };
 
 struct DensitySettings {
-  io::RegularGrid grid;         // values i fastest
-  double scale = 1.0;           // s: sigma_i = s * a_i
-  double threshold = 0.01;      // a Gaussian is dropped where below this (exp(-4.6): 3.03 sigma)
-  double memory_budget = 4e9;   // bytes of device memory for the map and its work arrays; beyond: slabs
+  io::RegularGrid grid;     // values i fastest
+  double scale = 1.0;       // s: sigma_i = s * a_i
+  double threshold = 0.01;  // a Gaussian is dropped where below this (exp(-4.6): 3.03 sigma)
+  double memory_budget =
+      4e9;  // bytes of device memory for the map and its work arrays; beyond: slabs
   DensityStorage storage = DensityStorage::single;
   DensityImpl impl = DensityImpl::automatic;
 };
 
 struct DensityMap {
   io::RegularGrid grid;
-  std::vector<float> values;              // storage single
-  std::vector<std::uint16_t> half_values; // storage half: binary16 bits
+  std::vector<float> values;               // storage single
+  std::vector<std::uint16_t> half_values;  // storage half: binary16 bits
   DensityImpl impl_used = DensityImpl::automatic;
   std::int64_t slabs = 1;
   std::string launch;
@@ -53,7 +55,8 @@ struct DensityMap {
 };
 
 // The smallest lattice of spacing h covering the atoms' bounding box grown by `padding`.
-io::RegularGrid density_grid_around(const Vec3<float>* positions, std::int64_t n, double spacing, double padding);
+io::RegularGrid density_grid_around(const Vec3<float>* positions, std::int64_t n, double spacing,
+                                    double padding);
 
 // The cut radius of a Gaussian of standard deviation sigma at `threshold`.
 double density_cut_radius(double sigma, double threshold);
@@ -62,6 +65,7 @@ double density_cut_radius(double sigma, double threshold);
 // (non-positive spacing, scale or radius, a threshold outside (0, 1)) naming the field, and
 // UnsupportedError when the forced impl cannot run on the space.
 template <class ExecSpace>
-DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input, const DensitySettings& settings);
+DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
+                            const DensitySettings& settings);
 
 }  // namespace kmol

@@ -20,8 +20,9 @@ namespace kmol {
 
 template <class ExecSpace>
 constexpr DensityPlatform density_platform_of() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? DensityPlatform::host
-                                                                              : DensityPlatform::cuda;
+  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+             ? DensityPlatform::host
+             : DensityPlatform::cuda;
 }
 
 namespace density {
@@ -43,17 +44,21 @@ std::string run_slab(const ExecSpace& space, DensityImpl impl, const DensityJob&
 #endif
     throw UnsupportedError("density: cuda cannot run on this execution space");
   }
-  Kokkos::View<Out*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::map")), points);
+  Kokkos::View<Out*, Memory> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::map")), points);
   density_kokkos(space, job, atoms, out);
-  Kokkos::deep_copy(space, Kokkos::View<Out*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host_out, points), out);
+  Kokkos::deep_copy(
+      space, Kokkos::View<Out*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host_out, points), out);
   space.fence();
-  return "kokkos: " + std::to_string(points_per_thread) + " points per thread, cells of " + std::to_string(job.cut) + " A";
+  return "kokkos: " + std::to_string(points_per_thread) + " points per thread, cells of " +
+         std::to_string(job.cut) + " A";
 }
 
 }  // namespace density
 
 template <class ExecSpace>
-DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input, const DensitySettings& settings) {
+DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
+                            const DensitySettings& settings) {
   using Memory = typename ExecSpace::memory_space;
   Kokkos::Profiling::pushRegion("kmol::gaussian_density");
   density::DensityJob job = density::prepare_density(input, settings);
@@ -62,8 +67,10 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input, c
   map.impl_used = choose_density_impl(density_platform_of<ExecSpace>(), settings.impl);
   const bool half = settings.storage == DensityStorage::half;
   const std::int64_t nz = job.counts[2], plane = job.counts[0] * job.counts[1];
-  if (half) map.half_values.resize(std::size_t(plane * nz));
-  else map.values.resize(std::size_t(plane * nz));
+  if (half)
+    map.half_values.resize(std::size_t(plane * nz));
+  else
+    map.values.resize(std::size_t(plane * nz));
   const std::int64_t per_slab = density::planes_per_slab(job, settings.memory_budget, half ? 2 : 4);
   density::DeviceAtoms<Memory> atoms;
   if (map.impl_used == DensityImpl::kokkos) {
@@ -75,8 +82,10 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input, c
   map.slabs = 0;
   for (std::int64_t k0 = 0; k0 < nz; k0 += per_slab) {
     density::narrow_to_slab(job, k0, std::min(nz, k0 + per_slab));
-    map.launch = half ? density::run_slab(space, map.impl_used, job, atoms, map.half_values.data() + k0 * plane)
-                      : density::run_slab(space, map.impl_used, job, atoms, map.values.data() + k0 * plane);
+    map.launch =
+        half ? density::run_slab(space, map.impl_used, job, atoms,
+                                 map.half_values.data() + k0 * plane)
+             : density::run_slab(space, map.impl_used, job, atoms, map.values.data() + k0 * plane);
     ++map.slabs;
   }
   Kokkos::Profiling::popRegion();
@@ -85,5 +94,6 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input, c
 
 }  // namespace kmol
 
-#define KMOL_INSTANTIATE_DENSITY(Space) \
-  template kmol::DensityMap kmol::gaussian_density(const Space&, const kmol::DensityInput&, const kmol::DensitySettings&);
+#define KMOL_INSTANTIATE_DENSITY(Space)                                                     \
+  template kmol::DensityMap kmol::gaussian_density(const Space&, const kmol::DensityInput&, \
+                                                   const kmol::DensitySettings&);

@@ -37,8 +37,8 @@ struct DensityJob {
   std::vector<float> coords[3];  // atom minus lattice origin (Angstrom)
   std::vector<float> factors;    // log2(e) / (2 (s a_i)^2)
   std::int64_t n = 0;
-  float limit = 0;               // log2(1 / threshold)
-  float cut = 0;                 // largest cut radius (Angstrom)
+  float limit = 0;  // log2(1 / threshold)
+  float cut = 0;    // largest cut radius (Angstrom)
   float spacing[3] = {0, 0, 0};
   std::int64_t counts[3] = {0, 0, 0};
   std::int64_t k_begin = 0, k_end = 0;  // this slab's z planes

@@ -6,9 +6,12 @@ namespace kmol {
 
 std::string to_string(DensityImpl impl) {
   switch (impl) {
-    case DensityImpl::kokkos: return "kokkos";
-    case DensityImpl::cuda: return "cuda";
-    case DensityImpl::automatic: break;
+    case DensityImpl::kokkos:
+      return "kokkos";
+    case DensityImpl::cuda:
+      return "cuda";
+    case DensityImpl::automatic:
+      break;
   }
   return "auto";
 }
@@ -17,12 +20,14 @@ DensityImpl density_impl_from_string(const std::string& name) {
   if (name == "auto") return DensityImpl::automatic;
   for (DensityImpl impl : {DensityImpl::kokkos, DensityImpl::cuda})
     if (to_string(impl) == name) return impl;
-  throw InputError({"", "--impl", -1}, "unknown density implementation '" + name + "' (expected auto, kokkos or cuda)");
+  throw InputError({"", "--impl", -1},
+                   "unknown density implementation '" + name + "' (expected auto, kokkos or cuda)");
 }
 
 std::string density_refusal(DensityImpl impl, DensityPlatform platform) {
   switch (impl) {
-    case DensityImpl::kokkos: return {};
+    case DensityImpl::kokkos:
+      return {};
     case DensityImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
       return platform == DensityPlatform::cuda ? "" : "cuda runs on the Cuda execution space only";
@@ -30,7 +35,8 @@ std::string density_refusal(DensityImpl impl, DensityPlatform platform) {
       (void)platform;
       return "cuda is not compiled into this build (configure with KMOL_CONFIG=cuda)";
 #endif
-    case DensityImpl::automatic: break;
+    case DensityImpl::automatic:
+      break;
   }
   return "automatic is not an implementation";
 }
@@ -43,37 +49,44 @@ DensityImpl choose_density_impl(DensityPlatform platform, DensityImpl requested)
   }
   // The raw kernel keeps the atoms as float4 records and reads them through the read-only cache;
   // it is the default on the Cuda space, the portable one elsewhere.
-  return density_refusal(DensityImpl::cuda, platform).empty() ? DensityImpl::cuda : DensityImpl::kokkos;
+  return density_refusal(DensityImpl::cuda, platform).empty() ? DensityImpl::cuda
+                                                              : DensityImpl::kokkos;
 }
 
 AlgorithmSummary density_summary() {
-  AlgorithmSummary s{"density",
-                     "Gaussian density maps (QuickSurf): per-atom radii and scale, truncated Gaussians, cells "
-                     "built on the device, slabs beyond a memory budget, float or half output",
-                     {}};
-  s.implementations.push_back({"kokkos", "every backend; a run of 4 points along x per thread", "CPU spaces"});
+  AlgorithmSummary s{
+      "density",
+      "Gaussian density maps (QuickSurf): per-atom radii and scale, truncated Gaussians, cells "
+      "built on the device, slabs beyond a memory budget, float or half output",
+      {}};
+  s.implementations.push_back(
+      {"kokkos", "every backend; a run of 4 points along x per thread", "CPU spaces"});
 #ifdef KMOL_HAVE_CUDA
   s.implementations.push_back(
-      {"cuda", "Cuda space; atoms as float4 records in cell order, 2-D blocks of x runs", "the Cuda space"});
+      {"cuda", "Cuda space; atoms as float4 records in cell order, 2-D blocks of x runs",
+       "the Cuda space"});
 #endif
   return s;
 }
 
 AlgorithmSummary surface_summary() {
-  AlgorithmSummary s{"surface",
-                     "marching cubes on any scalar map: shared-vertex watertight mesh, gradient normals, "
-                     "count/scan/emit passes; area, volume, PLY and OBJ",
-                     {}};
+  AlgorithmSummary s{
+      "surface",
+      "marching cubes on any scalar map: shared-vertex watertight mesh, gradient normals, "
+      "count/scan/emit passes; area, volume, PLY and OBJ",
+      {}};
   s.implementations.push_back({"kokkos", "every backend", "every map"});
   return s;
 }
 
 AlgorithmSummary correlation_summary() {
-  AlgorithmSummary s{"correlation",
-                     "map-to-map Pearson cross-correlation (MDFF quality of fit): global and local on 8^3 tiles "
-                     "in one pass, optional reference threshold",
-                     {}};
-  s.implementations.push_back({"kokkos", "every backend; a thread per tile, sums in double", "every pair of maps"});
+  AlgorithmSummary s{
+      "correlation",
+      "map-to-map Pearson cross-correlation (MDFF quality of fit): global and local on 8^3 tiles "
+      "in one pass, optional reference threshold",
+      {}};
+  s.implementations.push_back(
+      {"kokkos", "every backend; a thread per tile, sums in double", "every pair of maps"});
   return s;
 }
 

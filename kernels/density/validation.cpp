@@ -9,9 +9,12 @@
 
 namespace kmol {
 
-double density_cut_radius(double sigma, double threshold) { return sigma * std::sqrt(2.0 * std::log(1.0 / threshold)); }
+double density_cut_radius(double sigma, double threshold) {
+  return sigma * std::sqrt(2.0 * std::log(1.0 / threshold));
+}
 
-io::RegularGrid density_grid_around(const Vec3<float>* positions, std::int64_t n, double spacing, double padding) {
+io::RegularGrid density_grid_around(const Vec3<float>* positions, std::int64_t n, double spacing,
+                                    double padding) {
   if (!(spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
   if (n == 0) throw InputError({"", "atoms", -1}, "no atoms to place a lattice around");
   Vec3<double> lo = positions[0].cast<double>(), hi = lo;
@@ -45,11 +48,14 @@ DensityJob prepare_density(const DensityInput& input, const DensitySettings& s) 
     if (!(s.grid.spacing[std::size_t(a)] > 0))
       throw InputError({"", std::string("spacing ") + axes[a], -1}, "must be positive (Angstrom)");
     if (s.grid.counts[std::size_t(a)] < 1)
-      throw InputError({"", std::string("counts ") + axes[a], -1}, "the lattice needs at least one point per axis");
+      throw InputError({"", std::string("counts ") + axes[a], -1},
+                       "the lattice needs at least one point per axis");
   }
   if (!(s.scale > 0)) throw InputError({"", "--scale", -1}, "the radius scale must be positive");
-  if (!(s.threshold > 0 && s.threshold < 1)) throw InputError({"", "--threshold", -1}, "must lie in (0, 1)");
-  if (!(s.memory_budget > 0)) throw InputError({"", "--memory-budget", -1}, "must be positive (bytes)");
+  if (!(s.threshold > 0 && s.threshold < 1))
+    throw InputError({"", "--threshold", -1}, "must lie in (0, 1)");
+  if (!(s.memory_budget > 0))
+    throw InputError({"", "--memory-budget", -1}, "must be positive (bytes)");
   DensityJob job;
   job.n = input.n;
   const double origin[3] = {s.grid.origin.x, s.grid.origin.y, s.grid.origin.z};
@@ -59,7 +65,8 @@ DensityJob prepare_density(const DensityInput& input, const DensitySettings& s) 
   for (std::int64_t a = 0; a < input.n; ++a) {
     const double r = input.radii[a];
     if (!(r > 0) || !std::isfinite(r))
-      throw InputError({"", "radius", long(a)}, "atom radii must be positive and finite (Angstrom)");
+      throw InputError({"", "radius", long(a)},
+                       "atom radii must be positive and finite (Angstrom)");
     const Vec3<float> p = input.positions[a];
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
       throw InputError({"", "position", long(a)}, "atom coordinates must be finite");
@@ -87,7 +94,8 @@ void narrow_to_slab(DensityJob& job, std::int64_t k_begin, std::int64_t k_end) {
   job.k_end = k_end;
   CellGrid& c = job.cells;
   const float lo[3] = {0.0f, 0.0f, float(k_begin) * job.spacing[2]};
-  const float hi[3] = {float(job.counts[0] - 1) * job.spacing[0], float(job.counts[1] - 1) * job.spacing[1],
+  const float hi[3] = {float(job.counts[0] - 1) * job.spacing[0],
+                       float(job.counts[1] - 1) * job.spacing[1],
                        float(k_end - 1) * job.spacing[2]};
   for (int a = 0; a < 3; ++a) {  // every cell within the cut of a point of the slab
     c.lo[a] = c.global_cell(lo[a] - job.cut);
@@ -101,7 +109,8 @@ std::int64_t planes_per_slab(const DensityJob& job, double budget, int bytes_per
   const double atoms = double(job.n) * 28.0;  // coordinates, factors, cell ids, sorted copies
   const double room = budget - atoms;
   if (room < plane) return 1;
-  return std::max<std::int64_t>(1, std::min<std::int64_t>(job.counts[2], std::int64_t(room / plane)));
+  return std::max<std::int64_t>(1,
+                                std::min<std::int64_t>(job.counts[2], std::int64_t(room / plane)));
 }
 
 }  // namespace density

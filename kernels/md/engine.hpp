@@ -6,12 +6,12 @@
 #include <cmath>
 #include <type_traits>
 
-#include "kernels/md/kokkos/forces.hpp"
 #include "kernels/md/host/lj_host.hpp"
+#include "kernels/md/kokkos/forces.hpp"
 #include "kernels/md/kokkos/neighbour_list.hpp"
 #include "kernels/md/md.hpp"
-#include "kernels/md/validation.hpp"
 #include "kernels/md/selection.hpp"
+#include "kernels/md/validation.hpp"
 #include "kernels/rng/rand48.hpp"
 #include "kmol/core/errors.hpp"
 #ifdef KMOL_HAVE_CUDA
@@ -24,7 +24,8 @@ namespace md {
 // Each thermostat step gives each atom its own run of this many rand48 numbers, at a place in the
 // sequence fixed by (step, atom): the same numbers whatever the backend or thread count.
 inline constexpr std::uint64_t draws_per_atom = 6;
-inline constexpr std::uint64_t thermostat_stream_offset = std::uint64_t(1) << 40;  // past the start-up draws
+inline constexpr std::uint64_t thermostat_stream_offset = std::uint64_t(1)
+                                                          << 40;  // past the start-up draws
 
 KOKKOS_INLINE_FUNCTION void gaussian_pair(double u1, double u2, double& a, double& b) {
   const double r = ::sqrt(-2 * ::log(1 - u1));
@@ -38,7 +39,8 @@ template <class ExecSpace, class T>
 struct MdSimulation<ExecSpace, T>::Engine {
   using Ty = md::Types<ExecSpace, T>;
   static constexpr Platform platform =
-      std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? Platform::host : Platform::cuda;
+      std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? Platform::host
+                                                                          : Platform::cuda;
 
   ExecSpace space;
   MdSettings settings;
@@ -57,23 +59,33 @@ struct MdSimulation<ExecSpace, T>::Engine {
   double time;
 
   Engine(const ExecSpace& s, const MdState& start, const MdSettings& st)
-      : space(s), settings(st), n(int(start.positions.size())), box_length(start.box), step(start.step), time(start.time) {
+      : space(s),
+        settings(st),
+        n(int(start.positions.size())),
+        box_length(start.box),
+        step(start.step),
+        time(start.time) {
     md::validate(start, settings);
-    impl = choose_md_force_impl({n, box_length, settings.cutoff, settings.skin}, platform, settings.impl);
+    impl = choose_md_force_impl({n, box_length, settings.cutoff, settings.skin}, platform,
+                                settings.impl);
     box = PeriodicBox<T>::of(box_length);
     lj = ShiftedForceLJ<T>::with_cutoff(settings.cutoff);
     x = typename Ty::Vectors(std::string("md::x"), n);
     v = typename Ty::Vectors(std::string("md::v"), n);
-    out = {typename Ty::Vectors(std::string("md::f"), n), typename Ty::Scalars(std::string("md::energy"), n),
+    out = {typename Ty::Vectors(std::string("md::f"), n),
+           typename Ty::Scalars(std::string("md::energy"), n),
            typename Ty::Scalars(std::string("md::virial"), n)};
     auto hx = Kokkos::create_mirror_view(x);
     auto hv = Kokkos::create_mirror_view(v);
     for (int i = 0; i < n; ++i) {
       const Vec3<double> p = start.positions[std::size_t(i)];
-      const Vec3<double> u = start.velocities.empty() ? Vec3<double>{} : start.velocities[std::size_t(i)];
-      const double pd[3] = {p.x, p.y, p.z}, ud[3] = {u.x, u.y, u.z}, l[3] = {box_length.x, box_length.y, box_length.z};
+      const Vec3<double> u =
+          start.velocities.empty() ? Vec3<double>{} : start.velocities[std::size_t(i)];
+      const double pd[3] = {p.x, p.y, p.z}, ud[3] = {u.x, u.y, u.z},
+                   l[3] = {box_length.x, box_length.y, box_length.z};
       for (int d = 0; d < 3; ++d) {
-        hx(i, d) = PeriodicBox<T>::wrap_into(T(pd[d] - l[d] * std::floor(pd[d] / l[d])), T(l[d]), T(1 / l[d]));
+        hx(i, d) = PeriodicBox<T>::wrap_into(T(pd[d] - l[d] * std::floor(pd[d] / l[d])), T(l[d]),
+                                             T(1 / l[d]));
         hv(i, d) = T(ud[d]);
       }
     }
@@ -87,15 +99,17 @@ struct MdSimulation<ExecSpace, T>::Engine {
     switch (impl) {
       case MdForceImpl::all_pairs:
         md::all_pairs_forces(space, x, out, box, lj);
-        launch = "all_pairs: team size " + std::to_string(md::Traits<ExecSpace>::team_size) + ", block " +
-                 std::to_string(md::Traits<ExecSpace>::block) + ", tile " + std::to_string(md::Traits<ExecSpace>::tile);
+        launch = "all_pairs: team size " + std::to_string(md::Traits<ExecSpace>::team_size) +
+                 ", block " + std::to_string(md::Traits<ExecSpace>::block) + ", tile " +
+                 std::to_string(md::Traits<ExecSpace>::tile);
         return;
       case MdForceImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
         if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-          launch = lj_all_pairs_cuda(LjAllPairsCudaArgs<T>{x.data(), out.f.data(), out.energy.data(), out.virial.data(), n,
-                                                           int(x.stride(1)), box, lj},
-                                     space.cuda_stream());
+          launch = lj_all_pairs_cuda(
+              LjAllPairsCudaArgs<T>{x.data(), out.f.data(), out.energy.data(), out.virial.data(), n,
+                                    int(x.stride(1)), box, lj},
+              space.cuda_stream());
           return;
         }
 #endif
@@ -103,8 +117,8 @@ struct MdSimulation<ExecSpace, T>::Engine {
       case MdForceImpl::cells:
         cells.build(space, x, box_length, settings.cutoff);
         md::cell_forces(space, x, cells, out, box, lj);
-        launch = "cells: " + std::to_string(cells.grid.n[0]) + "x" + std::to_string(cells.grid.n[1]) + "x" +
-                 std::to_string(cells.grid.n[2]);
+        launch = "cells: " + std::to_string(cells.grid.n[0]) + "x" +
+                 std::to_string(cells.grid.n[1]) + "x" + std::to_string(cells.grid.n[2]);
         return;
       case MdForceImpl::neighbour_half:
       case MdForceImpl::neighbour_full: {
@@ -112,7 +126,8 @@ struct MdSimulation<ExecSpace, T>::Engine {
         if (list.builds == 0 || double(list.largest_move2(space, x, box)) > half_skin * half_skin) {
           list.build(space, x, box_length, box, settings.cutoff + settings.skin);
           launch = to_string(impl) + ": skin " + std::to_string(settings.skin) + ", capacity " +
-                   std::to_string(list.capacity) + ", cells " + std::to_string(list.cells.grid.n[0]) + "^3";
+                   std::to_string(list.capacity) + ", cells " +
+                   std::to_string(list.cells.grid.n[0]) + "^3";
         }
         md::neighbour_forces(space, x, list, out, box, lj);
         return;
@@ -120,14 +135,16 @@ struct MdSimulation<ExecSpace, T>::Engine {
       case MdForceImpl::cpu:
         if constexpr (platform == Platform::host) {
           if (!host)
-            host = std::make_unique<LjHostForces<T>>(n, box_length, settings.cutoff, settings.skin, space.concurrency());
+            host = std::make_unique<LjHostForces<T>>(n, box_length, settings.cutoff, settings.skin,
+                                                     space.concurrency());
           space.fence();
           host->compute(x.data(), out.f.data(), out.energy.data(), out.virial.data());
           launch = host->launch();
           return;
         }
         break;
-      case MdForceImpl::automatic: break;
+      case MdForceImpl::automatic:
+        break;
     }
     throw UnsupportedError("md: " + to_string(impl) + " cannot run on this execution space");
   }
@@ -137,17 +154,20 @@ struct MdSimulation<ExecSpace, T>::Engine {
     const auto xs = x, vs = v, f = out.f;
     const T dt = T(settings.dt), half_dt = T(0.5 * settings.dt);
     const auto b = box;
-    Kokkos::parallel_for("kmol::md::kick_drift", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(int i) {
-      const T l[3] = {b.length.x, b.length.y, b.length.z}, inv[3] = {b.inverse.x, b.inverse.y, b.inverse.z};
-      for (int d = 0; d < 3; ++d) {
-        vs(i, d) = math::fma(half_dt, f(i, d), vs(i, d));
-        xs(i, d) = PeriodicBox<T>::wrap_into(math::fma(dt, vs(i, d), xs(i, d)), l[d], inv[d]);
-      }
-    });
+    Kokkos::parallel_for(
+        "kmol::md::kick_drift", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(int i) {
+          const T l[3] = {b.length.x, b.length.y, b.length.z},
+                  inv[3] = {b.inverse.x, b.inverse.y, b.inverse.z};
+          for (int d = 0; d < 3; ++d) {
+            vs(i, d) = math::fma(half_dt, f(i, d), vs(i, d));
+            xs(i, d) = PeriodicBox<T>::wrap_into(math::fma(dt, vs(i, d), xs(i, d)), l[d], inv[d]);
+          }
+        });
     compute_forces();
-    Kokkos::parallel_for("kmol::md::kick", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(int i) {
-      for (int d = 0; d < 3; ++d) vs(i, d) = math::fma(half_dt, f(i, d), vs(i, d));
-    });
+    Kokkos::parallel_for(
+        "kmol::md::kick", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(int i) {
+          for (int d = 0; d < 3; ++d) vs(i, d) = math::fma(half_dt, f(i, d), vs(i, d));
+        });
     ++step;
     time += settings.dt;
     if (settings.thermostat != Thermostat::none) thermostat();
@@ -160,38 +180,44 @@ struct MdSimulation<ExecSpace, T>::Engine {
         md::thermostat_stream_offset + md::draws_per_atom * std::uint64_t(n) * std::uint64_t(step));
     const double sd = std::sqrt(settings.temperature);
     const double collide = settings.coupling * settings.dt;
-    const double keep = std::exp(-settings.coupling * settings.dt), kick = std::sqrt(1 - keep * keep) * sd;
+    const double keep = std::exp(-settings.coupling * settings.dt),
+                 kick = std::sqrt(1 - keep * keep) * sd;
     const bool andersen = settings.thermostat == Thermostat::andersen;
     const auto vs = v;
-    Kokkos::parallel_for("kmol::md::thermostat", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(int i) {
-      Rand48 g = base.advanced(md::draws_per_atom * std::uint64_t(i));
-      double u[6];
-      for (double& w : u) w = g.drand48();
-      double z[6];
-      md::gaussian_pair(u[0], u[1], z[0], z[1]);
-      md::gaussian_pair(u[2], u[3], z[2], z[3]);
-      md::gaussian_pair(u[4], u[5], z[4], z[5]);
-      if (andersen) {
-        if (u[5] < collide)  // u[5] only fed z[4], z[5], which Andersen does not use
-          for (int d = 0; d < 3; ++d) vs(i, d) = T(sd * z[d]);
-      } else {
-        for (int d = 0; d < 3; ++d) vs(i, d) = T(keep * double(vs(i, d)) + kick * z[d]);
-      }
-    });
+    Kokkos::parallel_for(
+        "kmol::md::thermostat", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(int i) {
+          Rand48 g = base.advanced(md::draws_per_atom * std::uint64_t(i));
+          double u[6];
+          for (double& w : u) w = g.drand48();
+          double z[6];
+          md::gaussian_pair(u[0], u[1], z[0], z[1]);
+          md::gaussian_pair(u[2], u[3], z[2], z[3]);
+          md::gaussian_pair(u[4], u[5], z[4], z[5]);
+          if (andersen) {
+            if (u[5] < collide)  // u[5] only fed z[4], z[5], which Andersen does not use
+              for (int d = 0; d < 3; ++d) vs(i, d) = T(sd * z[d]);
+          } else {
+            for (int d = 0; d < 3; ++d) vs(i, d) = T(keep * double(vs(i, d)) + kick * z[d]);
+          }
+        });
   }
 
   double sum(const typename Ty::Scalars& a) const {
     double total = 0;
-    Kokkos::parallel_reduce("kmol::md::sum", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                            KOKKOS_LAMBDA(int i, double& t) { t += double(a(i)); }, total);
+    Kokkos::parallel_reduce(
+        "kmol::md::sum", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+        KOKKOS_LAMBDA(int i, double& t) { t += double(a(i)); }, total);
     return total;
   }
 
   double sum_component(const typename Ty::Vectors& a, int d, bool squared) const {
     double total = 0;
-    Kokkos::parallel_reduce("kmol::md::sum_component", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                            KOKKOS_LAMBDA(int i, double& t) { t += squared ? double(a(i, d)) * double(a(i, d)) : double(a(i, d)); },
-                            total);
+    Kokkos::parallel_reduce(
+        "kmol::md::sum_component", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+        KOKKOS_LAMBDA(int i, double& t) {
+          t += squared ? double(a(i, d)) * double(a(i, d)) : double(a(i, d));
+        },
+        total);
     return total;
   }
 
@@ -199,7 +225,8 @@ struct MdSimulation<ExecSpace, T>::Engine {
     MdThermo t;
     t.step = step;
     t.time = time;
-    const double kinetic = 0.5 * (sum_component(v, 0, true) + sum_component(v, 1, true) + sum_component(v, 2, true));
+    const double kinetic =
+        0.5 * (sum_component(v, 0, true) + sum_component(v, 1, true) + sum_component(v, 2, true));
     const double potential = sum(out.energy), virial = sum(out.virial);
     const double volume = box_length.x * box_length.y * box_length.z;
     t.temperature = 2 * kinetic / double(3 * n - 3);
@@ -207,13 +234,15 @@ struct MdSimulation<ExecSpace, T>::Engine {
     t.potential = potential / n;
     t.total = t.kinetic + t.potential;
     t.pressure = (2 * kinetic + virial) / (3 * volume);
-    t.momentum = {sum_component(v, 0, false), sum_component(v, 1, false), sum_component(v, 2, false)};
+    t.momentum = {sum_component(v, 0, false), sum_component(v, 1, false),
+                  sum_component(v, 2, false)};
     return t;
   }
 };
 
 template <class ExecSpace, class T>
-MdSimulation<ExecSpace, T>::MdSimulation(const ExecSpace& space, const MdState& start, const MdSettings& settings)
+MdSimulation<ExecSpace, T>::MdSimulation(const ExecSpace& space, const MdState& start,
+                                         const MdSettings& settings)
     : engine_(std::make_unique<Engine>(space, start, settings)) {}
 
 template <class ExecSpace, class T>
@@ -237,7 +266,8 @@ template <class V>
 std::vector<Vec3<double>> to_host_vectors(const V& a) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
   std::vector<Vec3<double>> out(h.extent(0));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = {double(h(i, 0)), double(h(i, 1)), double(h(i, 2))};
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = {double(h(i, 0)), double(h(i, 1)), double(h(i, 2))};
   return out;
 }
 }  // namespace md
@@ -277,6 +307,6 @@ std::int64_t MdSimulation<ExecSpace, T>::list_builds() const {
 
 }  // namespace kmol
 
-#define KMOL_INSTANTIATE_MD(Space)                    \
+#define KMOL_INSTANTIATE_MD(Space)                 \
   template class kmol::MdSimulation<Space, float>; \
   template class kmol::MdSimulation<Space, double>;

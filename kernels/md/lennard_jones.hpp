@@ -31,7 +31,8 @@ struct ShiftedForceLJ {
     const T ir2 = inv_r * inv_r;
     const T ir6 = ir2 * ir2 * ir2;
     f_over_r = math::fma(T(24) * ir6 * ir2, math::fma(T(2), ir6, T(-1)), -force_at_cutoff * inv_r);
-    energy = math::fma(r - cutoff, force_at_cutoff, math::fma(T(4) * ir6, ir6 - T(1), -energy_at_cutoff));
+    energy = math::fma(r - cutoff, force_at_cutoff,
+                       math::fma(T(4) * ir6, ir6 - T(1), -energy_at_cutoff));
   }
 };
 
@@ -40,10 +41,13 @@ template <class T>
 struct PeriodicBox {
   Vec3<T> length, inverse;
 
-  static PeriodicBox of(Vec3<double> l) { return {l.cast<T>(), Vec3<double>{1 / l.x, 1 / l.y, 1 / l.z}.cast<T>()}; }
+  static PeriodicBox of(Vec3<double> l) {
+    return {l.cast<T>(), Vec3<double>{1 / l.x, 1 / l.y, 1 / l.z}.cast<T>()};
+  }
   KMOL_INLINE Vec3<T> displacement(Vec3<T> a, Vec3<T> b) const {
     const Vec3<T> d = a - b;
-    return {OrthorhombicBox<T>::wrap(d.x, length.x, inverse.x), OrthorhombicBox<T>::wrap(d.y, length.y, inverse.y),
+    return {OrthorhombicBox<T>::wrap(d.x, length.x, inverse.x),
+            OrthorhombicBox<T>::wrap(d.y, length.y, inverse.y),
             OrthorhombicBox<T>::wrap(d.z, length.z, inverse.z)};
   }
   // Into [0, L) (L itself can come out when x is a rounding below 0; cell lookups clamp it).

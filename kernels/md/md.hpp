@@ -48,7 +48,7 @@ struct MdState {
 struct MdThermo {
   std::int64_t step = 0;
   double time = 0;
-  double temperature = 0;                       // 2 KE / (3N - 3)
+  double temperature = 0;                        // 2 KE / (3N - 3)
   double potential = 0, kinetic = 0, total = 0;  // per atom
   double pressure = 0;
   Vec3<double> momentum;
@@ -74,11 +74,11 @@ class MdSimulation {
 
   void run(std::int64_t steps);
   MdThermo thermo() const;
-  MdState state() const;                         // positions (wrapped) and velocities
+  MdState state() const;  // positions (wrapped) and velocities
   std::vector<Vec3<double>> forces() const;
   std::int64_t atoms() const;
   MdForceImpl impl() const;
-  std::string launch() const;    // implementation and its parameters, for the record
+  std::string launch() const;        // implementation and its parameters, for the record
   std::int64_t list_builds() const;  // neighbour-list builds so far (0 for other impls)
 
   struct Engine;
@@ -89,7 +89,7 @@ class MdSimulation {
 
 }  // namespace kmol
 
-#define KMOL_DECLARE_MD(Space)                                 \
+#define KMOL_DECLARE_MD(Space)                            \
   extern template class kmol::MdSimulation<Space, float>; \
   extern template class kmol::MdSimulation<Space, double>;
 #ifdef KOKKOS_ENABLE_SERIAL

@@ -10,7 +10,8 @@
 namespace kmol {
 
 MdState fcc_lattice(std::array<int, 3> cells, double density) {
-  if (!(density > 0) || !std::isfinite(density)) throw InputError({"", "density", -1}, "must be a positive number");
+  if (!(density > 0) || !std::isfinite(density))
+    throw InputError({"", "density", -1}, "must be a positive number");
   for (int c : cells)
     if (c < 1) throw InputError({"", "cells", -1}, "every lattice count must be at least 1");
   const double a = std::cbrt(4 / density);
@@ -21,7 +22,8 @@ MdState fcc_lattice(std::array<int, 3> cells, double density) {
   for (int k = 0; k < cells[2]; ++k)
     for (int j = 0; j < cells[1]; ++j)
       for (int i = 0; i < cells[0]; ++i)
-        for (const auto& b : basis) s.positions.push_back(a * Vec3<double>{i + b.x, j + b.y, k + b.z});
+        for (const auto& b : basis)
+          s.positions.push_back(a * Vec3<double>{i + b.x, j + b.y, k + b.z});
   return s;
 }
 
@@ -36,8 +38,8 @@ void maxwell_boltzmann(MdState& state, double temperature, std::int64_t seed) {
   if (n < 2) throw InputError({"", "atoms", -1}, "need at least two atoms for a temperature");
   // Box-Muller turns each pair of glibc drand48 numbers into two independent normals.
   const std::size_t normals = 3 * n + 1;
-  Kokkos::View<double*, Kokkos::HostSpace> u(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("uniforms")),
-                                             normals + 1);
+  Kokkos::View<double*, Kokkos::HostSpace> u(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("uniforms")), normals + 1);
   rand48_fill(Kokkos::DefaultHostExecutionSpace(), rand48_seed_state(seed), Rand48Kind::drand48, u);
   std::vector<double> g(normals + 1);
   const double two_pi = 6.283185307179586;
@@ -58,7 +60,8 @@ void maxwell_boltzmann(MdState& state, double temperature, std::int64_t seed) {
     v = v - drift;
     twice_kinetic += norm2(v);
   }
-  const double scale = twice_kinetic > 0 ? std::sqrt(temperature * double(3 * n - 3) / twice_kinetic) : 0;
+  const double scale =
+      twice_kinetic > 0 ? std::sqrt(temperature * double(3 * n - 3) / twice_kinetic) : 0;
   for (auto& v : state.velocities) v = scale * v;
 }
 

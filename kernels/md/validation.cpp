@@ -17,10 +17,12 @@ void validate(const MdState& start, const MdSettings& s) {
   if (n < 2) throw InputError({"", "positions", -1}, "need at least two atoms");
   if (n > std::size_t(1) << 30) throw InputError({"", "positions", -1}, "at most 2^30 atoms");
   if (!start.velocities.empty() && start.velocities.size() != n)
-    throw InputError({"", "velocities", -1}, "one velocity per atom expected (" + std::to_string(n) + "), got " +
+    throw InputError({"", "velocities", -1}, "one velocity per atom expected (" +
+                                                 std::to_string(n) + "), got " +
                                                  std::to_string(start.velocities.size()));
   if (!positive(s.cutoff)) throw InputError({"", "cutoff", -1}, "must be a positive number");
-  if (!(s.skin >= 0) || !std::isfinite(s.skin)) throw InputError({"", "skin", -1}, "must be a non-negative number");
+  if (!(s.skin >= 0) || !std::isfinite(s.skin))
+    throw InputError({"", "skin", -1}, "must be a non-negative number");
   if (!positive(s.dt)) throw InputError({"", "dt", -1}, "must be a positive number");
   if (s.thermostat != Thermostat::none) {
     if (!(s.temperature >= 0) || !std::isfinite(s.temperature))
@@ -32,7 +34,8 @@ void validate(const MdState& start, const MdSettings& s) {
     if (!positive(side)) throw InputError({"", "box", -1}, "box lengths must be positive numbers");
     if (side < 2 * s.cutoff)
       throw InputError({"", "box", -1}, "every box length must be at least twice the cutoff (" +
-                                            std::to_string(2 * s.cutoff) + ") for the minimum image");
+                                            std::to_string(2 * s.cutoff) +
+                                            ") for the minimum image");
   }
   for (std::size_t i = 0; i < n; ++i) {
     const auto& p = start.positions[i];

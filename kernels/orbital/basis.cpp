@@ -26,18 +26,21 @@ OrbitalBasis::OrbitalBasis(const MoldenData& molden) : centres_(molden.positions
     const auto& powers = orbital::cartesian_powers(g.l);
     s.expansion.assign(std::size_t(s.functions) * powers.size(), 0.0);
     for (int f = 0; f < s.functions; ++f) {
-      const orbital::Polynomial p = g.spherical ? orbital::spherical_function(g.l, f) : orbital::cartesian_function(g.l, f);
+      const orbital::Polynomial p =
+          g.spherical ? orbital::spherical_function(g.l, f) : orbital::cartesian_function(g.l, f);
       // Each function of the contraction normalised to 1 as a whole.
       double norm2 = 0;
       for (std::size_t a = 0; a < s.d.size(); ++a)
         for (std::size_t b = 0; b < s.d.size(); ++b)
           norm2 += s.d[a] * s.d[b] * orbital::squared_integral(p, s.alpha[a] + s.alpha[b]);
       if (!(norm2 > 0) || !std::isfinite(norm2))
-        throw InputError({molden.path, "[GTO]", -1}, "a shell of atom " + std::to_string(g.atom + 1) +
-                                                         " has a contraction of zero norm");
+        throw InputError(
+            {molden.path, "[GTO]", -1},
+            "a shell of atom " + std::to_string(g.atom + 1) + " has a contraction of zero norm");
       for (const orbital::Term& t : p) {
         const auto c = std::find(powers.begin(), powers.end(), t.powers) - powers.begin();
-        s.expansion[std::size_t(f) * powers.size() + std::size_t(c)] += t.coefficient / std::sqrt(norm2);
+        s.expansion[std::size_t(f) * powers.size() + std::size_t(c)] +=
+            t.coefficient / std::sqrt(norm2);
       }
     }
     functions_ += s.functions;
@@ -49,15 +52,17 @@ OrbitalBasis::OrbitalBasis(const MoldenData& molden) : centres_(molden.positions
 std::vector<double> OrbitalBasis::monomial_coefficients(const std::vector<double>& mo) const {
   if (int(mo.size()) != functions_)
     throw InputError({"", "coefficients", -1}, "the orbital has " + std::to_string(mo.size()) +
-                                                    " coefficients but the basis " + std::to_string(functions_) + " functions");
+                                                   " coefficients but the basis " +
+                                                   std::to_string(functions_) + " functions");
   std::vector<double> out(std::size_t(monomials_), 0.0);
   for (const CartesianShell& s : shells_) {
     const std::size_t n = orbital::cartesian_powers(s.l).size();
-    const double to_angstrom = std::pow(bohr_in_angstrom, -s.l);  // monomials of bohr from ones of Angstrom
+    const double to_angstrom =
+        std::pow(bohr_in_angstrom, -s.l);  // monomials of bohr from ones of Angstrom
     for (int f = 0; f < s.functions; ++f)
       for (std::size_t c = 0; c < n; ++c)
-        out[std::size_t(s.first_monomial) + c] +=
-            mo[std::size_t(s.first_function + f)] * s.expansion[std::size_t(f) * n + c] * to_angstrom;
+        out[std::size_t(s.first_monomial) + c] += mo[std::size_t(s.first_function + f)] *
+                                                  s.expansion[std::size_t(f) * n + c] * to_angstrom;
   }
   return out;
 }
@@ -75,11 +80,14 @@ void put(std::vector<unsigned char>& bytes, std::int64_t offset, const std::vect
 }  // namespace
 
 template <class T>
-PackedTables pack_tables(const OrbitalBasis& basis, const std::vector<double>& coef, const Vec3<double>& origin) {
+PackedTables pack_tables(const OrbitalBasis& basis, const std::vector<double>& coef,
+                         const Vec3<double>& origin) {
   const auto& shells = basis.shells();
   std::vector<int> order(shells.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return shells[std::size_t(a)].atom < shells[std::size_t(b)].atom; });
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return shells[std::size_t(a)].atom < shells[std::size_t(b)].atom;
+  });
   const int atoms = int(basis.centres().size());
   std::vector<T> xyz, alpha, d, c;
   std::vector<int> atom_shells(std::size_t(atoms) + 1, 0), shell_l, shell_prims{0}, shell_coef;
@@ -130,8 +138,10 @@ PackedTables pack_tables(const OrbitalBasis& basis, const std::vector<double>& c
   return out;
 }
 
-template PackedTables pack_tables<float>(const OrbitalBasis&, const std::vector<double>&, const Vec3<double>&);
-template PackedTables pack_tables<double>(const OrbitalBasis&, const std::vector<double>&, const Vec3<double>&);
+template PackedTables pack_tables<float>(const OrbitalBasis&, const std::vector<double>&,
+                                         const Vec3<double>&);
+template PackedTables pack_tables<double>(const OrbitalBasis&, const std::vector<double>&,
+                                          const Vec3<double>&);
 
 }  // namespace orbital
 }  // namespace kmol

@@ -19,13 +19,14 @@ namespace kmol {
 
 template <class ExecSpace>
 constexpr OrbitalPlatform orbital_platform_of() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? OrbitalPlatform::host
-                                                                              : OrbitalPlatform::cuda;
+  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
+             ? OrbitalPlatform::host
+             : OrbitalPlatform::cuda;
 }
 
 template <class ExecSpace, class T>
-std::string run_orbital(const ExecSpace& space, OrbitalImpl impl, const orbital::PackedTables& tables,
-                        const OrbitalSettings& s, T* values) {
+std::string run_orbital(const ExecSpace& space, OrbitalImpl impl,
+                        const orbital::PackedTables& tables, const OrbitalSettings& s, T* values) {
   switch (impl) {
     case OrbitalImpl::host:
       if constexpr (orbital_platform_of<ExecSpace>() == OrbitalPlatform::host)
@@ -37,18 +38,21 @@ std::string run_orbital(const ExecSpace& space, OrbitalImpl impl, const orbital:
         return orbital_cuda(tables, s.lattice, values, s.constant_bytes_limit, space.cuda_stream());
 #endif
       break;
-    case OrbitalImpl::kokkos: return orbital_kokkos(space, tables, s.lattice, values);
-    case OrbitalImpl::automatic: break;
+    case OrbitalImpl::kokkos:
+      return orbital_kokkos(space, tables, s.lattice, values);
+    case OrbitalImpl::automatic:
+      break;
   }
   throw UnsupportedError("orbital: " + to_string(impl) + " cannot run on this execution space");
 }
 
 template <class T, class ExecSpace>
-OrbitalMap<T> orbital_on_lattice(const ExecSpace& space, const OrbitalBasis& basis, const MolecularOrbital& mo,
-                                 const OrbitalSettings& settings) {
+OrbitalMap<T> orbital_on_lattice(const ExecSpace& space, const OrbitalBasis& basis,
+                                 const MolecularOrbital& mo, const OrbitalSettings& settings) {
   Kokkos::Profiling::pushRegion("kmol::orbital_on_lattice");
   validate_orbital_lattice(settings.lattice, 1, int(sizeof(T)));
-  const auto tables = orbital::pack_tables<T>(basis, basis.monomial_coefficients(mo.coefficients), settings.lattice.origin);
+  const auto tables = orbital::pack_tables<T>(basis, basis.monomial_coefficients(mo.coefficients),
+                                              settings.lattice.origin);
   OrbitalMap<T> map;
   map.lattice = settings.lattice;
   map.values.resize(std::size_t(settings.lattice.points()));
@@ -79,7 +83,8 @@ std::vector<OrbitalMap<T>> orbitals_on_lattice(const ExecSpace& space, const Orb
     values.push_back(map.values.data());
   }
   if (!mos.empty()) {
-    const std::string launch = orbitals_gemm(space, tables, coef, basis.monomials(), settings.lattice, values);
+    const std::string launch =
+        orbitals_gemm(space, tables, coef, basis.monomials(), settings.lattice, values);
     for (auto& map : maps) map.launch = launch;
   }
   Kokkos::Profiling::popRegion();
@@ -88,12 +93,12 @@ std::vector<OrbitalMap<T>> orbitals_on_lattice(const ExecSpace& space, const Orb
 
 }  // namespace kmol
 
-#define KMOL_INSTANTIATE_ORBITAL_T(Space, T)                                                                     \
-  template kmol::OrbitalMap<T> kmol::orbital_on_lattice<T, Space>(const Space&, const kmol::OrbitalBasis&,         \
-                                                                  const kmol::MolecularOrbital&,                  \
-                                                                  const kmol::OrbitalSettings&);                  \
-  template std::vector<kmol::OrbitalMap<T>> kmol::orbitals_on_lattice<T, Space>(                                 \
-      const Space&, const kmol::OrbitalBasis&, const std::vector<const kmol::MolecularOrbital*>&,                 \
+#define KMOL_INSTANTIATE_ORBITAL_T(Space, T)                                                      \
+  template kmol::OrbitalMap<T> kmol::orbital_on_lattice<T, Space>(                                \
+      const Space&, const kmol::OrbitalBasis&, const kmol::MolecularOrbital&,                     \
+      const kmol::OrbitalSettings&);                                                              \
+  template std::vector<kmol::OrbitalMap<T>> kmol::orbitals_on_lattice<T, Space>(                  \
+      const Space&, const kmol::OrbitalBasis&, const std::vector<const kmol::MolecularOrbital*>&, \
       const kmol::OrbitalSettings&);
 #define KMOL_INSTANTIATE_ORBITAL(Space) \
   KMOL_INSTANTIATE_ORBITAL_T(Space, float) KMOL_INSTANTIATE_ORBITAL_T(Space, double)

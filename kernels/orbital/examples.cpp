@@ -20,7 +20,8 @@ struct Contraction {
 
 // STO-3G (Hehre, Stewart and Pople, J. Chem. Phys. 51, 2657 (1969)); the sp shell split in s and p.
 std::vector<Contraction> sto3g(int z) {
-  if (z == 1) return {{0, {3.42525091, 0.62391373, 0.16885540}, {0.15432897, 0.53532814, 0.44463454}}};
+  if (z == 1)
+    return {{0, {3.42525091, 0.62391373, 0.16885540}, {0.15432897, 0.53532814, 0.44463454}}};
   const std::vector<double> sp = {5.0331513, 1.1695961, 0.3803890};
   return {{0, {130.7093200, 23.8088610, 6.4436083}, {0.15432897, 0.53532814, 0.44463454}},
           {0, sp, {-0.09996723, 0.39951283, 0.70011547}},
@@ -31,7 +32,8 @@ std::vector<Contraction> sto3g(int z) {
 // 0.8 of Hariharan and Pople, Theor. Chim. Acta 28, 213 (1973)).
 std::vector<Contraction> c_631gs() {
   const std::vector<double> sp2 = {7.8682724, 1.8812885, 0.5442493};
-  return {{0, {3047.5249, 457.36951, 103.94869, 29.210155, 9.2866630, 3.1639270},
+  return {{0,
+           {3047.5249, 457.36951, 103.94869, 29.210155, 9.2866630, 3.1639270},
            {0.0018347, 0.0140373, 0.0688426, 0.2321844, 0.4679413, 0.3623120}},
           {0, sp2, {-0.1193324, -0.1608542, 1.1434564}},
           {1, sp2, {0.0689991, 0.3164240, 0.7443083}},
@@ -45,7 +47,8 @@ void water(MoldenData& m) {
   const double r = 0.9572, half = 0.5 * 104.52 * M_PI / 180;
   m.symbols = {"O", "H", "H"};
   m.atomic_numbers = {8, 1, 1};
-  m.positions = {{0, 0, 0.1173}, {0, r * std::sin(half), 0.1173 - r * std::cos(half)},
+  m.positions = {{0, 0, 0.1173},
+                 {0, r * std::sin(half), 0.1173 - r * std::cos(half)},
                  {0, -r * std::sin(half), 0.1173 - r * std::cos(half)}};
 }
 
@@ -120,11 +123,15 @@ std::string format(const char* pattern, ...) {
 MoldenData example_molecule(ExampleMolecule molecule, const ExampleOptions& o) {
   MoldenData m;
   m.path = molecule == ExampleMolecule::water_sto3g ? "example:water-sto3g" : "example:c60-6-31gs";
-  if (molecule == ExampleMolecule::water_sto3g) water(m);
-  else c60(m);
+  if (molecule == ExampleMolecule::water_sto3g)
+    water(m);
+  else
+    c60(m);
   std::vector<bool> core;  // per basis function
   for (int a = 0; a < int(m.positions.size()); ++a) {
-    const auto shells = molecule == ExampleMolecule::water_sto3g ? sto3g(m.atomic_numbers[std::size_t(a)]) : c_631gs();
+    const auto shells = molecule == ExampleMolecule::water_sto3g
+                            ? sto3g(m.atomic_numbers[std::size_t(a)])
+                            : c_631gs();
     for (std::size_t k = 0; k < shells.size(); ++k) {
       GaussianShell g;
       g.atom = a;
@@ -132,7 +139,8 @@ MoldenData example_molecule(ExampleMolecule molecule, const ExampleOptions& o) {
       g.spherical = o.spherical && g.l >= 2;
       g.exponents = shells[k].exponents;
       g.coefficients = shells[k].coefficients;
-      core.insert(core.end(), std::size_t(g.functions()), k == 0 && m.atomic_numbers[std::size_t(a)] > 2);
+      core.insert(core.end(), std::size_t(g.functions()),
+                  k == 0 && m.atomic_numbers[std::size_t(a)] > 2);
       m.shells.push_back(g);
     }
   }
@@ -145,16 +153,20 @@ MoldenData example_molecule(ExampleMolecule molecule, const ExampleOptions& o) {
   if (o.orbitals > n) throw std::invalid_argument("more orbitals than basis functions");
   std::vector<double> s(std::size_t(n) * n);
   for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) s[std::size_t(i) * n + j] = s_full[std::size_t(keep[std::size_t(i)]) * basis.functions() + keep[std::size_t(j)]];
+    for (int j = 0; j < n; ++j)
+      s[std::size_t(i) * n + j] =
+          s_full[std::size_t(keep[std::size_t(i)]) * basis.functions() + keep[std::size_t(j)]];
   cholesky(s, n);
   for (int k = 0; k < o.orbitals; ++k) {
     MolecularOrbital mo;
     mo.symmetry = "A";
-    mo.energy = -0.6 + 0.05 * k;  // no SCF here: increasing energies order the orbitals for homo and lumo
+    mo.energy =
+        -0.6 + 0.05 * k;  // no SCF here: increasing energies order the orbitals for homo and lumo
     mo.occupation = k < o.occupied ? 2.0 : 0.0;
     mo.coefficients.assign(std::size_t(basis.functions()), 0.0);
     const std::vector<double> row = inverse_row(s, n, n - 1 - k);
-    for (int i = 0; i < n; ++i) mo.coefficients[std::size_t(keep[std::size_t(i)])] = row[std::size_t(i)];
+    for (int i = 0; i < n; ++i)
+      mo.coefficients[std::size_t(keep[std::size_t(i)])] = row[std::size_t(i)];
     m.orbitals.push_back(std::move(mo));
   }
   return m;
@@ -163,8 +175,8 @@ MoldenData example_molecule(ExampleMolecule molecule, const ExampleOptions& o) {
 void write_molden(std::ostream& out, const MoldenData& m) {
   out << "[Molden Format]\n[Title]\nwritten by kmol from " << m.path << "\n[Atoms] Angs\n";
   for (std::size_t a = 0; a < m.positions.size(); ++a)
-    out << format("%-3s %4zu %3d %18.10f %18.10f %18.10f\n", m.symbols[a].c_str(), a + 1, m.atomic_numbers[a],
-                       m.positions[a].x, m.positions[a].y, m.positions[a].z);
+    out << format("%-3s %4zu %3d %18.10f %18.10f %18.10f\n", m.symbols[a].c_str(), a + 1,
+                  m.atomic_numbers[a], m.positions[a].x, m.positions[a].y, m.positions[a].z);
   bool spherical_d = false, spherical_f = false, spherical_g = false;
   out << "[GTO]\n";
   for (std::size_t k = 0; k < m.shells.size(); ++k) {
@@ -178,13 +190,17 @@ void write_molden(std::ostream& out, const MoldenData& m) {
     spherical_f |= g.l == 3 && g.spherical;
     spherical_g |= g.l == 4 && g.spherical;
   }
-  if (spherical_d && spherical_f) out << "[5D7F]\n";
-  else if (spherical_d) out << "[5D10F]\n";
-  else if (spherical_f) out << "[7F]\n";
+  if (spherical_d && spherical_f)
+    out << "[5D7F]\n";
+  else if (spherical_d)
+    out << "[5D10F]\n";
+  else if (spherical_f)
+    out << "[7F]\n";
   if (spherical_g) out << "[9G]\n";
   out << "[MO]\n";
   for (const MolecularOrbital& mo : m.orbitals) {
-    out << format(" Sym= %s\n Ene= %.6f\n Spin= %s\n Occup= %.6f\n", mo.symmetry.c_str(), mo.energy, mo.spin.c_str(), mo.occupation);
+    out << format(" Sym= %s\n Ene= %.6f\n Spin= %s\n Occup= %.6f\n", mo.symmetry.c_str(), mo.energy,
+                  mo.spin.c_str(), mo.occupation);
     for (std::size_t i = 0; i < mo.coefficients.size(); ++i)
       out << format("%5zu %22.14e\n", i + 1, mo.coefficients[i]);
   }

@@ -14,10 +14,11 @@ namespace kmol {
 enum class ExampleMolecule { water_sto3g, c60_631gs };
 
 struct ExampleOptions {
-  int orbitals = 8;       // how many orthonormal orbitals the file lists
-  int occupied = 5;       // the first `occupied` ones get occupation 2
-  bool spherical = false; // 5D/7F (spherical d, f) instead of the basis set's Cartesian 6D
-  bool valence = false;   // orbitals without the 1s core functions (whose exponents need ~0.01 A lattices)
+  int orbitals = 8;        // how many orthonormal orbitals the file lists
+  int occupied = 5;        // the first `occupied` ones get occupation 2
+  bool spherical = false;  // 5D/7F (spherical d, f) instead of the basis set's Cartesian 6D
+  bool valence =
+      false;  // orbitals without the 1s core functions (whose exponents need ~0.01 A lattices)
 };
 
 MoldenData example_molecule(ExampleMolecule molecule, const ExampleOptions& options);

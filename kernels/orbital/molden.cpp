@@ -61,7 +61,8 @@ class Parser {
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != w.size() || !std::isfinite(v)) fail(field, line, "expected a number, found '" + w + "'");
+    if (used != w.size() || !std::isfinite(v))
+      fail(field, line, "expected a number, found '" + w + "'");
     return v;
   }
 
@@ -86,8 +87,10 @@ class Parser {
       const std::string t = trim(text);
       if (!t.empty() && t[0] == '[') {
         const auto close = t.find(']');
-        if (close == std::string::npos) fail("section", number, "a section name opens with '[' but does not close");
-        sections.push_back({lower(trim(t.substr(1, close - 1))), trim(t.substr(close + 1)), number, {}});
+        if (close == std::string::npos)
+          fail("section", number, "a section name opens with '[' but does not close");
+        sections.push_back(
+            {lower(trim(t.substr(1, close - 1))), trim(t.substr(close + 1)), number, {}});
       } else if (!sections.empty()) {
         sections.back().body.push_back({text, number});
       } else if (!t.empty()) {
@@ -95,28 +98,35 @@ class Parser {
       }
     }
     if (sections.empty() || sections.front().name != "molden format")
-      fail("[Molden Format]", sections.empty() ? 1 : sections.front().line, "not a Molden file (no [Molden Format] first)");
+      fail("[Molden Format]", sections.empty() ? 1 : sections.front().line,
+           "not a Molden file (no [Molden Format] first)");
     return sections;
   }
 
   void atoms(const Section& s, MoldenData& m) const {
     const std::string units = lower(s.rest);
     double scale = 0;
-    if (units.find("angs") != std::string::npos) scale = 1;
-    else if (units.find("au") != std::string::npos) scale = bohr_in_angstrom;
-    else fail("[Atoms] units", s.line, "expected Angs or AU after [Atoms], found '" + s.rest + "'");
+    if (units.find("angs") != std::string::npos)
+      scale = 1;
+    else if (units.find("au") != std::string::npos)
+      scale = bohr_in_angstrom;
+    else
+      fail("[Atoms] units", s.line, "expected Angs or AU after [Atoms], found '" + s.rest + "'");
     for (const Line& l : s.body) {
       const auto w = words(l.text);
       if (w.empty()) continue;
       if (w.size() != 6) fail("[Atoms]", l.number, "expected 'name number atomic_number x y z'");
       const long index = integer(w[1], "[Atoms] number", l.number);
       if (index != long(m.positions.size()) + 1)
-        fail("[Atoms] number", l.number, "atoms must be numbered 1, 2, ... in order; found " + w[1]);
+        fail("[Atoms] number", l.number,
+             "atoms must be numbered 1, 2, ... in order; found " + w[1]);
       const long z = integer(w[2], "[Atoms] atomic number", l.number);
-      if (z < 0 || z > 118) fail("[Atoms] atomic number", l.number, "expected 0..118, found " + w[2]);
+      if (z < 0 || z > 118)
+        fail("[Atoms] atomic number", l.number, "expected 0..118, found " + w[2]);
       m.symbols.push_back(w[0]);
       m.atomic_numbers.push_back(int(z));
-      m.positions.push_back({scale * number(w[3], "[Atoms] x", l.number), scale * number(w[4], "[Atoms] y", l.number),
+      m.positions.push_back({scale * number(w[3], "[Atoms] x", l.number),
+                             scale * number(w[4], "[Atoms] y", l.number),
                              scale * number(w[5], "[Atoms] z", l.number)});
     }
     if (m.positions.empty()) fail("[Atoms]", s.line, "the section lists no atoms");
@@ -133,7 +143,8 @@ class Parser {
       const auto head = words(body[i].text);
       const long atom = integer(head[0], "[GTO] atom", body[i].number);
       if (atom < 1 || atom > m.atoms())
-        fail("[GTO] atom", body[i].number, "atom " + head[0] + " is not in [Atoms] (1.." + std::to_string(m.atoms()) + ")");
+        fail("[GTO] atom", body[i].number,
+             "atom " + head[0] + " is not in [Atoms] (1.." + std::to_string(m.atoms()) + ")");
       ++i;
       // Shells of this atom up to a blank line.
       while (i < body.size() && !trim(body[i].text).empty()) {
@@ -146,7 +157,8 @@ class Parser {
         if (!sp && (type.size() != 1 || letters.find(type[0]) == std::string::npos))
           fail("[GTO] shell type", at, "expected s, p, sp, d, f or g, found '" + w[0] + "'");
         const long n = integer(w[1], "[GTO] primitives", at);
-        if (n < 1 || n > 1000) fail("[GTO] primitives", at, "expected 1..1000 primitives, found " + w[1]);
+        if (n < 1 || n > 1000)
+          fail("[GTO] primitives", at, "expected 1..1000 primitives, found " + w[1]);
         const double factor = w.size() > 2 ? number(w[2], "[GTO] scale factor", at) : 1.0;
         if (!(factor > 0)) fail("[GTO] scale factor", at, "must be positive");
         GaussianShell shell, p_part;
@@ -156,10 +168,13 @@ class Parser {
         ++i;
         for (long k = 0; k < n; ++k, ++i) {
           if (i >= body.size() || trim(body[i].text).empty())
-            fail("[GTO] primitive", i < body.size() ? body[i].number : at, "shell ends before its " + w[1] + " primitives");
+            fail("[GTO] primitive", i < body.size() ? body[i].number : at,
+                 "shell ends before its " + w[1] + " primitives");
           const auto p = words(body[i].text);
           if (p.size() != (sp ? 3u : 2u))
-            fail("[GTO] primitive", body[i].number, sp ? "expected 'exponent s_coefficient p_coefficient'" : "expected 'exponent coefficient'");
+            fail("[GTO] primitive", body[i].number,
+                 sp ? "expected 'exponent s_coefficient p_coefficient'"
+                    : "expected 'exponent coefficient'");
           const double alpha = number(p[0], "[GTO] exponent", body[i].number) * factor * factor;
           if (!(alpha > 0)) fail("[GTO] exponent", body[i].number, "must be positive");
           shell.exponents.push_back(alpha);
@@ -192,15 +207,20 @@ class Parser {
           in_coefficients = false;
         }
         const std::string key = lower(trim(t.substr(0, eq))), value = trim(t.substr(eq + 1));
-        if (key == "ene") mo->energy = number(value, "[MO] Ene", l.number);
-        else if (key == "occup") mo->occupation = number(value, "[MO] Occup", l.number);
-        else if (key == "sym") mo->symmetry = value;
+        if (key == "ene")
+          mo->energy = number(value, "[MO] Ene", l.number);
+        else if (key == "occup")
+          mo->occupation = number(value, "[MO] Occup", l.number);
+        else if (key == "sym")
+          mo->symmetry = value;
         else if (key == "spin") {
           const std::string v = lower(value);
-          if (v != "alpha" && v != "beta") fail("[MO] Spin", l.number, "expected Alpha or Beta, found '" + value + "'");
+          if (v != "alpha" && v != "beta")
+            fail("[MO] Spin", l.number, "expected Alpha or Beta, found '" + value + "'");
           mo->spin = v == "alpha" ? "Alpha" : "Beta";
         } else {
-          fail("[MO]", l.number, "unknown key '" + trim(t.substr(0, eq)) + "' (expected Sym, Ene, Spin or Occup)");
+          fail("[MO]", l.number,
+               "unknown key '" + trim(t.substr(0, eq)) + "' (expected Sym, Ene, Spin or Occup)");
         }
         continue;
       }
@@ -210,7 +230,8 @@ class Parser {
       if (w.size() != 2) fail("[MO] coefficient", l.number, "expected 'index coefficient'");
       const long index = integer(w[0], "[MO] index", l.number);
       if (index < 1 || index > n)
-        fail("[MO] index", l.number, "basis function " + w[0] + " out of range (the basis has " + std::to_string(n) + ")");
+        fail("[MO] index", l.number,
+             "basis function " + w[0] + " out of range (the basis has " + std::to_string(n) + ")");
       mo->coefficients[std::size_t(index - 1)] = number(w[1], "[MO] coefficient", l.number);
     }
     if (m.orbitals.empty()) fail("[MO]", s.line, "the section lists no orbitals");
@@ -236,8 +257,10 @@ MoldenData parse_molden(std::istream& in, const std::string& name) {
       if (s.name == n) return &s;
     return nullptr;
   };
-  if (find("sto")) p.fail("[STO]", find("sto")->line, "Slater-type bases are not supported (only [GTO])");
-  const long last = sections.back().body.empty() ? sections.back().line : sections.back().body.back().number;
+  if (find("sto"))
+    p.fail("[STO]", find("sto")->line, "Slater-type bases are not supported (only [GTO])");
+  const long last =
+      sections.back().body.empty() ? sections.back().line : sections.back().body.back().number;
   auto require = [&](const std::string& n, const char* field) -> const Section& {
     const Section* s = find(n);
     if (!s) p.fail(field, last, std::string("the file has no ") + field + " section");
@@ -278,9 +301,11 @@ int select_orbital(const MoldenData& molden, const std::string& which, const std
       used = 0;
     }
     if (used != which.size() || which.empty())
-      throw InputError({molden.path, "--mo", -1}, "expected homo, lumo or an orbital number, found '" + which + "'");
+      throw InputError({molden.path, "--mo", -1},
+                       "expected homo, lumo or an orbital number, found '" + which + "'");
     if (index < 1 || index > long(molden.orbitals.size()))
-      throw InputError({molden.path, "--mo", -1}, "orbital " + which + " is not in the file (it has " +
+      throw InputError({molden.path, "--mo", -1}, "orbital " + which +
+                                                      " is not in the file (it has " +
                                                       std::to_string(molden.orbitals.size()) + ")");
     return int(index - 1);
   }
@@ -294,8 +319,8 @@ int select_orbital(const MoldenData& molden, const std::string& which, const std
       best = i;
   }
   if (best < 0)
-    throw InputError({molden.path, "--mo", -1},
-                     std::string("no ") + (homo ? "occupied" : "empty") + " " + spin + " orbital in the file");
+    throw InputError({molden.path, "--mo", -1}, std::string("no ") + (homo ? "occupied" : "empty") +
+                                                    " " + spin + " orbital in the file");
   return best;
 }
 

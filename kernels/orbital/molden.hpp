@@ -12,9 +12,9 @@ namespace kmol {
 
 // A contracted shell as the file gives it (an sp shell is stored as an s and a p shell).
 struct GaussianShell {
-  int atom = 0;              // index into MoldenData::positions
-  int l = 0;                 // 0 s, 1 p, 2 d, 3 f, 4 g
-  bool spherical = false;    // from the [5D], [7F], [5D7F], [5D10F], [9G] flags
+  int atom = 0;                      // index into MoldenData::positions
+  int l = 0;                         // 0 s, 1 p, 2 d, 3 f, 4 g
+  bool spherical = false;            // from the [5D], [7F], [5D7F], [5D10F], [9G] flags
   std::vector<double> exponents;     // bohr^-2, the file's scale factor applied
   std::vector<double> coefficients;  // contraction coefficients of normalised primitives
 
@@ -49,6 +49,7 @@ MoldenData parse_molden(std::istream& in, const std::string& name);
 
 // The orbital `which` names: "homo", "lumo" (highest occupied / lowest empty of `spin`, by
 // energy) or a 1-based index in the file's order. Throws InputError (field --mo) if none.
-int select_orbital(const MoldenData& molden, const std::string& which, const std::string& spin = "Alpha");
+int select_orbital(const MoldenData& molden, const std::string& which,
+                   const std::string& spin = "Alpha");
 
 }  // namespace kmol

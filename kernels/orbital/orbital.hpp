@@ -6,7 +6,8 @@
 //   kmol::OrbitalSettings s;
 //   s.lattice = kmol::lattice_around(molden.positions.data(), molden.atoms(), 0.1, 5.0);
 //   auto map = kmol::orbital_on_lattice<float>(Kokkos::DefaultExecutionSpace(), basis,
-//                                              molden.orbitals[kmol::select_orbital(molden, "homo")], s);
+//                                              molden.orbitals[kmol::select_orbital(molden,
+//                                              "homo")], s);
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,7 +31,7 @@ struct CartesianShell {
   int first_function = 0;        // index of the shell's first basis function in the MO coefficients
   int first_monomial = 0;        // index of the shell's first monomial in monomial_coefficients()
   int functions = 0;             // 2l+1 (spherical) or (l+1)(l+2)/2 (Cartesian)
-  std::vector<double> expansion; // functions x monomials(l), row-major
+  std::vector<double> expansion;  // functions x monomials(l), row-major
 };
 
 // The file's basis, normalised (the conventions are in docs/orbital.md), centres in Angstrom.
@@ -40,8 +41,8 @@ class OrbitalBasis {
 
   const std::vector<Vec3<double>>& centres() const { return centres_; }
   const std::vector<CartesianShell>& shells() const { return shells_; }
-  int functions() const { return functions_; }   // basis functions of the file
-  int monomials() const { return monomials_; }   // Cartesian monomials over all shells
+  int functions() const { return functions_; }  // basis functions of the file
+  int monomials() const { return monomials_; }  // Cartesian monomials over all shells
 
   // The MO's coefficients over the Cartesian monomials, for positions in Angstrom: the
   // functions' normalisation and bohr^-l folded in, so that psi (in bohr^-3/2) is
@@ -70,17 +71,19 @@ struct OrbitalMap {
   Lattice lattice;
   std::vector<T> values;  // psi in bohr^-3/2, lattice.index order
   OrbitalImpl impl_used = OrbitalImpl::automatic;
-  std::string launch;     // the implementation's launch choice, for the record
+  std::string launch;  // the implementation's launch choice, for the record
 
-  T at(std::int64_t i, std::int64_t j, std::int64_t k) const { return values[lattice.index(i, j, k)]; }
+  T at(std::int64_t i, std::int64_t j, std::int64_t k) const {
+    return values[lattice.index(i, j, k)];
+  }
 };
 
 // One orbital on the lattice. ExecSpace: Kokkos::Serial, Kokkos::OpenMP or Kokkos::Cuda; T: float
 // or double. Throws InputError for a bad lattice or coefficient count, UnsupportedError when the
 // forced impl cannot run here.
 template <class T, class ExecSpace>
-OrbitalMap<T> orbital_on_lattice(const ExecSpace& space, const OrbitalBasis& basis, const MolecularOrbital& mo,
-                                 const OrbitalSettings& settings);
+OrbitalMap<T> orbital_on_lattice(const ExecSpace& space, const OrbitalBasis& basis,
+                                 const MolecularOrbital& mo, const OrbitalSettings& settings);
 
 // Several orbitals at once: the Cartesian basis values of a chunk of lattice points times the
 // coefficient matrix, through Kokkos Kernels' gemm. Maps in the order of `mos`.

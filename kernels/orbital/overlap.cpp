@@ -26,7 +26,8 @@ double overlap_1d(int i, int j, double pa, double pb, double p) {
   double sum = 0;
   for (int u = 0; u <= i; ++u)
     for (int v = 0; v <= j; ++v)
-      sum += binomial(i, u) * binomial(j, v) * std::pow(pa, i - u) * std::pow(pb, j - v) * moment(u + v, p);
+      sum += binomial(i, u) * binomial(j, v) * std::pow(pa, i - u) * std::pow(pb, j - v) *
+             moment(u + v, p);
   return sum;
 }
 
@@ -49,11 +50,13 @@ std::vector<double> overlap_matrix(const OrbitalBasis& basis) {
           const double p = a.alpha[k] + b.alpha[m], mu = a.alpha[k] * b.alpha[m] / p;
           const Vec3<double> P = (1.0 / p) * (a.alpha[k] * A + b.alpha[m] * B);
           const double pre = a.d[k] * b.d[m] * std::exp(-mu * norm2(A - B));
-          const double pa[3] = {P.x - A.x, P.y - A.y, P.z - A.z}, pb[3] = {P.x - B.x, P.y - B.y, P.z - B.z};
+          const double pa[3] = {P.x - A.x, P.y - A.y, P.z - A.z},
+                       pb[3] = {P.x - B.x, P.y - B.y, P.z - B.z};
           for (std::size_t u = 0; u < pa_list.size(); ++u)
             for (std::size_t v = 0; v < pb_list.size(); ++v) {
               double term = pre;
-              for (int d = 0; d < 3; ++d) term *= overlap_1d(pa_list[u][d], pb_list[v][d], pa[d], pb[d], p);
+              for (int d = 0; d < 3; ++d)
+                term *= overlap_1d(pa_list[u][d], pb_list[v][d], pa[d], pb[d], p);
               mono[u * pb_list.size() + v] += term;
             }
         }
@@ -62,15 +65,18 @@ std::vector<double> overlap_matrix(const OrbitalBasis& basis) {
           double sum = 0;
           for (std::size_t u = 0; u < pa_list.size(); ++u)
             for (std::size_t v = 0; v < pb_list.size(); ++v)
-              sum += a.expansion[std::size_t(f) * pa_list.size() + u] * b.expansion[std::size_t(g) * pb_list.size() + v] *
+              sum += a.expansion[std::size_t(f) * pa_list.size() + u] *
+                     b.expansion[std::size_t(g) * pb_list.size() + v] *
                      mono[u * pb_list.size() + v];
-          s[std::size_t(a.first_function + f) * std::size_t(n) + std::size_t(b.first_function + g)] = sum;
+          s[std::size_t(a.first_function + f) * std::size_t(n) +
+            std::size_t(b.first_function + g)] = sum;
         }
     }
   return s;
 }
 
-double overlap(const std::vector<double>& s, const std::vector<double>& c1, const std::vector<double>& c2) {
+double overlap(const std::vector<double>& s, const std::vector<double>& c1,
+               const std::vector<double>& c2) {
   const std::size_t n = c1.size();
   double sum = 0;
   for (std::size_t i = 0; i < n; ++i) {

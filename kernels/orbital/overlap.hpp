@@ -11,6 +11,7 @@ namespace kmol {
 std::vector<double> overlap_matrix(const OrbitalBasis& basis);
 
 // c^T S c' for two orbitals' coefficient vectors.
-double overlap(const std::vector<double>& s, const std::vector<double>& c1, const std::vector<double>& c2);
+double overlap(const std::vector<double>& s, const std::vector<double>& c1,
+               const std::vector<double>& c2);
 
 }  // namespace kmol

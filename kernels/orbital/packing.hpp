@@ -15,6 +15,7 @@ struct PackedTables {
 // Atom positions relative to `origin` (Angstrom), shells grouped by atom. `coef` holds
 // basis.monomials() values (OrbitalBasis::monomial_coefficients) or is empty (basis values only).
 template <class T>
-PackedTables pack_tables(const OrbitalBasis& basis, const std::vector<double>& coef, const Vec3<double>& origin);
+PackedTables pack_tables(const OrbitalBasis& basis, const std::vector<double>& coef,
+                         const Vec3<double>& origin);
 
 }  // namespace kmol::orbital

@@ -10,10 +10,14 @@ namespace kmol {
 
 std::string to_string(OrbitalImpl impl) {
   switch (impl) {
-    case OrbitalImpl::kokkos: return "kokkos";
-    case OrbitalImpl::host: return "host";
-    case OrbitalImpl::cuda: return "cuda";
-    case OrbitalImpl::automatic: break;
+    case OrbitalImpl::kokkos:
+      return "kokkos";
+    case OrbitalImpl::host:
+      return "host";
+    case OrbitalImpl::cuda:
+      return "cuda";
+    case OrbitalImpl::automatic:
+      break;
   }
   return "auto";
 }
@@ -22,20 +26,24 @@ OrbitalImpl orbital_impl_from_string(const std::string& name) {
   if (name == "auto") return OrbitalImpl::automatic;
   for (OrbitalImpl impl : {OrbitalImpl::kokkos, OrbitalImpl::host, OrbitalImpl::cuda})
     if (to_string(impl) == name) return impl;
-  throw InputError({"", "--impl", -1}, "unknown orbital implementation '" + name + "' (expected auto, kokkos, host or cuda)");
+  throw InputError({"", "--impl", -1}, "unknown orbital implementation '" + name +
+                                           "' (expected auto, kokkos, host or cuda)");
 }
 
 std::string orbital_refusal(OrbitalImpl impl, OrbitalPlatform platform) {
   switch (impl) {
-    case OrbitalImpl::kokkos: return {};
-    case OrbitalImpl::host: return platform == OrbitalPlatform::host ? "" : "host runs on CPU execution spaces only";
+    case OrbitalImpl::kokkos:
+      return {};
+    case OrbitalImpl::host:
+      return platform == OrbitalPlatform::host ? "" : "host runs on CPU execution spaces only";
     case OrbitalImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
       return platform == OrbitalPlatform::cuda ? "" : "cuda runs on the Cuda execution space only";
 #else
       return "cuda is not compiled into this build (configure with KMOL_CONFIG=cuda)";
 #endif
-    case OrbitalImpl::automatic: break;
+    case OrbitalImpl::automatic:
+      break;
   }
   return "automatic is not an implementation";
 }
@@ -56,28 +64,35 @@ void validate_orbital_lattice(const Lattice& lattice, std::int64_t maps, int val
   if (!(lattice.spacing > 0) || !std::isfinite(lattice.spacing))
     throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
   for (int d = 0; d < 3; ++d)
-    if (lattice.counts[d] < 1) throw InputError({"", "--counts", -1}, "every lattice dimension needs at least one point");
-  const double bytes = double(lattice.counts[0]) * double(lattice.counts[1]) * double(lattice.counts[2]) *
-                       double(maps) * value_bytes;
+    if (lattice.counts[d] < 1)
+      throw InputError({"", "--counts", -1}, "every lattice dimension needs at least one point");
+  const double bytes = double(lattice.counts[0]) * double(lattice.counts[1]) *
+                       double(lattice.counts[2]) * double(maps) * value_bytes;
   const double memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
   if (bytes > 0.8 * memory)
-    throw InputError({"", "--spacing", -1}, "the maps would need " + std::to_string(std::llround(bytes / 1e9)) +
-                                                 " GB, more than this machine's memory: use a coarser spacing or less padding");
+    throw InputError(
+        {"", "--spacing", -1},
+        "the maps would need " + std::to_string(std::llround(bytes / 1e9)) +
+            " GB, more than this machine's memory: use a coarser spacing or less padding");
 }
 
 AlgorithmSummary orbital_summary() {
-  AlgorithmSummary s{"orbital",
-                     "molecular orbitals of Molden files (contracted Gaussians, s to g, Cartesian or spherical) "
-                     "on lattices; many at once as basis values times coefficients (Kokkos Kernels gemm)",
-                     {}};
+  AlgorithmSummary s{
+      "orbital",
+      "molecular orbitals of Molden files (contracted Gaussians, s to g, Cartesian or spherical) "
+      "on lattices; many at once as basis values times coefficients (Kokkos Kernels gemm)",
+      {}};
   s.implementations.push_back({"kokkos", "every backend; float, double; one point per thread",
                                "backends without a specialised kernel"});
-  s.implementations.push_back({"host", "CPU spaces; rows of points vectorised (polynomial exp2); float, double",
-                               "CPU spaces"});
+  s.implementations.push_back(
+      {"host", "CPU spaces; rows of points vectorised (polynomial exp2); float, double",
+       "CPU spaces"});
 #ifdef KMOL_HAVE_CUDA
-  s.implementations.push_back({"cuda", "Cuda space; basis and coefficients in __constant__ memory up to 4 KiB, "
-                                       "else read through the L1 cache; float, double",
-                               "the Cuda space"});
+  s.implementations.push_back(
+      {"cuda",
+       "Cuda space; basis and coefficients in __constant__ memory up to 4 KiB, "
+       "else read through the L1 cache; float, double",
+       "the Cuda space"});
 #endif
   return s;
 }

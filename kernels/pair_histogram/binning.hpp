@@ -20,8 +20,11 @@ struct HistogramRange {
 
   HistogramRange() = default;
   HistogramRange(double rmin, double rmax, std::int32_t bins)
-      : r_min(T(rmin)), r_max(T(rmax)), width((T(rmax) - T(rmin)) / T(bins)),
-        inverse_width(T(bins) / (T(rmax) - T(rmin))), n_bins(bins) {}
+      : r_min(T(rmin)),
+        r_max(T(rmax)),
+        width((T(rmax) - T(rmin)) / T(bins)),
+        inverse_width(T(bins) / (T(rmax) - T(rmin))),
+        n_bins(bins) {}
 
   static constexpr std::int32_t max_bins = 1 << 20;
 

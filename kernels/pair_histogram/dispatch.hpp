@@ -20,7 +20,7 @@ namespace kmol {
 template <class ExecSpace>
 constexpr Platform platform_of() {
   return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? Platform::host
-                                                                              : Platform::cuda;
+                                                                             : Platform::cuda;
 }
 
 template <class ExecSpace, class T>
@@ -35,14 +35,19 @@ std::string run_pair_histogram(const ExecSpace& space, PairHistogramImpl impl,
       break;
     case PairHistogramImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
-      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return pair_histogram_cuda(job, space.cuda_stream());
+      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
+        return pair_histogram_cuda(job, space.cuda_stream());
 #endif
       break;
-    case PairHistogramImpl::cells: return pair_histogram_cells(space, job);
-    case PairHistogramImpl::kokkos: return pair_histogram_kokkos(space, job);
-    case PairHistogramImpl::automatic: break;
+    case PairHistogramImpl::cells:
+      return pair_histogram_cells(space, job);
+    case PairHistogramImpl::kokkos:
+      return pair_histogram_kokkos(space, job);
+    case PairHistogramImpl::automatic:
+      break;
   }
-  throw UnsupportedError("pair histogram: " + to_string(impl) + " cannot run on this execution space");
+  throw UnsupportedError("pair histogram: " + to_string(impl) +
+                         " cannot run on this execution space");
 }
 
 template <class ExecSpace, class T>
@@ -55,8 +60,10 @@ PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramIn
       choose_pair_histogram_impl(prepared.shape, platform_of<ExecSpace>(), settings.impl);
   prepared.result.impl_used = impl;
   if (prepared.job.launch.any() && impl != PairHistogramImpl::cuda)
-    throw UnsupportedError("pair histogram: forced launch parameters are knobs of the cuda "
-                           "implementation, not of " + to_string(impl));
+    throw UnsupportedError(
+        "pair histogram: forced launch parameters are knobs of the cuda "
+        "implementation, not of " +
+        to_string(impl));
   if (prepared.job.pair_count() > 0)
     prepared.result.launch = run_pair_histogram(space, impl, prepared.job);
   space.fence();
@@ -66,8 +73,8 @@ PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramIn
 
 }  // namespace kmol
 
-#define KMOL_INSTANTIATE_PAIR_HISTOGRAM(Space)                                               \
-  template kmol::PairHistogramResult kmol::pair_histogram(                                  \
+#define KMOL_INSTANTIATE_PAIR_HISTOGRAM(Space)                                                   \
+  template kmol::PairHistogramResult kmol::pair_histogram(                                       \
       const Space&, const kmol::PairHistogramInput<float>&, const kmol::PairHistogramSettings&); \
-  template kmol::PairHistogramResult kmol::pair_histogram(                                  \
+  template kmol::PairHistogramResult kmol::pair_histogram(                                       \
       const Space&, const kmol::PairHistogramInput<double>&, const kmol::PairHistogramSettings&);

@@ -165,7 +165,8 @@ inline T square_threshold(T r) {
 template <class T>
 std::vector<T> edge_thresholds(const HistogramRange<T>& range) {
   std::vector<T> t(std::size_t(range.n_bins) + 1);
-  for (std::int32_t k = 0; k <= range.n_bins; ++k) t[std::size_t(k)] = square_threshold(range.edge(k));
+  for (std::int32_t k = 0; k <= range.n_bins; ++k)
+    t[std::size_t(k)] = square_threshold(range.edge(k));
   return t;
 }
 

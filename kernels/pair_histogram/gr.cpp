@@ -9,9 +9,12 @@ namespace kmol {
 
 std::string to_string(RdfNormalization mode) {
   switch (mode) {
-    case RdfNormalization::density: return "density";
-    case RdfNormalization::none: return "none";
-    case RdfNormalization::rdf: break;
+    case RdfNormalization::density:
+      return "density";
+    case RdfNormalization::none:
+      return "none";
+    case RdfNormalization::rdf:
+      break;
   }
   return "rdf";
 }
@@ -19,7 +22,8 @@ std::string to_string(RdfNormalization mode) {
 RdfNormalization rdf_normalization_from_string(const std::string& name) {
   for (auto mode : {RdfNormalization::rdf, RdfNormalization::density, RdfNormalization::none})
     if (to_string(mode) == name) return mode;
-  throw InputError({"", "norm", -1}, "unknown normalisation '" + name + "' (expected rdf, density or none)");
+  throw InputError({"", "norm", -1},
+                   "unknown normalisation '" + name + "' (expected rdf, density or none)");
 }
 
 Rdf normalize_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
@@ -27,11 +31,12 @@ Rdf normalize_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
   const HistogramRange<double> range(s.r_min, s.r_max, n_bins);
   const double frames = double(s.frames);
   double pairs = s.one_set ? 0.5 * double(s.n_a) * double(s.n_a - 1)
-                                 : double(s.n_a) * double(s.n_b) - double(s.shared_atoms);
+                           : double(s.n_a) * double(s.n_b) - double(s.shared_atoms);
   pairs -= double(s.excluded_pairs);
   const double per_a = s.one_set ? 2.0 : 1.0;
   if (mode == RdfNormalization::rdf && !(s.mean_inverse_volume > 0))
-    throw UnsupportedError("g(r) normalisation needs a periodic box (a volume); use --norm none or density");
+    throw UnsupportedError(
+        "g(r) normalisation needs a periodic box (a volume); use --norm none or density");
 
   Rdf out;
   out.mode = mode;
@@ -52,12 +57,15 @@ Rdf normalize_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
         case RdfNormalization::density:
           value = s.n_a > 0 ? per_a * c / (frames * double(s.n_a) * shell) : 0;
           break;
-        case RdfNormalization::none: value = c / frames; break;
+        case RdfNormalization::none:
+          value = c / frames;
+          break;
       }
     }
     out.g.push_back(value);
     cumulative += c;
-    out.coordination.push_back(frames > 0 && s.n_a > 0 ? per_a * cumulative / (frames * double(s.n_a)) : 0);
+    out.coordination.push_back(
+        frames > 0 && s.n_a > 0 ? per_a * cumulative / (frames * double(s.n_a)) : 0);
   }
   return out;
 }

@@ -5,10 +5,10 @@
 //   density: rho_k = m * C_k / (F * N_A * shell_k)      (number density of B around an A)
 //   none:    C_k / F
 // C_k: counts summed over F frames; shell_k = 4/3 pi (r_{k+1}^3 - r_k^3); P: distinct pairs
-// (N_A N_B minus the atoms the selections share, or N (N - 1) / 2 for one set, less excluded pairs); <1/V>: mean
-// inverse volume over frames (correct under NPT); m = 2 for one set (each pair seen from both
-// atoms), 1 for two sets. n(r_k) is the cumulative coordination number: mean number of B atoms
-// within r_{k+1} of an A atom (among the binned pairs).
+// (N_A N_B minus the atoms the selections share, or N (N - 1) / 2 for one set, less excluded
+// pairs); <1/V>: mean inverse volume over frames (correct under NPT); m = 2 for one set (each pair
+// seen from both atoms), 1 for two sets. n(r_k) is the cumulative coordination number: mean number
+// of B atoms within r_{k+1} of an A atom (among the binned pairs).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,11 +24,11 @@ struct RdfCountsSummary {
   std::vector<std::uint64_t> counts;  // one histogram, summed over frames
   double r_min = 0, r_max = 0;
   std::int64_t frames = 0;
-  std::int64_t n_a = 0, n_b = 0;      // n_b ignored for one set
+  std::int64_t n_a = 0, n_b = 0;  // n_b ignored for one set
   bool one_set = false;
-  std::int64_t shared_atoms = 0;      // atoms in both selections (two sets)
-  double mean_inverse_volume = 0;     // <1/V> over the frames, 1/A^3
-  std::int64_t excluded_pairs = 0;    // distinct pairs not binned (same residue or molecule)
+  std::int64_t shared_atoms = 0;    // atoms in both selections (two sets)
+  double mean_inverse_volume = 0;   // <1/V> over the frames, 1/A^3
+  std::int64_t excluded_pairs = 0;  // distinct pairs not binned (same residue or molecule)
 };
 
 struct Rdf {

@@ -16,12 +16,12 @@ struct PairHistogramJob {
   std::int64_t n_a = 0;
   const Vec3<T>* b = nullptr;  // equals a when one_set
   std::int64_t n_b = 0;
-  bool one_set = false;        // count each unordered pair i < j of a once
-  BoxSpec box;                 // validated (triclinic cells reduced); r_max within its inscribed radius
+  bool one_set = false;  // count each unordered pair i < j of a once
+  BoxSpec box;           // validated (triclinic cells reduced); r_max within its inscribed radius
   HistogramRange<T> range;
-  PairLabels labels;           // host pointers, same layout as on devices
+  PairLabels labels;  // host pointers, same layout as on devices
   std::int32_t n_histograms = 1;
-  std::uint64_t* counts = nullptr;  // [n_histograms][n_bins], zeroed; implementations add to it
+  std::uint64_t* counts = nullptr;     // [n_histograms][n_bins], zeroed; implementations add to it
   PairHistogramLaunchOverride launch;  // forced launch parameters (cuda only)
 
   std::int64_t pair_count() const { return one_set ? n_a * (n_a - 1) / 2 : n_a * n_b; }

@@ -2,8 +2,9 @@
 // Pair-distance histograms: all pairs between two sets, or unordered pairs within one set, in any
 // box, counted exactly in 64 bits; optionally split into species-pair partial histograms.
 //
-//   kmol::PairHistogramSettings s;  s.r_max = 10; s.n_bins = 200; s.box = BoxSpec::orthorhombic(..);
-//   auto counts = kmol::pair_histogram(Kokkos::DefaultExecutionSpace(), kmol::one_set(xyz, n), s);
+//   kmol::PairHistogramSettings s;  s.r_max = 10; s.n_bins = 200; s.box =
+//   BoxSpec::orthorhombic(..); auto counts = kmol::pair_histogram(Kokkos::DefaultExecutionSpace(),
+//   kmol::one_set(xyz, n), s);
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,7 +34,9 @@ struct PairHistogramInput {
 };
 
 template <class T>
-PairHistogramInput<T> one_set(const Vec3<T>* xyz, std::int64_t n) { return {xyz, n}; }
+PairHistogramInput<T> one_set(const Vec3<T>* xyz, std::int64_t n) {
+  return {xyz, n};
+}
 template <class T>
 PairHistogramInput<T> two_sets(const Vec3<T>* a, std::int64_t n_a, const Vec3<T>* b,
                                std::int64_t n_b) {
@@ -64,10 +67,10 @@ struct PairHistogramSettings {
 
 struct PairHistogramResult {
   std::int32_t n_bins = 0;
-  std::int32_t n_histograms = 1;       // species pairs, in species_pair_index order
-  std::vector<std::uint64_t> counts;   // [histogram][bin]
+  std::int32_t n_histograms = 1;      // species pairs, in species_pair_index order
+  std::vector<std::uint64_t> counts;  // [histogram][bin]
   PairHistogramImpl impl_used = PairHistogramImpl::automatic;
-  std::string launch;                  // the tuner's choice, for the record
+  std::string launch;  // the tuner's choice, for the record
 
   std::uint64_t at(std::int32_t histogram, std::int32_t bin) const {
     return counts[std::size_t(histogram) * std::size_t(n_bins) + std::size_t(bin)];

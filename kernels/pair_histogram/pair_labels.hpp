@@ -21,7 +21,7 @@ KMOL_INLINE std::int32_t species_pair_index(std::int32_t s, std::int32_t t, std:
 struct PairLabels {
   const std::int32_t* species = nullptr;  // per atom of the one set; null: a single histogram
   std::int32_t n_species = 1;
-  const std::uint8_t* enabled = nullptr;  // per species pair; null: every pair
+  const std::uint8_t* enabled = nullptr;     // per species pair; null: every pair
   const std::int32_t* molecule_a = nullptr;  // null: no exclusions
   const std::int32_t* molecule_b = nullptr;
 

@@ -24,7 +24,8 @@ constexpr std::int64_t cells_min_atoms = 20000;
 bool cells_pay(const PairHistogramShape& s, Platform platform) {
   if (s.box == BoxKind::none) return false;
   const double reach = 27 * s.r_max * s.r_max * s.r_max / s.box_volume;
-  const double limit = platform == Platform::host ? cells_max_reach_on_host : cells_max_reach_on_gpu;
+  const double limit =
+      platform == Platform::host ? cells_max_reach_on_host : cells_max_reach_on_gpu;
   return reach < limit && s.n_a + s.n_b >= cells_min_atoms;
 }
 
@@ -33,17 +34,28 @@ bool cells_pay(const PairHistogramShape& s, Platform platform) {
 PairHistogramShape shape_of(std::int64_t n_a, std::int64_t n_b, bool one_set,
                             const PairHistogramSettings& settings) {
   const BoxSpec box = validated(settings.box);
-  return {n_a, n_b, one_set, box.kind, settings.r_max, volume(box), 2 * inscribed_radius(box),
+  return {n_a,
+          n_b,
+          one_set,
+          box.kind,
+          settings.r_max,
+          volume(box),
+          2 * inscribed_radius(box),
           settings.n_bins};
 }
 
 std::string to_string(PairHistogramImpl impl) {
   switch (impl) {
-    case PairHistogramImpl::kokkos: return "kokkos";
-    case PairHistogramImpl::host: return "host";
-    case PairHistogramImpl::cuda: return "cuda";
-    case PairHistogramImpl::cells: return "cells";
-    case PairHistogramImpl::automatic: break;
+    case PairHistogramImpl::kokkos:
+      return "kokkos";
+    case PairHistogramImpl::host:
+      return "host";
+    case PairHistogramImpl::cuda:
+      return "cuda";
+    case PairHistogramImpl::cells:
+      return "cells";
+    case PairHistogramImpl::automatic:
+      break;
   }
   return "auto";
 }
@@ -52,15 +64,15 @@ PairHistogramImpl pair_histogram_impl_from_string(const std::string& name) {
   if (name == "auto") return PairHistogramImpl::automatic;
   for (PairHistogramImpl impl : all_impls)
     if (to_string(impl) == name) return impl;
-  throw InputError({"", "impl", -1},
-                   "unknown pair-histogram implementation '" + name +
-                       "' (expected auto, kokkos, host, cuda or cells)");
+  throw InputError({"", "impl", -1}, "unknown pair-histogram implementation '" + name +
+                                         "' (expected auto, kokkos, host, cuda or cells)");
 }
 
 std::string pair_histogram_refusal(PairHistogramImpl impl, const PairHistogramShape& shape,
                                    Platform platform) {
   switch (impl) {
-    case PairHistogramImpl::kokkos: return {};
+    case PairHistogramImpl::kokkos:
+      return {};
     case PairHistogramImpl::host:
       return platform == Platform::host ? "" : "host runs on CPU execution spaces only";
     case PairHistogramImpl::cuda:
@@ -74,7 +86,8 @@ std::string pair_histogram_refusal(PairHistogramImpl impl, const PairHistogramSh
       if (shape.min_box_height < 3 * shape.r_max)
         return "cells need a box at least 3 r_max across in every direction";
       return {};
-    case PairHistogramImpl::automatic: break;
+    case PairHistogramImpl::automatic:
+      break;
   }
   return "automatic is not an implementation";
 }
@@ -83,10 +96,12 @@ PairHistogramImpl choose_pair_histogram_impl(const PairHistogramShape& shape, Pl
                                              PairHistogramImpl requested) {
   if (requested != PairHistogramImpl::automatic) {
     const std::string why = pair_histogram_refusal(requested, shape, platform);
-    if (!why.empty()) throw UnsupportedError("pair histogram --impl " + to_string(requested) + ": " + why);
+    if (!why.empty())
+      throw UnsupportedError("pair histogram --impl " + to_string(requested) + ": " + why);
     return requested;
   }
-  if (cells_pay(shape, platform) && pair_histogram_refusal(PairHistogramImpl::cells, shape, platform).empty())
+  if (cells_pay(shape, platform) &&
+      pair_histogram_refusal(PairHistogramImpl::cells, shape, platform).empty())
     return PairHistogramImpl::cells;
   for (PairHistogramImpl impl : {PairHistogramImpl::cuda, PairHistogramImpl::host})
     if (pair_histogram_refusal(impl, shape, platform).empty()) return impl;
@@ -108,7 +123,8 @@ AlgorithmSummary pair_histogram_summary() {
 #endif
   s.implementations.push_back(
       {"cells", "every backend; periodic boxes at least 3 r_max across; float, double",
-       "periodic boxes with at least 20,000 atoms where 27 r_max^3 < 0.75 V (CPUs) or 0.25 V (GPUs)"});
+       "periodic boxes with at least 20,000 atoms where 27 r_max^3 < 0.75 V (CPUs) or 0.25 V "
+       "(GPUs)"});
   return s;
 }
 

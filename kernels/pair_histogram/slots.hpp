@@ -37,8 +37,8 @@ struct SlotRule {
 
   // slots[t] for the pair of squared distance squared[t]; a negative square never counts. Spare
   // slots start at `spare`.
-  KMOL_INLINE void fill(const T* __restrict squared, std::int32_t* __restrict slots,
-                        std::int32_t n, std::int32_t spare) const {
+  KMOL_INLINE void fill(const T* __restrict squared, std::int32_t* __restrict slots, std::int32_t n,
+                        std::int32_t spare) const {
     const SlotRule rule = *this;  // a local copy, so that the loops vectorise
     if (fast)
       for (std::int32_t t = 0; t < n; ++t) {

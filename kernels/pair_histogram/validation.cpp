@@ -31,7 +31,9 @@ bool all_finite(const Vec3<T>* xyz, std::int64_t n) {
   // No more threads than OpenMP would run anyway: idle extra threads spin on the cores the
   // counting threads need next (the 2-core cell frame took 6.7 s instead of 2.5 s with 8).
   const int threads = std::min(8, omp_get_max_threads());
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(| : bad) if (values > (1 << 20))
+#pragma omp parallel for num_threads(threads) schedule(static) \
+    reduction(|                                                \
+              : bad) if (values > (1 << 20))
   for (std::int64_t k = 0; k < values; ++k) {
     Bits bits;
     std::memcpy(&bits, bytes + k * sizeof(T), sizeof(T));
@@ -46,11 +48,10 @@ void require_finite(const Vec3<T>* xyz, std::int64_t n, const char* set) {
   if (all_finite(xyz, n)) return;
   for (std::int64_t i = 0; i < n; ++i)
     if (!std::isfinite(xyz[i].x) || !std::isfinite(xyz[i].y) || !std::isfinite(xyz[i].z))
-      throw InputError({"", set, i}, "atom " + std::to_string(i) +
-                                         " has a non-finite coordinate (" +
-                                         std::to_string(xyz[i].x) + ", " +
-                                         std::to_string(xyz[i].y) + ", " +
-                                         std::to_string(xyz[i].z) + ")");
+      throw InputError({"", set, i},
+                       "atom " + std::to_string(i) + " has a non-finite coordinate (" +
+                           std::to_string(xyz[i].x) + ", " + std::to_string(xyz[i].y) + ", " +
+                           std::to_string(xyz[i].z) + ")");
 }
 
 void check_settings(const PairHistogramSettings& s) {
@@ -72,8 +73,7 @@ void prepare_pair_histogram(const PairHistogramInput<T>& in, const PairHistogram
   check_settings(s);
   require(in.n_a >= 0 && in.n_b >= 0, "atoms", "atom counts must not be negative");
   require(in.n_a == 0 || in.a != nullptr, "selection A", "coordinates are missing");
-  require(in.one_set() || in.n_b == 0 || in.b != nullptr, "selection B",
-          "coordinates are missing");
+  require(in.one_set() || in.n_b == 0 || in.b != nullptr, "selection B", "coordinates are missing");
   require(in.species == nullptr || in.one_set(), "species",
           "species partial histograms are computed for one set of atoms");
   require(in.molecule_a == nullptr || in.one_set() || in.molecule_b != nullptr, "molecule",
@@ -89,13 +89,12 @@ void prepare_pair_histogram(const PairHistogramInput<T>& in, const PairHistogram
     for (std::int64_t i = 0; i < in.n_a; ++i)
       if (in.species[i] < 0 || in.species[i] >= s.n_species)
         throw InputError({"", "species", i}, "atom " + std::to_string(i) + " has species " +
-                                                 std::to_string(in.species[i]) +
-                                                 ", expected 0.." +
+                                                 std::to_string(in.species[i]) + ", expected 0.." +
                                                  std::to_string(s.n_species - 1));
-    require(s.species_pairs_enabled.empty() ||
-                std::int32_t(s.species_pairs_enabled.size()) == n_pairs,
-            "species pairs", "the mask needs one entry per species pair (" +
-                                 std::to_string(n_pairs) + ")");
+    require(
+        s.species_pairs_enabled.empty() || std::int32_t(s.species_pairs_enabled.size()) == n_pairs,
+        "species pairs",
+        "the mask needs one entry per species pair (" + std::to_string(n_pairs) + ")");
   }
   out.enabled = s.species_pairs_enabled;
 
@@ -125,10 +124,9 @@ void prepare_pair_histogram(const PairHistogramInput<T>& in, const PairHistogram
   out.shape = shape_of(job.n_a, job.n_b, job.one_set, s);
 }
 
-template void prepare_pair_histogram(const PairHistogramInput<float>&,
-                                     const PairHistogramSettings&, PreparedPairHistogram<float>&);
+template void prepare_pair_histogram(const PairHistogramInput<float>&, const PairHistogramSettings&,
+                                     PreparedPairHistogram<float>&);
 template void prepare_pair_histogram(const PairHistogramInput<double>&,
-                                     const PairHistogramSettings&,
-                                     PreparedPairHistogram<double>&);
+                                     const PairHistogramSettings&, PreparedPairHistogram<double>&);
 
 }  // namespace kmol

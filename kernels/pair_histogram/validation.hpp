@@ -10,7 +10,7 @@ namespace kmol {
 
 template <class T>
 struct PreparedPairHistogram {
-  PairHistogramJob<T> job;          // points into `enabled` and `result.counts`
+  PairHistogramJob<T> job;  // points into `enabled` and `result.counts`
   std::vector<std::uint8_t> enabled;
   PairHistogramResult result;
   PairHistogramShape shape;
@@ -22,7 +22,6 @@ struct PreparedPairHistogram {
 
 template <class T>
 void prepare_pair_histogram(const PairHistogramInput<T>& input,
-                            const PairHistogramSettings& settings,
-                            PreparedPairHistogram<T>& out);
+                            const PairHistogramSettings& settings, PreparedPairHistogram<T>& out);
 
 }  // namespace kmol

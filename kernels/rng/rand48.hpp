@@ -48,11 +48,14 @@ KMOL_INLINE std::uint64_t rand48_seed_state(std::int64_t seed) {
 
 // seed48(xsubi): xsubi[0] is the least significant 16 bits.
 KMOL_INLINE std::uint64_t rand48_seed48_state(const unsigned short xsubi[3]) {
-  return std::uint64_t(xsubi[0]) | (std::uint64_t(xsubi[1]) << 16) | (std::uint64_t(xsubi[2]) << 32);
+  return std::uint64_t(xsubi[0]) | (std::uint64_t(xsubi[1]) << 16) |
+         (std::uint64_t(xsubi[2]) << 32);
 }
 
 KMOL_INLINE std::int32_t rand48_lrand(std::uint64_t x) { return std::int32_t(x >> 17); }
-KMOL_INLINE std::int32_t rand48_mrand(std::uint64_t x) { return std::int32_t(std::uint32_t(x >> 16)); }
+KMOL_INLINE std::int32_t rand48_mrand(std::uint64_t x) {
+  return std::int32_t(std::uint32_t(x >> 16));
+}
 KMOL_INLINE double rand48_drand(std::uint64_t x) { return double(x) * 0x1p-48; }
 
 // A generator a kernel thread owns: Rand48{state}.advanced(k) starts k numbers further on.
@@ -60,7 +63,9 @@ struct Rand48 {
   std::uint64_t state = rand48_seed_state(0);
 
   KMOL_INLINE Rand48 advanced(std::uint64_t m) const { return {Rand48Jump::steps(m).apply(state)}; }
-  KMOL_INLINE std::uint64_t next_state() { return state = (rand48_a * state + rand48_c) & rand48_mask; }
+  KMOL_INLINE std::uint64_t next_state() {
+    return state = (rand48_a * state + rand48_c) & rand48_mask;
+  }
   KMOL_INLINE std::int32_t lrand48() { return rand48_lrand(next_state()); }
   KMOL_INLINE std::int32_t mrand48() { return rand48_mrand(next_state()); }
   KMOL_INLINE double drand48() { return rand48_drand(next_state()); }

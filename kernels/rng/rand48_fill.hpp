@@ -45,16 +45,20 @@ constexpr bool on_host = std::is_same_v<typename ExecSpace::memory_space, Kokkos
 // Streams per backend: a few per host thread (load balance), enough GPU threads to fill the device.
 template <class ExecSpace>
 std::int64_t default_streams(const ExecSpace& space, std::int64_t n) {
-  const std::int64_t want = on_host<ExecSpace> ? 4 * std::int64_t(space.concurrency()) : std::int64_t(1) << 18;
+  const std::int64_t want =
+      on_host<ExecSpace> ? 4 * std::int64_t(space.concurrency()) : std::int64_t(1) << 18;
   const std::int64_t min_per_stream = on_host<ExecSpace> ? 4096 : 16;
   return std::max<std::int64_t>(1, std::min(want, n / min_per_stream));
 }
 
 template <Rand48Kind Kind>
 KOKKOS_INLINE_FUNCTION auto output(std::uint64_t x) {
-  if constexpr (Kind == Rand48Kind::lrand48) return rand48_lrand(x);
-  else if constexpr (Kind == Rand48Kind::mrand48) return rand48_mrand(x);
-  else return rand48_drand(x);
+  if constexpr (Kind == Rand48Kind::lrand48)
+    return rand48_lrand(x);
+  else if constexpr (Kind == Rand48Kind::mrand48)
+    return rand48_mrand(x);
+  else
+    return rand48_drand(x);
 }
 
 template <Rand48Kind Kind, class View>
@@ -98,25 +102,31 @@ struct InterleavedFill {
 };
 
 template <Rand48Kind Kind, class ExecSpace, class View>
-void fill(const ExecSpace& space, std::uint64_t start, const View& out, std::int64_t streams, Rand48Layout layout) {
+void fill(const ExecSpace& space, std::uint64_t start, const View& out, std::int64_t streams,
+          Rand48Layout layout) {
   const std::int64_t n = std::int64_t(out.extent(0));
-  const auto policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, streams);
+  const auto policy =
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, streams);
   if (layout == Rand48Layout::blocked) {
     const std::int64_t chunk = (n + streams - 1) / streams;
-    Kokkos::parallel_for("kmol::rand48::blocked", policy,
-                         BlockedFill<Kind, View>{out, start, Rand48Jump::steps(BlockedFill<Kind, View>::lanes), n, chunk});
+    Kokkos::parallel_for(
+        "kmol::rand48::blocked", policy,
+        BlockedFill<Kind, View>{out, start, Rand48Jump::steps(BlockedFill<Kind, View>::lanes), n,
+                                chunk});
   } else {
     Kokkos::parallel_for("kmol::rand48::interleaved", policy,
-                         InterleavedFill<Kind, View>{out, start, Rand48Jump::steps(std::uint64_t(streams)), n, streams});
+                         InterleavedFill<Kind, View>{
+                             out, start, Rand48Jump::steps(std::uint64_t(streams)), n, streams});
   }
 }
 
 }  // namespace rand48_detail
 
-// `out`: a rank-1 View of std::int32_t (lrand48, mrand48) or double (drand48) in ExecSpace's memory.
+// `out`: a rank-1 View of std::int32_t (lrand48, mrand48) or double (drand48) in ExecSpace's
+// memory.
 template <class ExecSpace, class View>
-Rand48FillResult rand48_fill(const ExecSpace& space, std::uint64_t state, Rand48Kind kind, const View& out,
-                             Rand48Plan plan = {}) {
+Rand48FillResult rand48_fill(const ExecSpace& space, std::uint64_t state, Rand48Kind kind,
+                             const View& out, Rand48Plan plan = {}) {
   using value_type = typename View::non_const_value_type;
   static_assert(std::is_same_v<value_type, std::int32_t> || std::is_same_v<value_type, double>,
                 "rand48_fill writes std::int32_t (lrand48, mrand48) or double (drand48)");
@@ -126,7 +136,8 @@ Rand48FillResult rand48_fill(const ExecSpace& space, std::uint64_t state, Rand48
                                            (integer_kind ? "std::int32_t" : "double"));
   const std::int64_t n = std::int64_t(out.extent(0));
   if (plan.layout == Rand48Layout::automatic)
-    plan.layout = rand48_detail::on_host<ExecSpace> ? Rand48Layout::blocked : Rand48Layout::interleaved;
+    plan.layout =
+        rand48_detail::on_host<ExecSpace> ? Rand48Layout::blocked : Rand48Layout::interleaved;
   if (plan.streams <= 0) plan.streams = rand48_detail::default_streams(space, n);
   plan.streams = std::max<std::int64_t>(1, std::min(plan.streams, n));
   if (n > 0) {

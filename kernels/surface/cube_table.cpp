@@ -25,7 +25,8 @@ std::array<std::array<int, 4>, 6> faces() {
       // (0,0), (1,0), (1,1), (0,1) in (u, v) turns counter-clockwise about +a since u x v = a.
       const int uv[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
       std::array<int, 4>& f = out[std::size_t(2 * a + side)];
-      for (int k = 0; k < 4; ++k) f[std::size_t(k)] = (side << a) | (uv[k][0] << u) | (uv[k][1] << v);
+      for (int k = 0; k < 4; ++k)
+        f[std::size_t(k)] = (side << a) | (uv[k][0] << u) | (uv[k][1] << v);
       if (side == 0) std::swap(f[1], f[3]);  // outward normal -a: the other turn
     }
   }
@@ -35,8 +36,8 @@ std::array<std::array<int, 4>, 6> faces() {
 // Triangulates the loop's vertices [first, last] (loop order) without a diagonal joining two
 // vertices on one face of the cell: the neighbouring cell across that face could draw the same
 // diagonal, and the edge would then belong to four triangles. Appends to `out`; false if none.
-bool triangulate(const std::vector<int>& loop, std::size_t first, std::size_t last, const bool (&same_face)[12][12],
-                 std::vector<std::array<int, 3>>& out) {
+bool triangulate(const std::vector<int>& loop, std::size_t first, std::size_t last,
+                 const bool (&same_face)[12][12], std::vector<std::array<int, 3>>& out) {
   if (last - first < 2) return true;
   for (std::size_t m = first + 1; m < last; ++m) {
     const bool left_ok = m == first + 1 || !same_face[loop[first]][loop[m]];
@@ -44,7 +45,8 @@ bool triangulate(const std::vector<int>& loop, std::size_t first, std::size_t la
     if (!left_ok || !right_ok) continue;
     const std::size_t mark = out.size();
     out.push_back({loop[first], loop[m], loop[last]});
-    if (triangulate(loop, first, m, same_face, out) && triangulate(loop, m, last, same_face, out)) return true;
+    if (triangulate(loop, first, m, same_face, out) && triangulate(loop, m, last, same_face, out))
+      return true;
     out.resize(mark);
   }
   return false;

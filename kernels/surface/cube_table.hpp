@@ -13,7 +13,8 @@ inline constexpr int max_cube_triangles = 6;
 
 struct CubeTable {
   std::array<std::uint8_t, 256> triangles{};  // per case
-  std::array<std::array<std::int8_t, 3 * max_cube_triangles>, 256> edges{};  // per case, 3 edges a triangle
+  std::array<std::array<std::int8_t, 3 * max_cube_triangles>, 256>
+      edges{};  // per case, 3 edges a triangle
 };
 
 // Lower corner (as offsets) and axis of cube edge e.

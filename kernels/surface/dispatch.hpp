@@ -12,24 +12,32 @@ namespace kmol {
 void validate_surface_grid(const io::RegularGrid& grid);
 
 template <class ExecSpace>
-SurfaceMesh marching_cubes(const ExecSpace& space, const io::RegularGrid& grid, const float* values, float iso) {
+SurfaceMesh marching_cubes(const ExecSpace& space, const io::RegularGrid& grid, const float* values,
+                           float iso) {
   using Memory = typename ExecSpace::memory_space;
   validate_surface_grid(grid);
   Kokkos::Profiling::pushRegion("kmol::marching_cubes");
   const std::int64_t points = grid.counts[0] * grid.counts[1] * grid.counts[2];
-  Kokkos::View<float*, Memory> device(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::map")),
-                                      points);
-  Kokkos::deep_copy(space, device, Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values, points));
-  const auto d = surface::marching_cubes_kokkos(space, grid, Kokkos::View<const float*, Memory>(device), iso);
+  Kokkos::View<float*, Memory> device(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::map")), points);
+  Kokkos::deep_copy(
+      space, device,
+      Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values, points));
+  const auto d =
+      surface::marching_cubes_kokkos(space, grid, Kokkos::View<const float*, Memory>(device), iso);
   SurfaceMesh mesh;
   mesh.positions.resize(d.positions.extent(0));
   mesh.normals.resize(d.normals.extent(0));
   mesh.triangles.resize(d.triangles.extent(0));
-  using HostFloats = Kokkos::View<float* [3], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  using HostInts = Kokkos::View<std::int32_t* [3], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  Kokkos::deep_copy(space, HostFloats(&mesh.positions.data()->x, mesh.positions.size()), d.positions);
+  using HostFloats =
+      Kokkos::View<float* [3], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  using HostInts = Kokkos::View<std::int32_t* [3], Kokkos::LayoutRight, Kokkos::HostSpace,
+                                Kokkos::MemoryUnmanaged>;
+  Kokkos::deep_copy(space, HostFloats(&mesh.positions.data()->x, mesh.positions.size()),
+                    d.positions);
   Kokkos::deep_copy(space, HostFloats(&mesh.normals.data()->x, mesh.normals.size()), d.normals);
-  Kokkos::deep_copy(space, HostInts(mesh.triangles.data()->data(), mesh.triangles.size()), d.triangles);
+  Kokkos::deep_copy(space, HostInts(mesh.triangles.data()->data(), mesh.triangles.size()),
+                    d.triangles);
   space.fence();
   Kokkos::Profiling::popRegion();
   return mesh;
@@ -37,6 +45,6 @@ SurfaceMesh marching_cubes(const ExecSpace& space, const io::RegularGrid& grid, 
 
 }  // namespace kmol
 
-#define KMOL_INSTANTIATE_SURFACE(Space)                                                     \
+#define KMOL_INSTANTIATE_SURFACE(Space)                                                       \
   template kmol::SurfaceMesh kmol::marching_cubes(const Space&, const kmol::io::RegularGrid&, \
                                                   const float*, float);

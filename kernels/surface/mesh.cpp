@@ -10,7 +10,9 @@
 namespace kmol {
 namespace {
 
-Vec3<double> at(const SurfaceMesh& mesh, std::int32_t v) { return mesh.positions[std::size_t(v)].cast<double>(); }
+Vec3<double> at(const SurfaceMesh& mesh, std::int32_t v) {
+  return mesh.positions[std::size_t(v)].cast<double>();
+}
 
 using File = std::unique_ptr<FILE, int (*)(FILE*)>;
 
@@ -36,13 +38,15 @@ void validate_surface_grid(const io::RegularGrid& grid) {
   const char* axes = "xyz";
   for (int a = 0; a < 3; ++a) {
     if (grid.counts[std::size_t(a)] < 2)
-      throw InputError({"", std::string("counts ") + axes[a], -1}, "a map needs at least 2 points along each axis");
+      throw InputError({"", std::string("counts ") + axes[a], -1},
+                       "a map needs at least 2 points along each axis");
     if (!(grid.spacing[std::size_t(a)] > 0))
       throw InputError({"", std::string("spacing ") + axes[a], -1}, "must be positive");
   }
   // Every point owns at most 3 vertices and 5 triangles' worth of cells; indices are 32-bit.
   if (grid.counts[0] * grid.counts[1] * grid.counts[2] > (std::int64_t(1) << 31) / 3)
-    throw InputError({"", "counts", -1}, "the map has too many points for 32-bit mesh indices (at most 715 million)");
+    throw InputError({"", "counts", -1},
+                     "the map has too many points for 32-bit mesh indices (at most 715 million)");
 }
 
 MeshMeasures measure_mesh(const SurfaceMesh& mesh) {
@@ -64,7 +68,8 @@ std::int64_t open_edges(const SurfaceMesh& mesh) {
   uses.reserve(mesh.triangles.size() * 2);
   for (const auto& t : mesh.triangles)
     for (int e = 0; e < 3; ++e) {
-      const std::uint32_t a = std::uint32_t(t[std::size_t(e)]), b = std::uint32_t(t[std::size_t((e + 1) % 3)]);
+      const std::uint32_t a = std::uint32_t(t[std::size_t(e)]),
+                          b = std::uint32_t(t[std::size_t((e + 1) % 3)]);
       ++uses[(std::uint64_t(std::min(a, b)) << 32) | std::max(a, b)];
     }
   return std::count_if(uses.begin(), uses.end(), [](const auto& kv) { return kv.second != 2; });
@@ -95,11 +100,13 @@ void write_ply(const std::string& path, const SurfaceMesh& mesh) {
 void write_obj(const std::string& path, const SurfaceMesh& mesh) {
   const std::string temporary = path + ".tmp";
   File f = open_temporary(path, temporary, "w");
-  std::fprintf(f.get(), "# kmol isosurface: %zu vertices, %zu triangles\n", mesh.positions.size(), mesh.triangles.size());
+  std::fprintf(f.get(), "# kmol isosurface: %zu vertices, %zu triangles\n", mesh.positions.size(),
+               mesh.triangles.size());
   for (const auto& p : mesh.positions) std::fprintf(f.get(), "v %.6g %.6g %.6g\n", p.x, p.y, p.z);
   for (const auto& n : mesh.normals) std::fprintf(f.get(), "vn %.6g %.6g %.6g\n", n.x, n.y, n.z);
   for (const auto& t : mesh.triangles)  // OBJ counts from 1
-    std::fprintf(f.get(), "f %d//%d %d//%d %d//%d\n", t[0] + 1, t[0] + 1, t[1] + 1, t[1] + 1, t[2] + 1, t[2] + 1);
+    std::fprintf(f.get(), "f %d//%d %d//%d %d//%d\n", t[0] + 1, t[0] + 1, t[1] + 1, t[1] + 1,
+                 t[2] + 1, t[2] + 1);
   finish(std::move(f), path, temporary);
 }
 

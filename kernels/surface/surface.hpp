@@ -3,8 +3,8 @@
 // marching cubes, and what is measured and written from them.
 //
 //   kmol::io::RegularGrid grid{origin, {h, h, h}, {nx, ny, nz}};   // values i fastest
-//   kmol::SurfaceMesh mesh = kmol::marching_cubes(Kokkos::DefaultExecutionSpace(), grid, values, 0.5f);
-//   kmol::MeshMeasures m = kmol::measure_mesh(mesh);   // area, enclosed volume
+//   kmol::SurfaceMesh mesh = kmol::marching_cubes(Kokkos::DefaultExecutionSpace(), grid, values,
+//   0.5f); kmol::MeshMeasures m = kmol::measure_mesh(mesh);   // area, enclosed volume
 //   kmol::write_ply("surface.ply", mesh);
 //
 // The surface separates values above the iso value (inside) from values below. Each vertex lies on
@@ -22,8 +22,8 @@
 namespace kmol {
 
 struct SurfaceMesh {
-  std::vector<Vec3<float>> positions;   // Angstrom (the grid's units)
-  std::vector<Vec3<float>> normals;     // unit length; zero where the gradient vanishes
+  std::vector<Vec3<float>> positions;  // Angstrom (the grid's units)
+  std::vector<Vec3<float>> normals;    // unit length; zero where the gradient vanishes
   std::vector<std::array<std::int32_t, 3>> triangles;  // counter-clockwise seen from outside
 };
 
@@ -31,7 +31,8 @@ struct SurfaceMesh {
 // grid.counts[0] * counts[1] * counts[2] values. Throws InputError for a grid with fewer than two
 // points along an axis, non-positive spacing, or more than 2^31 - 1 vertices or triangles.
 template <class ExecSpace>
-SurfaceMesh marching_cubes(const ExecSpace& space, const io::RegularGrid& grid, const float* values, float iso);
+SurfaceMesh marching_cubes(const ExecSpace& space, const io::RegularGrid& grid, const float* values,
+                           float iso);
 
 struct MeshMeasures {
   double area = 0;    // Angstrom^2

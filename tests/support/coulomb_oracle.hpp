@@ -43,7 +43,9 @@ inline double oracle_point(const ChargedAtoms& atoms, const CoulombSettings& s, 
     const double q = atoms.charges[a];
     const double before = sum;
     switch (s.method) {
-      case CoulombMethod::direct: sum += q / r; break;
+      case CoulombMethod::direct:
+        sum += q / r;
+        break;
       case CoulombMethod::cutoff:
         if (r < s.cutoff) sum += q / r * std::pow(1 - r * r / (s.cutoff * s.cutoff), 2);
         break;
@@ -68,8 +70,10 @@ inline std::vector<double> oracle_map(const ChargedAtoms& atoms, const CoulombSe
     for (std::int64_t k = b.begin[2]; k < b.begin[2] + b.size[2]; ++k)
       for (std::int64_t j = b.begin[1]; j < b.begin[1] + b.size[1]; ++j)
         for (std::int64_t i = b.begin[0]; i < b.begin[0] + b.size[0]; ++i)
-          out[l.index(i, j, k)] = oracle_point(
-              atoms, s, l.origin + Vec3<double>{double(i) * l.spacing, double(j) * l.spacing, double(k) * l.spacing});
+          out[l.index(i, j, k)] =
+              oracle_point(atoms, s,
+                           l.origin + Vec3<double>{double(i) * l.spacing, double(j) * l.spacing,
+                                                   double(k) * l.spacing});
   return out;
 }
 

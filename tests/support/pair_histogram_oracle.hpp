@@ -62,8 +62,8 @@ std::vector<std::uint64_t> oracle_pair_histogram(const PairHistogramInput<T>& in
         h = s1 * s.n_species - s1 * (s1 - 1) / 2 + (s2 - s1);
         if (!s.species_pairs_enabled.empty() && !s.species_pairs_enabled[h]) continue;
       }
-      const double r = oracle_distance(s.box, in.a[i].template cast<double>(),
-                                       b[j].template cast<double>());
+      const double r =
+          oracle_distance(s.box, in.a[i].template cast<double>(), b[j].template cast<double>());
       if (!(r >= s.r_min && r < s.r_max)) continue;
       const auto k = std::upper_bound(edges.begin(), edges.end(), r) - edges.begin() - 1;
       ++counts[std::size_t(h) * s.n_bins + std::size_t(k)];

@@ -9,8 +9,8 @@
 namespace kmol::io {
 
 template <class T>
-void write_cube(const std::string& path, const RegularGrid& grid, const T* values, const std::vector<CubeAtom>& atoms,
-                const std::string& title) {
+void write_cube(const std::string& path, const RegularGrid& grid, const T* values,
+                const std::vector<CubeAtom>& atoms, const std::string& title) {
   constexpr double bohr = 0.529177210903;  // Angstrom (CODATA 2018)
   const std::string temporary = path + ".tmp";
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(temporary.c_str(), "w"), &std::fclose);
@@ -18,28 +18,35 @@ void write_cube(const std::string& path, const RegularGrid& grid, const T* value
   FILE* out = f.get();
   const auto [nx, ny, nz] = grid.counts;
   std::fprintf(out, "%s\nwritten by kmol %s; lengths in bohr\n", title.c_str(), KMOL_VERSION);
-  std::fprintf(out, "%5d %12.6f %12.6f %12.6f\n", int(atoms.size()), grid.origin.x / bohr, grid.origin.y / bohr,
-               grid.origin.z / bohr);
-  std::fprintf(out, "%5lld %12.6f %12.6f %12.6f\n", (long long)nx, grid.spacing[0] / bohr, 0.0, 0.0);
-  std::fprintf(out, "%5lld %12.6f %12.6f %12.6f\n", (long long)ny, 0.0, grid.spacing[1] / bohr, 0.0);
-  std::fprintf(out, "%5lld %12.6f %12.6f %12.6f\n", (long long)nz, 0.0, 0.0, grid.spacing[2] / bohr);
+  std::fprintf(out, "%5d %12.6f %12.6f %12.6f\n", int(atoms.size()), grid.origin.x / bohr,
+               grid.origin.y / bohr, grid.origin.z / bohr);
+  std::fprintf(out, "%5lld %12.6f %12.6f %12.6f\n", (long long)nx, grid.spacing[0] / bohr, 0.0,
+               0.0);
+  std::fprintf(out, "%5lld %12.6f %12.6f %12.6f\n", (long long)ny, 0.0, grid.spacing[1] / bohr,
+               0.0);
+  std::fprintf(out, "%5lld %12.6f %12.6f %12.6f\n", (long long)nz, 0.0, 0.0,
+               grid.spacing[2] / bohr);
   for (const CubeAtom& a : atoms)
-    std::fprintf(out, "%5d %12.6f %12.6f %12.6f %12.6f\n", a.atomic_number, double(a.atomic_number), a.position.x / bohr,
-                 a.position.y / bohr, a.position.z / bohr);
+    std::fprintf(out, "%5d %12.6f %12.6f %12.6f %12.6f\n", a.atomic_number, double(a.atomic_number),
+                 a.position.x / bohr, a.position.y / bohr, a.position.z / bohr);
   for (std::int64_t i = 0; i < nx; ++i)
     for (std::int64_t j = 0; j < ny; ++j) {
       for (std::int64_t k = 0; k < nz; ++k)
-        std::fprintf(out, k % 6 == 5 || k == nz - 1 ? "%13.5E\n" : "%13.5E", double(values[(k * ny + j) * nx + i]));
+        std::fprintf(out, k % 6 == 5 || k == nz - 1 ? "%13.5E\n" : "%13.5E",
+                     double(values[(k * ny + j) * nx + i]));
     }
   const bool written = std::ferror(out) == 0;
   if (std::fclose(f.release()) != 0 || !written) {
     std::remove(temporary.c_str());
     throw InputError({path, "", -1}, "writing the cube failed (disk full?)");
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) throw InputError({path, "", -1}, "cannot rename the output file into place");
+  if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    throw InputError({path, "", -1}, "cannot rename the output file into place");
 }
 
-template void write_cube(const std::string&, const RegularGrid&, const float*, const std::vector<CubeAtom>&, const std::string&);
-template void write_cube(const std::string&, const RegularGrid&, const double*, const std::vector<CubeAtom>&, const std::string&);
+template void write_cube(const std::string&, const RegularGrid&, const float*,
+                         const std::vector<CubeAtom>&, const std::string&);
+template void write_cube(const std::string&, const RegularGrid&, const double*,
+                         const std::vector<CubeAtom>&, const std::string&);
 
 }  // namespace kmol::io

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kmol/core/errors.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
 #include "kmol/core/io/units.hpp"
-#include "kmol/core/errors.hpp"
 
 namespace kmol::io {
 namespace {
@@ -48,7 +48,9 @@ struct H5mdReader::State {
   std::vector<double> buffer;  // staging for box reads
   std::string velocity_unit_error;
 
-  ErrorContext at(const std::string& field, long index = -1) const { return {path, group_path + "/" + field, index}; }
+  ErrorContext at(const std::string& field, long index = -1) const {
+    return {path, group_path + "/" + field, index};
+  }
 
   Hid open_dataset(const std::string& name) const {
     if (!link_exists(file.get(), group_path + "/" + name)) return {};
@@ -59,24 +61,28 @@ struct H5mdReader::State {
   double length_unit(hid_t dataset, const std::string& field) {
     const auto unit = read_string_attribute(dataset, "unit");
     if (unit.empty()) {
-      warnings.push_back(path + ": " + group_path + "/" + field + " has no unit attribute; assuming Angstrom");
+      warnings.push_back(path + ": " + group_path + "/" + field +
+                         " has no unit attribute; assuming Angstrom");
       return 1;
     }
     // Velocities carry "<length> <time>-1": only the length part is converted.
     const std::string length = unit[0].substr(0, unit[0].find(' '));
     const auto factor = angstrom_per_unit(length);
     if (!factor)
-      throw InputError(at(field), "unknown length unit '" + unit[0] + "' (expected " + accepted_length_units() + ")");
+      throw InputError(at(field), "unknown length unit '" + unit[0] + "' (expected " +
+                                      accepted_length_units() + ")");
     return *factor;
   }
 
   void open_file() {
     struct stat info;
     if (stat(path.c_str(), &info) != 0) throw InputError({path, "", -1}, "no such file");
-    if (H5Fis_hdf5(path.c_str()) <= 0) throw InputError({path, "", -1}, "not an HDF5 file (expected H5MD)");
+    if (H5Fis_hdf5(path.c_str()) <= 0)
+      throw InputError({path, "", -1}, "not an HDF5 file (expected H5MD)");
     file = Hid(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
     if (!file.valid())
-      throw InputError({path, "", -1}, "cannot open the HDF5 file (" + last_hdf5_message() + "; truncated or damaged?)");
+      throw InputError({path, "", -1}, "cannot open the HDF5 file (" + last_hdf5_message() +
+                                           "; truncated or damaged?)");
   }
 
   void choose_group(const std::string& requested) {
@@ -88,14 +94,16 @@ struct H5mdReader::State {
     std::vector<std::string> names;
     for (hsize_t i = 0; i < info.nlinks; ++i) {
       char name[256] = {};
-      H5Lget_name_by_idx(particles.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof(name), H5P_DEFAULT);
+      H5Lget_name_by_idx(particles.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof(name),
+                         H5P_DEFAULT);
       names.emplace_back(name);
     }
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
     if (!requested.empty()) {
       if (std::find(names.begin(), names.end(), requested) == names.end())
-        throw InputError({path, "particles/" + requested, -1}, "no such particle group (the file has: " + list + ")");
+        throw InputError({path, "particles/" + requested, -1},
+                         "no such particle group (the file has: " + list + ")");
       group_name = requested;
     } else if (names.size() == 1) {
       group_name = names[0];
@@ -103,17 +111,20 @@ struct H5mdReader::State {
       group_name = "all";
     } else {
       throw InputError({path, "particles", -1},
-                       names.empty() ? "no particle group" : "several particle groups (" + list + "): choose one");
+                       names.empty() ? "no particle group"
+                                     : "several particle groups (" + list + "): choose one");
     }
     group_path = "particles/" + group_name;
   }
 
   void open_positions() {
     position = open_dataset("position/value");
-    if (!position.valid()) throw InputError(at("position/value"), "missing (every H5MD trajectory needs positions)");
+    if (!position.valid())
+      throw InputError(at("position/value"), "missing (every H5MD trajectory needs positions)");
     const auto shape = dataset_shape(position.get());
     if (shape.size() != 3 || shape[2] != 3)
-      throw InputError(at("position/value"), "shape is " + shape_text(shape) + ", expected [frames][atoms][3]");
+      throw InputError(at("position/value"),
+                       "shape is " + shape_text(shape) + ", expected [frames][atoms][3]");
     frames = std::int64_t(shape[0]);
     atoms = std::int64_t(shape[1]);
     length_factor = length_unit(position.get(), "position/value");
@@ -122,8 +133,9 @@ struct H5mdReader::State {
     velocity = open_dataset("velocity/value");
     if (velocity.valid()) {
       if (dataset_shape(velocity.get()) != shape)
-        throw InputError(at("velocity/value"), "shape is " + shape_text(dataset_shape(velocity.get())) +
-                                                   ", expected that of position/value, " + shape_text(shape));
+        throw InputError(at("velocity/value"),
+                         "shape is " + shape_text(dataset_shape(velocity.get())) +
+                             ", expected that of position/value, " + shape_text(shape));
       // Only an error once velocities are asked for: analyses of positions do not need them.
       try {
         velocity_factor = length_unit(velocity.get(), "velocity/value");
@@ -139,7 +151,8 @@ struct H5mdReader::State {
     if (!clock.dataset.valid()) return clock;
     const auto shape = dataset_shape(clock.dataset.get());
     if (shape.empty()) {
-      H5Dread(clock.dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, &clock.interval);
+      H5Dread(clock.dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+              &clock.interval);
       if (attribute_exists(clock.dataset.get(), "offset")) {
         Hid offset(H5Aopen(clock.dataset.get(), "offset", H5P_DEFAULT));
         H5Aread(offset.get(), H5T_NATIVE_DOUBLE, &clock.offset);
@@ -148,7 +161,8 @@ struct H5mdReader::State {
       clock.per_frame = true;
       clock.length = shape[0];
     } else {
-      throw InputError(at(name), "shape is " + shape_text(shape) + ", expected [frames] or a scalar");
+      throw InputError(at(name),
+                       "shape is " + shape_text(shape) + ", expected [frames] or a scalar");
     }
     return clock;
   }
@@ -167,7 +181,8 @@ struct H5mdReader::State {
   // Reads row t (row_size values) of a dataset whose first dimension counts frames. The memory
   // space has the row's own shape: with a flat one HDF5 walks the selection element by element,
   // which made reading 15x slower than the copy itself.
-  void read_rows(hid_t dataset, std::int64_t t, hsize_t row_size, hid_t memory_type, void* out, const std::string& name) {
+  void read_rows(hid_t dataset, std::int64_t t, hsize_t row_size, hid_t memory_type, void* out,
+                 const std::string& name) {
     Hid file_space(H5Dget_space(dataset));
     const int rank = H5Sget_simple_extent_ndims(file_space.get());
     std::vector<hsize_t> dims(rank), start(rank, 0), count(rank);
@@ -175,20 +190,23 @@ struct H5mdReader::State {
     start[0] = hsize_t(t);
     count = dims;
     count[0] = 1;
-    H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
+    H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                        nullptr);
     hsize_t values_in_row = 1;
     for (const hsize_t c : count) values_in_row *= c;
     if (values_in_row != row_size)
-      throw InputError(at(name, t), "a row holds " + std::to_string(values_in_row) + " values, expected " +
-                                        std::to_string(row_size));
+      throw InputError(at(name, t), "a row holds " + std::to_string(values_in_row) +
+                                        " values, expected " + std::to_string(row_size));
     Hid memory_space(H5Screate_simple(rank, count.data(), nullptr));
     if (H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
-      throw InputError(at(name, t), "cannot read this frame (" + last_hdf5_message() + "; truncated or damaged file?)");
+      throw InputError(at(name, t), "cannot read this frame (" + last_hdf5_message() +
+                                        "; truncated or damaged file?)");
   }
 
   void open_box() {
     if (!link_exists(file.get(), group_path + "/box")) {
-      warnings.push_back(path + ": " + group_path + "/box is missing; treating the system as non-periodic");
+      warnings.push_back(path + ": " + group_path +
+                         "/box is missing; treating the system as non-periodic");
       return;
     }
     Hid box(H5Gopen2(file.get(), (group_path + "/box").c_str(), H5P_DEFAULT));
@@ -199,7 +217,8 @@ struct H5mdReader::State {
     if (!boundary.empty() && (periodic != 3 || boundary.size() != 3))
       throw InputError(at("box"), "boundary must be periodic in all three dimensions or in none");
     const std::string edges_path = group_path + "/box/edges";
-    if (!link_exists(file.get(), edges_path)) throw InputError(at("box/edges"), "missing for a periodic box");
+    if (!link_exists(file.get(), edges_path))
+      throw InputError(at("box/edges"), "missing for a periodic box");
     H5O_info_t info;
     H5Oget_info_by_name(file.get(), edges_path.c_str(), &info, H5P_DEFAULT);
     std::vector<hsize_t> shape;
@@ -208,8 +227,11 @@ struct H5mdReader::State {
       box_edges = open_dataset("box/edges/value");
       if (!box_edges.valid()) throw InputError(at("box/edges/value"), "missing");
       shape = dataset_shape(box_edges.get());
-      const bool ok = (shape.size() == 2 && shape[1] == 3) || (shape.size() == 3 && shape[1] == 3 && shape[2] == 3);
-      if (!ok) throw InputError(at("box/edges/value"), "shape is " + shape_text(shape) + ", expected [frames][3] or [frames][3][3]");
+      const bool ok = (shape.size() == 2 && shape[1] == 3) ||
+                      (shape.size() == 3 && shape[1] == 3 && shape[2] == 3);
+      if (!ok)
+        throw InputError(at("box/edges/value"), "shape is " + shape_text(shape) +
+                                                    ", expected [frames][3] or [frames][3][3]");
       box_frames = shape[0];
       box_factor = length_unit(box_edges.get(), "box/edges/value");
       shape.erase(shape.begin());
@@ -217,7 +239,8 @@ struct H5mdReader::State {
       box_edges = open_dataset("box/edges");
       shape = dataset_shape(box_edges.get());
       if (shape != std::vector<hsize_t>{3} && shape != std::vector<hsize_t>{3, 3})
-        throw InputError(at("box/edges"), "shape is " + shape_text(shape) + ", expected [3] or [3][3]");
+        throw InputError(at("box/edges"),
+                         "shape is " + shape_text(shape) + ", expected [3] or [3][3]");
       box_factor = length_unit(box_edges.get(), "box/edges");
     }
     box_kind = shape.size() == 1 ? BoxKind::orthorhombic : BoxKind::triclinic;
@@ -249,13 +272,15 @@ struct H5mdReader::State {
   }
 
   BoxSpec box_at(std::int64_t t) {
-    if (box_kind == BoxKind::none || !box_time_dependent) return box_kind == BoxKind::none ? BoxSpec::none() : fixed_box;
+    if (box_kind == BoxKind::none || !box_time_dependent)
+      return box_kind == BoxKind::none ? BoxSpec::none() : fixed_box;
     if (hsize_t(t) >= box_frames)
-      throw InputError(at("box/edges/value", t), "has only " + std::to_string(box_frames) + " frames for " +
-                                                     std::to_string(frames) + " (truncated file?)");
+      throw InputError(at("box/edges/value", t), "has only " + std::to_string(box_frames) +
+                                                     " frames for " + std::to_string(frames) +
+                                                     " (truncated file?)");
     buffer.assign(9, 0.0);
-    read_rows(box_edges.get(), t, box_kind == BoxKind::orthorhombic ? 3 : 9, H5T_NATIVE_DOUBLE, buffer.data(),
-              "box/edges/value");
+    read_rows(box_edges.get(), t, box_kind == BoxKind::orthorhombic ? 3 : 9, H5T_NATIVE_DOUBLE,
+              buffer.data(), "box/edges/value");
     return box_from(buffer.data(), t);
   }
 
@@ -270,8 +295,9 @@ struct H5mdReader::State {
     const bool fixed = shape.size() == 1 && std::int64_t(shape[0]) == atoms;
     const bool varying = shape.size() == 2 && std::int64_t(shape[1]) == atoms;
     if (!fixed && !varying)
-      throw InputError(at(dataset_name), "shape is " + shape_text(shape) + ", expected [" + std::to_string(atoms) +
-                                             "] or [frames][" + std::to_string(atoms) + "]");
+      throw InputError(at(dataset_name), "shape is " + shape_text(shape) + ", expected [" +
+                                             std::to_string(atoms) + "] or [frames][" +
+                                             std::to_string(atoms) + "]");
     std::vector<V> values(atoms);
     if (atoms == 0) return values;
     if (fixed) {
@@ -288,11 +314,13 @@ struct H5mdReader::State {
   void check_finite(const Vec3<T>* p, std::int64_t t, const std::string& field) const {
     for (std::int64_t i = 0; i < atoms; ++i)
       if (!std::isfinite(p[i].x) || !std::isfinite(p[i].y) || !std::isfinite(p[i].z))
-        throw InputError(at(field, t), "atom " + std::to_string(i) + " has a non-finite coordinate");
+        throw InputError(at(field, t),
+                         "atom " + std::to_string(i) + " has a non-finite coordinate");
   }
 };
 
-H5mdReader::H5mdReader(const std::string& path, const std::string& particle_group) : state_(std::make_unique<State>()) {
+H5mdReader::H5mdReader(const std::string& path, const std::string& particle_group)
+    : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.path = path;
   s.open_file();
@@ -326,7 +354,8 @@ const std::vector<std::string>& H5mdReader::warnings() const { return state_->wa
 H5mdFrameInfo H5mdReader::frame_info(std::int64_t t) {
   State& s = *state_;
   if (t < 0 || t >= s.frames)
-    throw InputError(s.at("position/value", t), "no such frame (the file has " + std::to_string(s.frames) + ")");
+    throw InputError(s.at("position/value", t),
+                     "no such frame (the file has " + std::to_string(s.frames) + ")");
   H5mdFrameInfo info;
   info.index = t;
   info.step = std::int64_t(std::llround(s.clock_value(s.step, "position/step", t)));

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "kmol/core/io/hdf5_handle.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/hdf5_handle.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace kmol::io {
@@ -17,7 +17,8 @@ namespace {
 class FrameSeries {
  public:
   FrameSeries() = default;
-  FrameSeries(hid_t parent, const std::string& name, hid_t file_type, std::vector<hsize_t> inner, int compression) {
+  FrameSeries(hid_t parent, const std::string& name, hid_t file_type, std::vector<hsize_t> inner,
+              int compression) {
     std::vector<hsize_t> dims{0}, max{H5S_UNLIMITED}, chunk{1};
     hsize_t per_frame = 1;
     for (hsize_t d : inner) {
@@ -26,7 +27,8 @@ class FrameSeries {
       chunk.push_back(std::max<hsize_t>(d, 1));
       per_frame *= d;
     }
-    // About 64 KiB or one frame per chunk, whichever is larger: reading one frame touches one chunk.
+    // About 64 KiB or one frame per chunk, whichever is larger: reading one frame touches one
+    // chunk.
     chunk[0] = std::clamp<hsize_t>(16384 / std::max<hsize_t>(per_frame, 1), 1, 1024);
     Hid space(H5Screate_simple(int(dims.size()), dims.data(), max.data()));
     Hid properties(H5Pcreate(H5P_DATASET_CREATE));
@@ -35,7 +37,8 @@ class FrameSeries {
       H5Pset_shuffle(properties.get());
       H5Pset_deflate(properties.get(), unsigned(compression));
     }
-    dataset_ = Hid(H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT));
+    dataset_ = Hid(H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT,
+                              properties.get(), H5P_DEFAULT));
     if (!dataset_.valid()) throw std::runtime_error("H5MD writer: cannot create dataset " + name);
     inner_ = std::move(inner);
   }
@@ -52,10 +55,13 @@ class FrameSeries {
     }
     H5Dset_extent(dataset_.get(), dims.data());
     Hid file_space(H5Dget_space(dataset_.get()));
-    H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
+    H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                        nullptr);
     Hid memory_space(H5Screate_simple(int(count.size()), count.data(), nullptr));
-    if (H5Dwrite(dataset_.get(), memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data) < 0)
-      throw std::runtime_error("H5MD writer: cannot write frame " + std::to_string(t) + " (" + last_hdf5_message() + ")");
+    if (H5Dwrite(dataset_.get(), memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT,
+                 data) < 0)
+      throw std::runtime_error("H5MD writer: cannot write frame " + std::to_string(t) + " (" +
+                               last_hdf5_message() + ")");
   }
 
  private:
@@ -69,8 +75,8 @@ struct TimeSeries {
   FrameSeries value, step, time;
 
   TimeSeries() = default;
-  TimeSeries(hid_t parent, const std::string& name, hid_t value_type, std::vector<hsize_t> inner, int compression,
-             const std::string& unit, const std::string& time_unit) {
+  TimeSeries(hid_t parent, const std::string& name, hid_t value_type, std::vector<hsize_t> inner,
+             int compression, const std::string& unit, const std::string& time_unit) {
     group = Hid(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     value = FrameSeries(group.get(), "value", value_type, std::move(inner), compression);
     if (!unit.empty()) write_string_attribute(value.id(), "unit", unit);
@@ -79,7 +85,8 @@ struct TimeSeries {
     write_string_attribute(time.id(), "unit", time_unit);
   }
 
-  void write(hsize_t t, hid_t memory_type, const void* data, std::int64_t step_number, double time_value) {
+  void write(hsize_t t, hid_t memory_type, const void* data, std::int64_t step_number,
+             double time_value) {
     value.write(t, memory_type, data);
     step.write(t, H5T_NATIVE_INT64, &step_number);
     time.write(t, H5T_NATIVE_DOUBLE, &time_value);
@@ -107,13 +114,15 @@ struct H5mdWriter::State {
   hid_t vector_type() const { return options.double_precision ? H5T_IEEE_F64LE : H5T_IEEE_F32LE; }
 
   void create_box(BoxKind kind) {
-    Hid particles(H5Gopen2(file.get(), ("particles/" + options.particle_group).c_str(), H5P_DEFAULT));
+    Hid particles(
+        H5Gopen2(file.get(), ("particles/" + options.particle_group).c_str(), H5P_DEFAULT));
     Hid group = make_group(particles.get(), "box");
     write_int_attribute(group.get(), "dimension", {3});
     const std::string boundary = kind == BoxKind::none ? "none" : "periodic";
     write_string_array_attribute(group.get(), "boundary", {boundary, boundary, boundary});
     if (kind != BoxKind::none)
-      box = TimeSeries(group.get(), "edges", H5T_IEEE_F64LE, {3, 3}, 0, "Angstrom", options.time_unit);
+      box = TimeSeries(group.get(), "edges", H5T_IEEE_F64LE, {3, 3}, 0, "Angstrom",
+                       options.time_unit);
     box_known = true;
     box_kind = kind;
   }
@@ -121,26 +130,30 @@ struct H5mdWriter::State {
   template <class T>
   void append(const H5mdFrameView<T>& frame, const std::vector<double>& values) {
     if (closed) throw std::logic_error("H5MD writer: append after close");
-    const ErrorContext where{path, "particles/" + options.particle_group + "/position", long(frames)};
+    const ErrorContext where{path, "particles/" + options.particle_group + "/position",
+                             long(frames)};
     if (frame.positions == nullptr && n_atoms > 0) throw InputError(where, "no positions given");
     for (std::int64_t i = 0; i < n_atoms; ++i) {
       const auto& p = frame.positions[i];
       if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
         throw InputError(where, "atom " + std::to_string(i) + " has a non-finite coordinate");
     }
-    if ((options.velocities && frame.velocities == nullptr) || (options.forces && frame.forces == nullptr))
-      throw InputError(where, "the writer was opened with velocities or forces, but the frame has none");
+    if ((options.velocities && frame.velocities == nullptr) ||
+        (options.forces && frame.forces == nullptr))
+      throw InputError(where,
+                       "the writer was opened with velocities or forces, but the frame has none");
     if (values.size() != options.observables.size())
-      throw InputError(where, "expected " + std::to_string(options.observables.size()) + " observables, got " +
-                                  std::to_string(values.size()));
+      throw InputError(where, "expected " + std::to_string(options.observables.size()) +
+                                  " observables, got " + std::to_string(values.size()));
     if (!box_known) create_box(frame.box.kind);
     if (frame.box.kind != box_kind)
-      throw InputError(where, "box kind " + to_string(frame.box.kind) + " differs from the first frame's " +
-                                  to_string(box_kind));
+      throw InputError(where, "box kind " + to_string(frame.box.kind) +
+                                  " differs from the first frame's " + to_string(box_kind));
     const hid_t memory = std::is_same_v<T, double> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
     static_assert(sizeof(Vec3<T>) == 3 * sizeof(T), "Vec3 must be three packed numbers");
     position.write(frames, memory, frame.positions, frame.step, frame.time);
-    if (options.velocities) velocity.write(frames, memory, frame.velocities, frame.step, frame.time);
+    if (options.velocities)
+      velocity.write(frames, memory, frame.velocities, frame.step, frame.time);
     if (options.forces) force.write(frames, memory, frame.forces, frame.step, frame.time);
     if (box_kind != BoxKind::none) {
       double edges[9];
@@ -157,8 +170,8 @@ struct H5mdWriter::State {
   }
 };
 
-H5mdWriter::H5mdWriter(const std::string& path, std::int64_t n_atoms, const std::vector<std::int32_t>& species,
-                       const H5mdWriterOptions& options)
+H5mdWriter::H5mdWriter(const std::string& path, std::int64_t n_atoms,
+                       const std::vector<std::int32_t>& species, const H5mdWriterOptions& options)
     : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.path = path;
@@ -166,11 +179,13 @@ H5mdWriter::H5mdWriter(const std::string& path, std::int64_t n_atoms, const std:
   s.n_atoms = n_atoms;
   s.options = options;
   if (!species.empty() && std::int64_t(species.size()) != n_atoms)
-    throw InputError({path, "species", -1}, "expected one species per atom (" + std::to_string(n_atoms) + "), got " +
+    throw InputError({path, "species", -1}, "expected one species per atom (" +
+                                                std::to_string(n_atoms) + "), got " +
                                                 std::to_string(species.size()));
   QuietHdf5 quiet;
   s.file = Hid(H5Fcreate(s.temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
-  if (!s.file.valid()) throw InputError({path, "", -1}, "cannot create the file (" + last_hdf5_message() + ")");
+  if (!s.file.valid())
+    throw InputError({path, "", -1}, "cannot create the file (" + last_hdf5_message() + ")");
 
   Hid h5md = make_group(s.file.get(), "h5md");
   write_int_attribute(h5md.get(), "version", {1, 1});
@@ -184,21 +199,27 @@ H5mdWriter::H5mdWriter(const std::string& path, std::int64_t n_atoms, const std:
   Hid group = make_group(particles.get(), options.particle_group);
   const hsize_t n = hsize_t(n_atoms);
   const int level = std::clamp(options.compression_level, 0, 9);
-  s.position = TimeSeries(group.get(), "position", s.vector_type(), {n, 3}, level, "Angstrom", options.time_unit);
+  s.position = TimeSeries(group.get(), "position", s.vector_type(), {n, 3}, level, "Angstrom",
+                          options.time_unit);
   if (options.velocities)
-    s.velocity = TimeSeries(group.get(), "velocity", s.vector_type(), {n, 3}, level, options.velocity_unit, options.time_unit);
+    s.velocity = TimeSeries(group.get(), "velocity", s.vector_type(), {n, 3}, level,
+                            options.velocity_unit, options.time_unit);
   if (options.forces)
-    s.force = TimeSeries(group.get(), "force", s.vector_type(), {n, 3}, level, options.force_unit, options.time_unit);
+    s.force = TimeSeries(group.get(), "force", s.vector_type(), {n, 3}, level, options.force_unit,
+                         options.time_unit);
   if (!species.empty()) {
     Hid space(H5Screate_simple(1, &n, nullptr));
-    Hid dataset(H5Dcreate2(group.get(), "species", H5T_STD_I32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    Hid dataset(H5Dcreate2(group.get(), "species", H5T_STD_I32LE, space.get(), H5P_DEFAULT,
+                           H5P_DEFAULT, H5P_DEFAULT));
     H5Dwrite(dataset.get(), H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, species.data());
-    if (!options.species_names.empty()) write_string_array_attribute(dataset.get(), "names", options.species_names);
+    if (!options.species_names.empty())
+      write_string_array_attribute(dataset.get(), "names", options.species_names);
   }
   if (!options.observables.empty()) {
     Hid observables = make_group(s.file.get(), "observables");
     for (const auto& name : options.observables)
-      s.observables.emplace_back(observables.get(), name, H5T_IEEE_F64LE, std::vector<hsize_t>{}, 0, "", options.time_unit);
+      s.observables.emplace_back(observables.get(), name, H5T_IEEE_F64LE, std::vector<hsize_t>{}, 0,
+                                 "", options.time_unit);
   }
 }
 
@@ -213,7 +234,8 @@ void H5mdWriter::append(const H5mdFrameView<float>& frame, const std::vector<dou
   state_->append(frame, observables);
 }
 
-void H5mdWriter::append(const H5mdFrameView<double>& frame, const std::vector<double>& observables) {
+void H5mdWriter::append(const H5mdFrameView<double>& frame,
+                        const std::vector<double>& observables) {
   state_->append(frame, observables);
 }
 

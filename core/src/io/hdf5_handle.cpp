@@ -8,14 +8,29 @@ void Hid::reset() {
   if (id_ < 0) return;
   QuietHdf5 quiet;
   switch (H5Iget_type(id_)) {
-    case H5I_FILE: H5Fclose(id_); break;
-    case H5I_GROUP: H5Gclose(id_); break;
-    case H5I_DATASET: H5Dclose(id_); break;
-    case H5I_DATASPACE: H5Sclose(id_); break;
-    case H5I_DATATYPE: H5Tclose(id_); break;
-    case H5I_ATTR: H5Aclose(id_); break;
-    case H5I_GENPROP_LST: H5Pclose(id_); break;
-    default: break;
+    case H5I_FILE:
+      H5Fclose(id_);
+      break;
+    case H5I_GROUP:
+      H5Gclose(id_);
+      break;
+    case H5I_DATASET:
+      H5Dclose(id_);
+      break;
+    case H5I_DATASPACE:
+      H5Sclose(id_);
+      break;
+    case H5I_DATATYPE:
+      H5Tclose(id_);
+      break;
+    case H5I_ATTR:
+      H5Aclose(id_);
+      break;
+    case H5I_GENPROP_LST:
+      H5Pclose(id_);
+      break;
+    default:
+      break;
   }
   id_ = -1;
 }
@@ -100,8 +115,10 @@ std::vector<std::string> read_string_attribute(hid_t object, const std::string& 
 
 namespace {
 
-// Variable-length UTF-8 strings: h5py (and so MDAnalysis) reads these as str, fixed-length ones as bytes.
-void write_strings(hid_t object, const std::string& name, const std::vector<std::string>& values, bool scalar) {
+// Variable-length UTF-8 strings: h5py (and so MDAnalysis) reads these as str, fixed-length ones as
+// bytes.
+void write_strings(hid_t object, const std::string& name, const std::vector<std::string>& values,
+                   bool scalar) {
   Hid type(H5Tcopy(H5T_C_S1));
   H5Tset_size(type.get(), H5T_VARIABLE);
   H5Tset_cset(type.get(), H5T_CSET_UTF8);
@@ -109,7 +126,8 @@ void write_strings(hid_t object, const std::string& name, const std::vector<std:
   Hid space(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr));
   std::vector<const char*> pointers;
   for (const auto& v : values) pointers.push_back(v.c_str());
-  Hid attribute(H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
+  Hid attribute(
+      H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
   H5Awrite(attribute.get(), type.get(), pointers.data());
 }
 
@@ -119,14 +137,16 @@ void write_string_attribute(hid_t object, const std::string& name, const std::st
   write_strings(object, name, {value}, true);
 }
 
-void write_string_array_attribute(hid_t object, const std::string& name, const std::vector<std::string>& values) {
+void write_string_array_attribute(hid_t object, const std::string& name,
+                                  const std::vector<std::string>& values) {
   write_strings(object, name, values, false);
 }
 
 void write_int_attribute(hid_t object, const std::string& name, const std::vector<int>& values) {
   const hsize_t n = values.size();
   Hid space(n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr));
-  Hid attribute(H5Acreate2(object, name.c_str(), H5T_STD_I32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT));
+  Hid attribute(
+      H5Acreate2(object, name.c_str(), H5T_STD_I32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT));
   H5Awrite(attribute.get(), H5T_NATIVE_INT, values.data());
 }
 

@@ -30,20 +30,38 @@ struct Header {
 
 int bytes_per_value(int mode) {
   switch (mode) {
-    case 0: return 1;
-    case 1: return 2;
-    case 2: return 4;
-    case 6: return 2;
-    default: return 0;
+    case 0:
+      return 1;
+    case 1:
+      return 2;
+    case 2:
+      return 4;
+    case 6:
+      return 2;
+    default:
+      return 0;
   }
 }
 
 double value_at(const unsigned char* p, int mode) {
   switch (mode) {
-    case 0: return double(*reinterpret_cast<const std::int8_t*>(p));
-    case 1: { std::int16_t v; std::memcpy(&v, p, 2); return v; }
-    case 6: { std::uint16_t v; std::memcpy(&v, p, 2); return v; }
-    default: { float v; std::memcpy(&v, p, 4); return v; }
+    case 0:
+      return double(*reinterpret_cast<const std::int8_t*>(p));
+    case 1: {
+      std::int16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 6: {
+      std::uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    default: {
+      float v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
   }
 }
 
@@ -54,35 +72,50 @@ ScalarMap read_mrc(const std::string& path) {
   if (!in) throw InputError({path, "", -1}, "cannot open the map");
   Header h;
   in.read(reinterpret_cast<char*>(h.bytes.data()), 1024);
-  if (in.gcount() != 1024) throw InputError({path, "header", -1}, "shorter than the 1024-byte MRC header");
-  auto fail = [&](const char* field, const std::string& what) { throw InputError({path, field, -1}, what); };
+  if (in.gcount() != 1024)
+    throw InputError({path, "header", -1}, "shorter than the 1024-byte MRC header");
+  auto fail = [&](const char* field, const std::string& what) {
+    throw InputError({path, field, -1}, what);
+  };
   const unsigned char* stamp = h.bytes.data() + 212;
-  if (stamp[0] == 0x11 && stamp[1] == 0x11) fail("machst", "big-endian maps are not read (convert to little-endian)");
+  if (stamp[0] == 0x11 && stamp[1] == 0x11)
+    fail("machst", "big-endian maps are not read (convert to little-endian)");
   if (!(stamp[0] == 0x44 && (stamp[1] == 0x44 || stamp[1] == 0x41)))
     fail("machst", "expected the little-endian machine stamp 0x44 0x44 or 0x44 0x41 at byte 213");
-  if (std::memcmp(h.bytes.data() + 208, "MAP ", 4) != 0) fail("map", "expected 'MAP ' at byte 209 (not an MRC/CCP4 map?)");
+  if (std::memcmp(h.bytes.data() + 208, "MAP ", 4) != 0)
+    fail("map", "expected 'MAP ' at byte 209 (not an MRC/CCP4 map?)");
   const std::int64_t n[3] = {h.word(0), h.word(1), h.word(2)};
   const char* n_names[3] = {"nx", "ny", "nz"};
   for (int a = 0; a < 3; ++a)
-    if (n[a] < 1) fail(n_names[a], "must be a positive number of columns, rows or sections (got " + std::to_string(n[a]) + ")");
+    if (n[a] < 1)
+      fail(n_names[a], "must be a positive number of columns, rows or sections (got " +
+                           std::to_string(n[a]) + ")");
   const int mode = h.word(3);
   if (bytes_per_value(mode) == 0)
-    fail("mode", "mode " + std::to_string(mode) + " is not read (expected 0 int8, 1 int16, 2 float32 or 6 uint16)");
-  const std::int64_t start[3] = {h.word(4), h.word(5), h.word(6)}, m[3] = {h.word(7), h.word(8), h.word(9)};
+    fail("mode", "mode " + std::to_string(mode) +
+                     " is not read (expected 0 int8, 1 int16, 2 float32 or 6 uint16)");
+  const std::int64_t start[3] = {h.word(4), h.word(5), h.word(6)},
+                     m[3] = {h.word(7), h.word(8), h.word(9)};
   const char* m_names[3] = {"mx", "my", "mz"};
   for (int a = 0; a < 3; ++a)
-    if (m[a] < 1) fail(m_names[a], "the sampling must be positive (got " + std::to_string(m[a]) + ")");
-  const double cell[3] = {h.real(10), h.real(11), h.real(12)}, angles[3] = {h.real(13), h.real(14), h.real(15)};
+    if (m[a] < 1)
+      fail(m_names[a], "the sampling must be positive (got " + std::to_string(m[a]) + ")");
+  const double cell[3] = {h.real(10), h.real(11), h.real(12)},
+               angles[3] = {h.real(13), h.real(14), h.real(15)};
   for (int a = 0; a < 3; ++a)
-    if (!(cell[a] > 0) || !std::isfinite(cell[a])) fail("cella", "the cell lengths must be positive (Angstrom)");
+    if (!(cell[a] > 0) || !std::isfinite(cell[a]))
+      fail("cella", "the cell lengths must be positive (Angstrom)");
   for (int a = 0; a < 3; ++a)
-    if (std::abs(angles[a] - 90) > 1e-3 && angles[a] != 0) fail("cellb", "only orthogonal cells (90 degree angles) are read");
-  const int order[3] = {h.word(16), h.word(17), h.word(18)};  // axis (1 x, 2 y, 3 z) of columns, rows, sections
+    if (std::abs(angles[a] - 90) > 1e-3 && angles[a] != 0)
+      fail("cellb", "only orthogonal cells (90 degree angles) are read");
+  const int order[3] = {h.word(16), h.word(17),
+                        h.word(18)};  // axis (1 x, 2 y, 3 z) of columns, rows, sections
   if (!((order[0] | order[1] | order[2]) == 0 ||
-        (order[0] >= 1 && order[0] <= 3 && order[1] >= 1 && order[1] <= 3 && order[2] >= 1 && order[2] <= 3 &&
-         order[0] != order[1] && order[1] != order[2] && order[0] != order[2])))
+        (order[0] >= 1 && order[0] <= 3 && order[1] >= 1 && order[1] <= 3 && order[2] >= 1 &&
+         order[2] <= 3 && order[0] != order[1] && order[1] != order[2] && order[0] != order[2])))
     fail("mapc", "mapc, mapr, maps must be a permutation of 1, 2, 3");
-  const int axis_of[3] = {order[0] ? order[0] - 1 : 0, order[1] ? order[1] - 1 : 1, order[2] ? order[2] - 1 : 2};
+  const int axis_of[3] = {order[0] ? order[0] - 1 : 0, order[1] ? order[1] - 1 : 1,
+                          order[2] ? order[2] - 1 : 2};
   const std::int64_t nsymbt = h.word(23);
   if (nsymbt < 0) fail("nsymbt", "the extended header length must not be negative");
 
@@ -109,8 +142,9 @@ ScalarMap read_mrc(const std::string& path) {
   std::vector<unsigned char> data(std::size_t(total * width));
   in.read(reinterpret_cast<char*>(data.data()), std::streamsize(data.size()));
   if (!in || in.gcount() != std::streamsize(data.size()))
-    fail("data", "the file ends before its " + std::to_string(total) + " values (header nx*ny*nz, mode " +
-                     std::to_string(mode) + ", nsymbt " + std::to_string(nsymbt) + ")");
+    fail("data", "the file ends before its " + std::to_string(total) +
+                     " values (header nx*ny*nz, mode " + std::to_string(mode) + ", nsymbt " +
+                     std::to_string(nsymbt) + ")");
   map.values.resize(std::size_t(total));
   const std::int64_t nx = counts[0], ny = counts[1];
   std::int64_t v = 0;
@@ -142,7 +176,8 @@ void write_mrc(const std::string& path, const ScalarMap& map) {
   for (int a = 0; a < 3; ++a) {
     set_word(a, std::int32_t(map.grid.counts[std::size_t(a)]));
     set_word(7 + a, std::int32_t(map.grid.counts[std::size_t(a)]));
-    set_real(10 + a, float(map.grid.spacing[std::size_t(a)] * double(map.grid.counts[std::size_t(a)])));
+    set_real(10 + a,
+             float(map.grid.spacing[std::size_t(a)] * double(map.grid.counts[std::size_t(a)])));
     set_real(13 + a, 90.0f);
     set_word(16 + a, a + 1);
   }
@@ -163,13 +198,15 @@ void write_mrc(const std::string& path, const ScalarMap& map) {
     std::ofstream out(temporary, std::ios::binary);
     if (!out) throw InputError({path, "", -1}, "cannot open the output file for writing");
     out.write(reinterpret_cast<const char*>(h.bytes.data()), 1024);
-    out.write(reinterpret_cast<const char*>(map.values.data()), std::streamsize(map.values.size() * sizeof(float)));
+    out.write(reinterpret_cast<const char*>(map.values.data()),
+              std::streamsize(map.values.size() * sizeof(float)));
     if (!out) {
       std::remove(temporary.c_str());
       throw InputError({path, "", -1}, "writing the map failed (disk full?)");
     }
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) throw InputError({path, "", -1}, "cannot rename the output file into place");
+  if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    throw InputError({path, "", -1}, "cannot rename the output file into place");
 }
 
 }  // namespace kmol::io

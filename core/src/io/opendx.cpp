@@ -12,20 +12,24 @@
 namespace kmol::io {
 
 template <class T>
-void write_opendx(const std::string& path, const RegularGrid& grid, const T* values, const std::string& title) {
+void write_opendx(const std::string& path, const RegularGrid& grid, const T* values,
+                  const std::string& title) {
   const std::string temporary = path + ".tmp";
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(temporary.c_str(), "w"), &std::fclose);
   if (!f) throw InputError({path, "", -1}, "cannot open the output file for writing");
   FILE* out = f.get();
   const auto [nx, ny, nz] = grid.counts;
   std::fprintf(out, "# Data from kmol %s\n# \n# %s\n# \n", KMOL_VERSION, title.c_str());
-  std::fprintf(out, "object 1 class gridpositions counts %lld %lld %lld\n", (long long)nx, (long long)ny, (long long)nz);
+  std::fprintf(out, "object 1 class gridpositions counts %lld %lld %lld\n", (long long)nx,
+               (long long)ny, (long long)nz);
   std::fprintf(out, "origin %12.6e %12.6e %12.6e\n", grid.origin.x, grid.origin.y, grid.origin.z);
   std::fprintf(out, "delta %12.6e %12.6e %12.6e\n", grid.spacing[0], 0.0, 0.0);
   std::fprintf(out, "delta %12.6e %12.6e %12.6e\n", 0.0, grid.spacing[1], 0.0);
   std::fprintf(out, "delta %12.6e %12.6e %12.6e\n", 0.0, 0.0, grid.spacing[2]);
-  std::fprintf(out, "object 2 class gridconnections counts %lld %lld %lld\n", (long long)nx, (long long)ny, (long long)nz);
-  std::fprintf(out, "object 3 class array type double rank 0 items %lld data follows\n", (long long)(nx * ny * nz));
+  std::fprintf(out, "object 2 class gridconnections counts %lld %lld %lld\n", (long long)nx,
+               (long long)ny, (long long)nz);
+  std::fprintf(out, "object 3 class array type double rank 0 items %lld data follows\n",
+               (long long)(nx * ny * nz));
   int column = 0;
   for (std::int64_t i = 0; i < nx; ++i)
     for (std::int64_t j = 0; j < ny; ++j)
@@ -47,11 +51,14 @@ void write_opendx(const std::string& path, const RegularGrid& grid, const T* val
     std::remove(temporary.c_str());
     throw InputError({path, "", -1}, "writing the map failed (disk full?)");
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) throw InputError({path, "", -1}, "cannot rename the output file into place");
+  if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    throw InputError({path, "", -1}, "cannot rename the output file into place");
 }
 
-template void write_opendx(const std::string&, const RegularGrid&, const float*, const std::string&);
-template void write_opendx(const std::string&, const RegularGrid&, const double*, const std::string&);
+template void write_opendx(const std::string&, const RegularGrid&, const float*,
+                           const std::string&);
+template void write_opendx(const std::string&, const RegularGrid&, const double*,
+                           const std::string&);
 
 }  // namespace kmol::io
 
@@ -80,40 +87,53 @@ ScalarMap read_opendx(const std::string& path) {
       have_counts = true;
     } else if (first == "origin") {
       double x, y, z;
-      if (!(words >> x >> y >> z)) throw InputError({path, "origin", line_number}, "expected three numbers");
+      if (!(words >> x >> y >> z))
+        throw InputError({path, "origin", line_number}, "expected three numbers");
       map.grid.origin = {x, y, z};
       have_origin = true;
     } else if (first == "delta") {
       double d[3];
       if (deltas >= 3 || !(words >> d[0] >> d[1] >> d[2]))
-        throw InputError({path, "delta", line_number}, "expected three delta lines of three numbers");
+        throw InputError({path, "delta", line_number},
+                         "expected three delta lines of three numbers");
       for (int a = 0; a < 3; ++a)
         if ((a == deltas) != (d[a] != 0))
-          throw InputError({path, "delta", line_number}, "only orthogonal grids (diagonal deltas, positive spacing) are read");
-      if (!(d[deltas] > 0)) throw InputError({path, "delta", line_number}, "the spacing must be positive");
+          throw InputError({path, "delta", line_number},
+                           "only orthogonal grids (diagonal deltas, positive spacing) are read");
+      if (!(d[deltas] > 0))
+        throw InputError({path, "delta", line_number}, "the spacing must be positive");
       map.grid.spacing[std::size_t(deltas)] = d[deltas];
       ++deltas;
     } else if (first == "object" && line.find("class array") != std::string::npos) {
       const std::size_t at = line.find("items");
       std::istringstream count(at == std::string::npos ? "" : line.substr(at + 5));
-      if (!(count >> items) || items < 0) throw InputError({path, "items", line_number}, "expected the number of items");
+      if (!(count >> items) || items < 0)
+        throw InputError({path, "items", line_number}, "expected the number of items");
     }
   }
   if (!have_counts || !have_origin || deltas != 3 || items < 0)
-    throw InputError({path, !have_counts ? "counts" : !have_origin ? "origin" : deltas != 3 ? "delta" : "items", line_number},
-                     "incomplete OpenDX header (needs gridpositions counts, origin, three deltas and a data array)");
+    throw InputError({path,
+                      !have_counts   ? "counts"
+                      : !have_origin ? "origin"
+                      : deltas != 3  ? "delta"
+                                     : "items",
+                      line_number},
+                     "incomplete OpenDX header (needs gridpositions counts, origin, three deltas "
+                     "and a data array)");
   const auto [nx, ny, nz] = map.grid.counts;
   if (items != nx * ny * nz)
-    throw InputError({path, "items", line_number},
-                     "the array holds " + std::to_string(items) + " items, the grid " + std::to_string(nx * ny * nz));
+    throw InputError({path, "items", line_number}, "the array holds " + std::to_string(items) +
+                                                       " items, the grid " +
+                                                       std::to_string(nx * ny * nz));
   map.values.resize(std::size_t(items));
   for (std::int64_t i = 0; i < nx; ++i)  // OpenDX runs z fastest
     for (std::int64_t j = 0; j < ny; ++j)
       for (std::int64_t k = 0; k < nz; ++k) {
         double v;
         if (!(in >> v) || !std::isfinite(v))
-          throw InputError({path, "data", line_number},
-                           "value " + std::to_string((i * ny + j) * nz + k) + " is missing or not a finite number");
+          throw InputError({path, "data", line_number}, "value " +
+                                                            std::to_string((i * ny + j) * nz + k) +
+                                                            " is missing or not a finite number");
         map.values[std::size_t((k * ny + j) * nx + i)] = float(v);
       }
   return map;

@@ -57,7 +57,8 @@ bool parse(std::string_view text, std::int32_t& value) {
   return !text.empty() && ec == std::errc() && end == text.data() + text.size();
 }
 
-// Parses the numeric fields in order, counting successes; false with `failure` set on the first bad one.
+// Parses the numeric fields in order, counting successes; false with `failure` set on the first bad
+// one.
 class FieldReader {
  public:
   explicit FieldReader(Failure& failure) : failure_(failure) {}
@@ -65,7 +66,9 @@ class FieldReader {
   template <class T>
   bool read(std::string_view text, const char* field, const char* expected, T& value) {
     if (!parse(text, value)) {
-      failure_ = {field, std::string("expected ") + expected + ", found '" + std::string(trim(text)) + "'", parsed_};
+      failure_ = {field,
+                  std::string("expected ") + expected + ", found '" + std::string(trim(text)) + "'",
+                  parsed_};
       return false;
     }
     if constexpr (std::is_floating_point_v<T>) {
@@ -133,7 +136,8 @@ bool parse_whitespace_form(std::string_view line, Record& rec, Failure& failure)
   FieldReader reader(failure);
   const std::size_t k = with_chain ? 5 : 4;
   return reader.read(tokens[k], "residue id", "an integer", rec.residue_id) &&
-         reader.read_tail(tokens[k + 1], tokens[k + 2], tokens[k + 3], tokens[k + 4], tokens[k + 5], rec);
+         reader.read_tail(tokens[k + 1], tokens[k + 2], tokens[k + 3], tokens[k + 4], tokens[k + 5],
+                          rec);
 }
 
 bool parse_fixed_form(std::string_view line, Record& rec, Failure& failure) {
@@ -149,18 +153,22 @@ bool parse_fixed_form(std::string_view line, Record& rec, Failure& failure) {
     return false;
   const auto tail = split(line.substr(54));
   if (tail.size() != 2) {
-    if (!reader.read(line.substr(30, 8), "x", "a coordinate in columns 31-38", rec.position.x)) return false;
-    failure = {"charge", "expected 'charge radius' after column 54, found " + std::to_string(tail.size()) +
-                             " fields",
+    if (!reader.read(line.substr(30, 8), "x", "a coordinate in columns 31-38", rec.position.x))
+      return false;
+    failure = {"charge",
+               "expected 'charge radius' after column 54, found " + std::to_string(tail.size()) +
+                   " fields",
                reader.parsed() + 3};
     return false;
   }
-  return reader.read_tail(line.substr(30, 8), line.substr(38, 8), line.substr(46, 8), tail[0], tail[1], rec);
+  return reader.read_tail(line.substr(30, 8), line.substr(38, 8), line.substr(46, 8), tail[0],
+                          tail[1], rec);
 }
 
 bool same_numbers(const Record& a, const Record& b) {
-  return a.position.x == b.position.x && a.position.y == b.position.y && a.position.z == b.position.z &&
-         a.charge == b.charge && a.radius == b.radius && a.residue_id == b.residue_id;
+  return a.position.x == b.position.x && a.position.y == b.position.y &&
+         a.position.z == b.position.z && a.charge == b.charge && a.radius == b.radius &&
+         a.residue_id == b.residue_id;
 }
 
 }  // namespace
@@ -188,7 +196,8 @@ PqrAtoms parse_pqr(std::istream& in, const std::string& source) {
       rec = Record{};
       if (!parse_fixed_form(line, rec, fixed)) {
         const Failure& why = fixed.fields_parsed > loose.fields_parsed ? fixed : loose;
-        throw InputError({source, why.field, line_no}, "line " + std::to_string(line_no) + ": " + why.what);
+        throw InputError({source, why.field, line_no},
+                         "line " + std::to_string(line_no) + ": " + why.what);
       }
     }
     atoms.positions.push_back(rec.position);
@@ -200,7 +209,8 @@ PqrAtoms parse_pqr(std::istream& in, const std::string& source) {
     atoms.chains.push_back(std::move(rec.chain));
   }
   if (atoms.size() == 0)
-    throw InputError({source, "atoms", -1}, "no ATOM or HETATM records (a PQR file needs at least one atom)");
+    throw InputError({source, "atoms", -1},
+                     "no ATOM or HETATM records (a PQR file needs at least one atom)");
   return atoms;
 }
 

@@ -22,7 +22,8 @@ std::string column(const std::string& line, std::size_t start, std::size_t width
 std::int32_t integer(const std::string& text, const ErrorContext& where) {
   char* end = nullptr;
   const long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0') throw InputError(where, "expected an integer, found '" + text + "'");
+  if (text.empty() || *end != '\0')
+    throw InputError(where, "expected an integer, found '" + text + "'");
   return std::int32_t(v);
 }
 
@@ -51,15 +52,20 @@ Topology read_pdb(const std::string& path, std::ifstream& in) {
     }
     if (record == "ENDMDL") break;  // the first model only
     if (record != "ATOM  " && record != "HETATM") continue;
-    if (line.size() < 26) throw InputError({path, "ATOM record", number}, "shorter than the 26 columns of a PDB atom record");
+    if (line.size() < 26)
+      throw InputError({path, "ATOM record", number},
+                       "shorter than the 26 columns of a PDB atom record");
     const std::string chain = column(line, 21, 1);
-    if (!t.size()) molecule = 0;
-    else if (ended || chain != t.chains.back()) ++molecule;
+    if (!t.size())
+      molecule = 0;
+    else if (ended || chain != t.chains.back())
+      ++molecule;
     ended = false;
     t.names.push_back(column(line, 12, 4));
     t.resnames.push_back(column(line, 17, 4));
     t.chains.push_back(chain);
-    t.resids.push_back(integer(column(line, 22, 4), {path, "residue number (columns 23-26)", number}));
+    t.resids.push_back(
+        integer(column(line, 22, 4), {path, "residue number (columns 23-26)", number}));
     t.molecules.push_back(molecule);
   }
   return t;
@@ -72,9 +78,14 @@ Topology read_gro(const std::string& path, std::ifstream& in) {
   if (!std::getline(in, line)) throw InputError({path, "atom count", 2}, "missing");
   const std::int32_t n = integer(trimmed(line), {path, "atom count", 2});
   for (std::int32_t i = 0; i < n; ++i) {
-    if (!std::getline(in, line)) throw InputError({path, "atoms", long(i) + 3}, "file ends after " + std::to_string(i) + " of " + std::to_string(n) + " atoms");
-    if (line.size() < 20) throw InputError({path, "atom line", long(i) + 3}, "shorter than the 20 columns of residue and atom names");
-    t.resids.push_back(integer(column(line, 0, 5), {path, "residue number (columns 1-5)", long(i) + 3}));
+    if (!std::getline(in, line))
+      throw InputError({path, "atoms", long(i) + 3}, "file ends after " + std::to_string(i) +
+                                                         " of " + std::to_string(n) + " atoms");
+    if (line.size() < 20)
+      throw InputError({path, "atom line", long(i) + 3},
+                       "shorter than the 20 columns of residue and atom names");
+    t.resids.push_back(
+        integer(column(line, 0, 5), {path, "residue number (columns 1-5)", long(i) + 3}));
     t.resnames.push_back(column(line, 5, 5));
     t.names.push_back(column(line, 10, 5));
     t.chains.emplace_back();
@@ -101,7 +112,8 @@ Topology read_topology(const std::string& path) {
     t.resids = pqr.residue_ids;
     t.chains = pqr.chains;
   } else {
-    throw InputError({path, "", -1}, "unknown topology format '." + extension + "' (expected .pdb, .ent, .gro or .pqr)");
+    throw InputError({path, "", -1}, "unknown topology format '." + extension +
+                                         "' (expected .pdb, .ent, .gro or .pqr)");
   }
   if (t.size() == 0) throw InputError({path, "", -1}, "no atoms found");
   number_residues(t);

@@ -29,9 +29,10 @@ template <class T>
 using HostCopy = std::function<void(T* to, const T* from, std::size_t n)>;
 
 // Computes the cutoff job on `stream`, running `host_cutoff` on the atoms that overflow their bins
-// meanwhile, and stores the sum in job.values: every point of the job's z planes, whatever was there.
+// meanwhile, and stores the sum in job.values: every point of the job's z planes, whatever was
+// there.
 template <class T>
-std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, const HostCutoff<T>& host_cutoff,
-                                const HostCopy<T>& host_copy);
+std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
+                                const HostCutoff<T>& host_cutoff, const HostCopy<T>& host_copy);
 
 }  // namespace kmol

@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cuda_device_mutex.hpp"
 #include "kernels/coulomb/cuda/coulomb_cuda.hpp"
 #include "kernels/coulomb/evaluator.hpp"
 #include "kernels/coulomb/point_table.hpp"
+#include "kernels/cuda_device_mutex.hpp"
 
 namespace kmol {
 namespace {
@@ -30,7 +30,9 @@ constexpr int kStaged = 256;                           // atoms per shared-memor
 constexpr std::size_t kConstantBytes = 64 * 1024;
 
 void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string("CUDA potential: ") + what + ": " + cudaGetErrorString(status));
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA potential: ") + what + ": " +
+                             cudaGetErrorString(status));
 }
 
 template <class T>
@@ -66,8 +68,9 @@ constexpr int kMinBlocks = sizeof(T) == 4 && !Compensated && Axis == 0 ? 16 : 1;
 
 // Rows run along Axis; B1 < B2 are the other two axes (blockIdx.y / threadIdx.y and blockIdx.z).
 template <class T, bool Mdh, bool Compensated, int Axis>
-__global__ void __launch_bounds__(kThreadsX * kRows, (kMinBlocks<T, Compensated, Axis>))
-    all_atoms_kernel(BlockGeometry g, int n_tile, T h, T kappa, T* __restrict__ sum, T* __restrict__ carry) {
+__global__ void __launch_bounds__(kThreadsX* kRows, (kMinBlocks<T, Compensated, Axis>))
+    all_atoms_kernel(BlockGeometry g, int n_tile, T h, T kappa, T* __restrict__ sum,
+                     T* __restrict__ carry) {
   constexpr int B1 = Axis == 0 ? 1 : 0, B2 = Axis == 2 ? 1 : 2;
   __shared__ Atom4<T> staged[kStaged];
   const long long v = (long long)blockIdx.y * kRows + threadIdx.y, w = blockIdx.z;
@@ -96,7 +99,8 @@ __global__ void __launch_bounds__(kThreadsX * kRows, (kMinBlocks<T, Compensated,
   for (int first = 0; first < n_tile; first += kStaged) {
     const int n_staged = min(kStaged, n_tile - first);
     __syncthreads();  // the previous atoms are summed
-    for (int a = thread; a < n_staged; a += kThreadsX * kRows) staged[a] = tile_atom(T(), first + a);
+    for (int a = thread; a < n_staged; a += kThreadsX * kRows)
+      staged[a] = tile_atom(T(), first + a);
     __syncthreads();
     for (int a = 0; a < n_staged; ++a) {
       const Atom4<T> atom = staged[a];
@@ -129,20 +133,28 @@ __global__ void give_back_carries(T* sum, const T* carry, long long n) {
 }
 
 template <class T, bool Mdh, bool Compensated>
-void launch(const LatticeBlock& b, int n_tile, T h, T kappa, T* sum, T* carry, cudaStream_t stream) {
+void launch(const LatticeBlock& b, int n_tile, T h, T kappa, T* sum, T* carry,
+            cudaStream_t stream) {
   BlockGeometry g{};
   for (int d = 0; d < 3; ++d) {
     g.begin[d] = b.begin[d];
     g.size[d] = b.size[d];
   }
   const int ax = b.row_axis, b1 = ax == 0 ? 1 : 0, b2 = ax == 2 ? 1 : 2;
-  if (b.size[b2] > 65535) throw std::runtime_error("CUDA potential: more than 65,535 lattice planes");
+  if (b.size[b2] > 65535)
+    throw std::runtime_error("CUDA potential: more than 65,535 lattice planes");
   const dim3 threads(kThreadsX, kRows);
   const dim3 blocks(unsigned((b.size[ax] + kThreadsX * kPoints - 1) / (kThreadsX * kPoints)),
                     unsigned((b.size[b1] + kRows - 1) / kRows), unsigned(b.size[b2]));
-  if (ax == 0) all_atoms_kernel<T, Mdh, Compensated, 0><<<blocks, threads, 0, stream>>>(g, n_tile, h, kappa, sum, carry);
-  else if (ax == 1) all_atoms_kernel<T, Mdh, Compensated, 1><<<blocks, threads, 0, stream>>>(g, n_tile, h, kappa, sum, carry);
-  else all_atoms_kernel<T, Mdh, Compensated, 2><<<blocks, threads, 0, stream>>>(g, n_tile, h, kappa, sum, carry);
+  if (ax == 0)
+    all_atoms_kernel<T, Mdh, Compensated, 0>
+        <<<blocks, threads, 0, stream>>>(g, n_tile, h, kappa, sum, carry);
+  else if (ax == 1)
+    all_atoms_kernel<T, Mdh, Compensated, 1>
+        <<<blocks, threads, 0, stream>>>(g, n_tile, h, kappa, sum, carry);
+  else
+    all_atoms_kernel<T, Mdh, Compensated, 2>
+        <<<blocks, threads, 0, stream>>>(g, n_tile, h, kappa, sum, carry);
   check(cudaGetLastError(), "kernel launch");
 }
 
@@ -152,13 +164,15 @@ void run_all(const CoulombJob<T>& job, const std::vector<Atom4<T>>& atoms, T* su
   constexpr int per_tile = int(kConstantBytes / sizeof(Atom4<T>));
   for (std::int64_t first = 0; first < job.n; first += per_tile) {
     const int n_tile = int(std::min<std::int64_t>(per_tile, job.n - first));
-    // The previous tile's kernels must be done with the bank before it is overwritten (stream order).
+    // The previous tile's kernels must be done with the bank before it is overwritten (stream
+    // order).
     check(cudaMemcpyToSymbolAsync(c_atoms, atoms.data() + first, n_tile * sizeof(Atom4<T>), 0,
                                   cudaMemcpyHostToDevice, stream),
           "copy atom tile");
     for (int b = 0; b < table.count; ++b)
-      launch<T, Mdh, Compensated>(job.blocks[b], n_tile, job.spacing, job.kappa, sum + table.first[b],
-                                  carry ? carry + table.first[b] : nullptr, stream);
+      launch<T, Mdh, Compensated>(job.blocks[b], n_tile, job.spacing, job.kappa,
+                                  sum + table.first[b], carry ? carry + table.first[b] : nullptr,
+                                  stream);
   }
 }
 
@@ -168,7 +182,8 @@ template <class T>
 std::string coulomb_cuda_all_atoms(const CoulombJob<T>& job, cudaStream_t stream) {
   const auto table = coulomb::PointTable::of(job);
   std::vector<Atom4<T>> atoms(job.n);
-  for (std::int64_t a = 0; a < job.n; ++a) atoms[a] = {job.coords[0][a], job.coords[1][a], job.coords[2][a], job.charges[a]};
+  for (std::int64_t a = 0; a < job.n; ++a)
+    atoms[a] = {job.coords[0][a], job.coords[1][a], job.coords[2][a], job.charges[a]};
   const std::size_t bytes = std::size_t(table.points()) * sizeof(T);
   T *sum = nullptr, *carry = nullptr;
   check(cudaMallocAsync(&sum, bytes * (job.compensated ? 2 : 1), stream), "allocate the map");
@@ -182,7 +197,8 @@ std::string coulomb_cuda_all_atoms(const CoulombJob<T>& job, cudaStream_t stream
     if (!mdh && job.compensated) run_all<T, false, true>(job, atoms, sum, carry, table, stream);
     if (!mdh && !job.compensated) run_all<T, false, false>(job, atoms, sum, carry, table, stream);
     if (job.compensated) {
-      give_back_carries<<<unsigned((table.points() + 255) / 256), 256, 0, stream>>>(sum, carry, table.points());
+      give_back_carries<<<unsigned((table.points() + 255) / 256), 256, 0, stream>>>(sum, carry,
+                                                                                    table.points());
       check(cudaGetLastError(), "kernel launch");
     }
     check(cudaStreamSynchronize(stream), "run the kernels");
@@ -202,7 +218,8 @@ std::string coulomb_cuda_all_atoms(const CoulombJob<T>& job, cudaStream_t stream
     }
   const int per_tile = int(kConstantBytes / sizeof(Atom4<T>));
   return "cuda: " + std::to_string(per_tile) + "-atom constant tiles, " + std::to_string(kPoints) +
-         " points per thread, blocks of " + std::to_string(kRows) + " x " + std::to_string(kThreadsX * kPoints);
+         " points per thread, blocks of " + std::to_string(kRows) + " x " +
+         std::to_string(kThreadsX * kPoints);
 }
 
 template std::string coulomb_cuda_all_atoms(const CoulombJob<float>&, cudaStream_t);

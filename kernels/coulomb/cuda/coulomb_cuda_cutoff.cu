@@ -29,14 +29,17 @@
 namespace kmol {
 namespace {
 
-constexpr int kPointsPerThread = 4;            // along x: each atom's dy^2 + dz^2 serves all four
-constexpr int kBinsPerBatch = 32;              // one warp lane per bin when a batch is compacted
+constexpr int kPointsPerThread = 4;  // along x: each atom's dy^2 + dz^2 serves all four
+constexpr int kBinsPerBatch = 32;    // one warp lane per bin when a batch is compacted
 constexpr std::size_t kStagedBytes = 32 * 1024;
-constexpr long long kSlabs = 8;               // of the map, copied back while the next is computed
-constexpr double kOverflowFraction = 0.002;  // capacity: at most this share of atoms left to the host
+constexpr long long kSlabs = 8;  // of the map, copied back while the next is computed
+constexpr double kOverflowFraction =
+    0.002;  // capacity: at most this share of atoms left to the host
 
 void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string("CUDA cutoff potential: ") + what + ": " + cudaGetErrorString(status));
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA cutoff potential: ") + what + ": " +
+                             cudaGetErrorString(status));
 }
 
 template <class T>
@@ -52,8 +55,8 @@ struct Geometry {
   long long regions[3], bins[3], counts[3];
   int pad;
   long long first_region_z;  // of the slab being launched
-  long long k_begin, k_end;  // the z planes computed: the job's (the whole lattice, or a slab of the worker pool),
-                             // the only planes the device map holds
+  long long k_begin, k_end;  // the z planes computed: the job's (the whole lattice, or a slab of
+                             // the worker pool), the only planes the device map holds
 };
 
 // One block per region of m^3 points. Each thread owns up to four points of one row (x), so the
@@ -62,8 +65,8 @@ struct Geometry {
 // only the filled slots into shared memory, one contiguous run, so that empty slots of the fixed
 // capacity cost no arithmetic.
 template <class T, bool Compensated>
-__global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __restrict__ filled, Geometry g, T h, T rc2,
-                              T inv_rc2, T* __restrict__ out) {
+__global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __restrict__ filled,
+                              Geometry g, T h, T rc2, T inv_rc2, T* __restrict__ out) {
   extern __shared__ unsigned char staged_bytes[];
   Atom4<T>* staged = reinterpret_cast<Atom4<T>*>(staged_bytes);
   __shared__ long long batch_bin[kBinsPerBatch];
@@ -81,10 +84,13 @@ __global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __re
   for (int s = 0; s < kPointsPerThread; ++s) {
     const int local = lane_in_row + s * g.threads_per_row;
     const long long i = i0 + local;
-    index[s] = row_valid && local < m && i < g.counts[0] ? ((k - g.k_begin) * g.counts[1] + j) * g.counts[0] + i : -1;
+    index[s] = row_valid && local < m && i < g.counts[0]
+                   ? ((k - g.k_begin) * g.counts[1] + j) * g.counts[0] + i
+                   : -1;
     px[s] = T(i) * h;
   }
-  const long long hx = blockIdx.x + g.pad, hy = blockIdx.y + g.pad, hz = blockIdx.z + g.first_region_z + g.pad;
+  const long long hx = blockIdx.x + g.pad, hy = blockIdx.y + g.pad,
+                  hz = blockIdx.z + g.first_region_z + g.pad;
   for (int first = 0; first < g.n_offsets; first += g.batch) {
     __syncthreads();  // the previous batch is summed
     if (t < 32) {
@@ -144,7 +150,8 @@ CoulombJob<T> planes_of(const CoulombJob<T>& overflow, long long first, long lon
 
 // The smallest capacity that leaves at most kOverflowFraction of the binned atoms over.
 int choose_capacity(const std::vector<int>& occupancy, std::int64_t binned, int max_capacity) {
-  std::vector<std::int64_t> bins_with(std::size_t(max_capacity) + 2, 0);  // bins holding exactly c (last: more)
+  std::vector<std::int64_t> bins_with(std::size_t(max_capacity) + 2,
+                                      0);  // bins holding exactly c (last: more)
   for (int c : occupancy) ++bins_with[std::min(c, max_capacity + 1)];
   for (int capacity = 1; capacity <= max_capacity; ++capacity) {
     std::int64_t over = 0;
@@ -164,7 +171,9 @@ struct CutoffWorkspace {
   std::vector<int> occupancy;
   cudaStream_t copies = nullptr;
 
-  CutoffWorkspace() { check(cudaStreamCreateWithFlags(&copies, cudaStreamNonBlocking), "create the copy stream"); }
+  CutoffWorkspace() {
+    check(cudaStreamCreateWithFlags(&copies, cudaStreamNonBlocking), "create the copy stream");
+  }
   CutoffWorkspace(const CutoffWorkspace&) = delete;
   CutoffWorkspace& operator=(const CutoffWorkspace&) = delete;
   ~CutoffWorkspace() { cudaStreamDestroy(copies); }
@@ -175,8 +184,8 @@ constexpr std::size_t kCountsAlign = 256;  // the slots start here past the fill
 }  // namespace
 
 template <class T>
-std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, const HostCutoff<T>& host_cutoff,
-                                const HostCopy<T>& host_copy) {
+std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
+                                const HostCutoff<T>& host_cutoff, const HostCopy<T>& host_copy) {
   const double h = double(job.spacing), rc = double(job.cutoff);
   Geometry g{};
   g.m = coulomb::cutoff_points_per_bin(h);
@@ -185,7 +194,8 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
   if (offsets.size() > std::size_t(coulomb::cutoff_max_offsets))
     throw std::invalid_argument("CUDA cutoff potential: cutoff too long for the bin neighbourhood");
   g.n_offsets = int(offsets.size());
-  for (const auto& o : offsets) g.pad = std::max({g.pad, std::abs(o[0]), std::abs(o[1]), std::abs(o[2])});
+  for (const auto& o : offsets)
+    g.pad = std::max({g.pad, std::abs(o[0]), std::abs(o[1]), std::abs(o[2])});
   for (int d = 0; d < 3; ++d) {
     g.counts[d] = job.counts[d];
     g.regions[d] = (job.counts[d] + g.m - 1) / g.m;
@@ -225,10 +235,13 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     ++binned;
   }
   g.capacity = choose_capacity(occupancy, binned, int(kStagedBytes / sizeof(Atom4<T>)));
-  g.batch = int(std::min<std::size_t>(kBinsPerBatch, kStagedBytes / (std::size_t(g.capacity) * sizeof(Atom4<T>))));
+  g.batch = int(std::min<std::size_t>(kBinsPerBatch,
+                                      kStagedBytes / (std::size_t(g.capacity) * sizeof(Atom4<T>))));
   // Fill counts, then the slots (left uninitialised: the kernel reads only each bin's filled ones).
-  const std::size_t counts_bytes = (std::size_t(n_bins) * sizeof(int) + kCountsAlign - 1) / kCountsAlign * kCountsAlign;
-  const std::size_t upload_bytes = counts_bytes + std::size_t(n_bins) * std::size_t(g.capacity) * sizeof(Atom4<T>);
+  const std::size_t counts_bytes =
+      (std::size_t(n_bins) * sizeof(int) + kCountsAlign - 1) / kCountsAlign * kCountsAlign;
+  const std::size_t upload_bytes =
+      counts_bytes + std::size_t(n_bins) * std::size_t(g.capacity) * sizeof(Atom4<T>);
   unsigned char* staged_bins = ws->host_bins.reserve<unsigned char>(upload_bytes);
   int* filled = reinterpret_cast<int*>(staged_bins);
   Atom4<T>* bins = reinterpret_cast<Atom4<T>*>(staged_bins + counts_bytes);
@@ -244,7 +257,8 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     if (bin_of[a] < 0) continue;
     int& count = filled[bin_of[a]];
     if (count < g.capacity) {
-      bins[bin_of[a] * g.capacity + count++] = {job.coords[0][a], job.coords[1][a], job.coords[2][a], job.charges[a]};
+      bins[bin_of[a] * g.capacity + count++] = {job.coords[0][a], job.coords[1][a],
+                                                job.coords[2][a], job.charges[a]};
     } else {
       for (int d = 0; d < 3; ++d) overflow.coords[d].push_back(job.coords[d][a]);
       overflow.charges.push_back(job.charges[a]);
@@ -257,9 +271,11 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
   const int* d_filled = reinterpret_cast<const int*>(d_upload);
   const Atom4<T>* d_bins = reinterpret_cast<const Atom4<T>*>(d_upload + counts_bytes);
   T* d_map = ws->map.reserve<T>(std::size_t(g.k_end - g.k_begin) * plane);
-  check(cudaMemcpyAsync(d_upload, staged_bins, upload_bytes, cudaMemcpyHostToDevice, stream), "copy bins");
+  check(cudaMemcpyAsync(d_upload, staged_bins, upload_bytes, cudaMemcpyHostToDevice, stream),
+        "copy bins");
   std::vector<int4> packed(offsets.size());
-  for (std::size_t o = 0; o < offsets.size(); ++o) packed[o] = make_int4(offsets[o][0], offsets[o][1], offsets[o][2], 0);
+  for (std::size_t o = 0; o < offsets.size(); ++o)
+    packed[o] = make_int4(offsets[o][0], offsets[o][1], offsets[o][2], 0);
   const T rc2 = job.cutoff * job.cutoff;
   // Slabs of regions along z: each comes back as soon as it is done, and the host copies it into
   // the map (and adds the overflow atoms' terms to it) while the GPU computes the slabs after it.
@@ -274,25 +290,31 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
   const auto download = [&](long long slab) {  // into the ring buffer slab % 2, once computed
     const long long first = plane_of(slab), end = plane_of(slab + 1);
     check(cudaStreamWaitEvent(ws->copies, ws->computed[std::size_t(slab)], 0), "wait for a slab");
-    check(cudaMemcpyAsync(ring + std::size_t(slab % 2) * slab_values, d_map + std::size_t(first - g.k_begin) * plane,
-                          std::size_t(end - first) * plane * sizeof(T), cudaMemcpyDeviceToHost, ws->copies),
+    check(cudaMemcpyAsync(ring + std::size_t(slab % 2) * slab_values,
+                          d_map + std::size_t(first - g.k_begin) * plane,
+                          std::size_t(end - first) * plane * sizeof(T), cudaMemcpyDeviceToHost,
+                          ws->copies),
           "copy the map back");
     check(cudaEventRecord(ws->copied[std::size_t(slab)], ws->copies), "record a copy");
   };
   {
     std::lock_guard<std::mutex> lock(c_offsets_mutex.current());
-    check(cudaMemcpyToSymbolAsync(c_offsets, packed.data(), packed.size() * sizeof(int4), 0, cudaMemcpyHostToDevice, stream),
+    check(cudaMemcpyToSymbolAsync(c_offsets, packed.data(), packed.size() * sizeof(int4), 0,
+                                  cudaMemcpyHostToDevice, stream),
           "copy offsets");
     const std::size_t shared = std::size_t(g.batch) * std::size_t(g.capacity) * sizeof(Atom4<T>);
     for (long long slab = 0; slab < slabs; ++slab) {
       Geometry part = g;
       part.first_region_z = region_lo + (region_hi - region_lo) * slab / slabs;
       const long long end_z = region_lo + (region_hi - region_lo) * (slab + 1) / slabs;
-      const dim3 grid(unsigned(g.regions[0]), unsigned(g.regions[1]), unsigned(end_z - part.first_region_z));
+      const dim3 grid(unsigned(g.regions[0]), unsigned(g.regions[1]),
+                      unsigned(end_z - part.first_region_z));
       if (job.compensated)
-        cutoff_kernel<T, true><<<grid, block, shared, stream>>>(d_bins, d_filled, part, job.spacing, rc2, T(1) / rc2, d_map);
+        cutoff_kernel<T, true><<<grid, block, shared, stream>>>(d_bins, d_filled, part, job.spacing,
+                                                                rc2, T(1) / rc2, d_map);
       else
-        cutoff_kernel<T, false><<<grid, block, shared, stream>>>(d_bins, d_filled, part, job.spacing, rc2, T(1) / rc2, d_map);
+        cutoff_kernel<T, false><<<grid, block, shared, stream>>>(
+            d_bins, d_filled, part, job.spacing, rc2, T(1) / rc2, d_map);
       check(cudaGetLastError(), "kernel launch");
       check(cudaEventRecord(ws->computed[std::size_t(slab)], stream), "record a slab");
     }
@@ -308,14 +330,14 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream, c
     // The last copy followed every kernel and the upload: nothing queued uses the workspace now.
     ws.done();
   }
-  return "cuda: " + std::to_string(g.m) + "^3-point regions, bins of " + std::to_string(side) + " A holding " +
-         std::to_string(g.capacity) + " atoms, " + std::to_string(g.n_offsets) + " neighbour bins, " +
-         std::to_string(overflow.n) + " overflow atoms on the host";
+  return "cuda: " + std::to_string(g.m) + "^3-point regions, bins of " + std::to_string(side) +
+         " A holding " + std::to_string(g.capacity) + " atoms, " + std::to_string(g.n_offsets) +
+         " neighbour bins, " + std::to_string(overflow.n) + " overflow atoms on the host";
 }
 
-template std::string coulomb_cuda_cutoff(const CoulombJob<float>&, cudaStream_t, const HostCutoff<float>&,
-                                         const HostCopy<float>&);
-template std::string coulomb_cuda_cutoff(const CoulombJob<double>&, cudaStream_t, const HostCutoff<double>&,
-                                         const HostCopy<double>&);
+template std::string coulomb_cuda_cutoff(const CoulombJob<float>&, cudaStream_t,
+                                         const HostCutoff<float>&, const HostCopy<float>&);
+template std::string coulomb_cuda_cutoff(const CoulombJob<double>&, cudaStream_t,
+                                         const HostCutoff<double>&, const HostCopy<double>&);
 
 }  // namespace kmol

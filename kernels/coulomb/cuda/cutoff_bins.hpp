@@ -9,12 +9,14 @@
 
 namespace kmol::coulomb {
 
-constexpr double cutoff_bin_target_side = 4.0;  // Angstrom: Rodrigues et al.'s choice, ~6 atoms of water
-constexpr int cutoff_max_points_per_bin = 16;   // a block's region, at most 4 points per thread
-constexpr int cutoff_max_offsets = 4096;        // int4 offsets in the 64 KiB constant bank
+constexpr double cutoff_bin_target_side =
+    4.0;  // Angstrom: Rodrigues et al.'s choice, ~6 atoms of water
+constexpr int cutoff_max_points_per_bin = 16;  // a block's region, at most 4 points per thread
+constexpr int cutoff_max_offsets = 4096;       // int4 offsets in the 64 KiB constant bank
 
 inline int cutoff_points_per_bin(double spacing) {
-  return std::clamp(int(std::lround(cutoff_bin_target_side / spacing)), 1, cutoff_max_points_per_bin);
+  return std::clamp(int(std::lround(cutoff_bin_target_side / spacing)), 1,
+                    cutoff_max_points_per_bin);
 }
 
 // Bin offsets (dx, dy, dz) whose cube lies within `cutoff` of the origin bin's cube.
@@ -25,7 +27,8 @@ inline std::vector<std::array<int, 3>> cutoff_bin_offsets(double bin_side, doubl
   for (int k = -reach; k <= reach; ++k)
     for (int j = -reach; j <= reach; ++j)
       for (int i = -reach; i <= reach; ++i)
-        if (gap(i) * gap(i) + gap(j) * gap(j) + gap(k) * gap(k) < cutoff * cutoff) out.push_back({i, j, k});
+        if (gap(i) * gap(i) + gap(j) * gap(j) + gap(k) * gap(k) < cutoff * cutoff)
+          out.push_back({i, j, k});
   return out;
 }
 

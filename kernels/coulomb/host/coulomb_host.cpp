@@ -28,7 +28,8 @@ T sum_row_point(const T* along, const T* across2, const T* q, std::int64_t n, T 
     for (int l = 0; l < lanes; ++l) {
       const T d = along[a0 + l] - p;
       const T r2 = math::fma(d, d, across2[a0 + l]);
-      const T term = Mdh ? coulomb::mdh_term(q[a0 + l], r2, kappa) : coulomb::direct_term(q[a0 + l], r2);
+      const T term =
+          Mdh ? coulomb::mdh_term(q[a0 + l], r2, kappa) : coulomb::direct_term(q[a0 + l], r2);
       if constexpr (Compensated) {
         const T y = term - carry[l];
         const T t = sum[l] + y;
@@ -60,22 +61,25 @@ T sum_row_point(const T* along, const T* across2, const T* q, std::int64_t n, T 
 constexpr int row_block = 4;
 
 template <bool Compensated>
-void direct_row_avx2(const float* along, const float* across2, const float* q, std::int64_t n_padded,
-                     const float (&p)[row_block], float (&out)[row_block]) {
-  const __m256 half = _mm256_set1_ps(0.5f), three_halves = _mm256_set1_ps(1.5f), zero = _mm256_setzero_ps();
+void direct_row_avx2(const float* along, const float* across2, const float* q,
+                     std::int64_t n_padded, const float (&p)[row_block], float (&out)[row_block]) {
+  const __m256 half = _mm256_set1_ps(0.5f), three_halves = _mm256_set1_ps(1.5f),
+               zero = _mm256_setzero_ps();
   __m256 sum[row_block], carry[row_block], point[row_block];
   for (int m = 0; m < row_block; ++m) {
     sum[m] = carry[m] = zero;
     point[m] = _mm256_set1_ps(p[m]);
   }
   for (std::int64_t a = 0; a < n_padded; a += 8) {
-    const __m256 x = _mm256_loadu_ps(along + a), w = _mm256_loadu_ps(across2 + a), c = _mm256_loadu_ps(q + a);
+    const __m256 x = _mm256_loadu_ps(along + a), w = _mm256_loadu_ps(across2 + a),
+                 c = _mm256_loadu_ps(q + a);
     for (int m = 0; m < row_block; ++m) {
       const __m256 d = _mm256_sub_ps(x, point[m]);
       const __m256 r2 = _mm256_fmadd_ps(d, d, w);
       const __m256 y0 = _mm256_rsqrt_ps(r2);
       const __m256 hr2 = _mm256_mul_ps(half, r2);
-      const __m256 y = _mm256_mul_ps(y0, _mm256_fnmadd_ps(_mm256_mul_ps(hr2, y0), y0, three_halves));
+      const __m256 y =
+          _mm256_mul_ps(y0, _mm256_fnmadd_ps(_mm256_mul_ps(hr2, y0), y0, three_halves));
       // An atom on the point (r2 = 0) is left out, as direct_term does.
       const __m256 term = _mm256_and_ps(_mm256_mul_ps(c, y), _mm256_cmp_ps(r2, zero, _CMP_GT_OQ));
       if constexpr (Compensated) {
@@ -134,8 +138,10 @@ void direct_rows_avx2(const CoulombJob<float>& job, int threads) {
         }
         for (std::int64_t u0 = 0; u0 < block.size[ax]; u0 += row_block) {
           float p[row_block], out[row_block];
-          for (int m = 0; m < row_block; ++m) p[m] = float(block.begin[ax] + std::min(u0 + m, block.size[ax] - 1)) * h;
-          direct_row_avx2<Compensated>(along[ax].data(), across2.data(), q.data(), n_padded, p, out);
+          for (int m = 0; m < row_block; ++m)
+            p[m] = float(block.begin[ax] + std::min(u0 + m, block.size[ax] - 1)) * h;
+          direct_row_avx2<Compensated>(along[ax].data(), across2.data(), q.data(), n_padded, p,
+                                       out);
           for (int m = 0; m < row_block && u0 + m < block.size[ax]; ++m) {
             ijk[ax] = block.begin[ax] + u0 + m;
             job.values[job.index(ijk[0], ijk[1], ijk[2])] = out[m];
@@ -178,7 +184,8 @@ void rows(const CoulombJob<T>& job, int threads) {
         for (std::int64_t u = 0; u < block.size[ax]; ++u) {
           ijk[ax] = block.begin[ax] + u;
           job.values[job.index(ijk[0], ijk[1], ijk[2])] = sum_row_point<T, Compensated, Mdh>(
-              job.coords[ax].data(), across2.data(), job.charges.data(), job.n, T(ijk[ax]) * h, job.kappa);
+              job.coords[ax].data(), across2.data(), job.charges.data(), job.n, T(ijk[ax]) * h,
+              job.kappa);
         }
       }
     }
@@ -188,8 +195,8 @@ void rows(const CoulombJob<T>& job, int threads) {
 // Adds one atom's shifted terms to the points i0..i1 of a row (their squared distance to the atom
 // is (i h - ax)^2 + across2).
 template <class T, bool Compensated>
-void cutoff_segment(T* row, T* row_carry, std::int64_t i0, std::int64_t i1, T h, T ax, T across2, T q, T rc2,
-                    T inv_rc2) {
+void cutoff_segment(T* row, T* row_carry, std::int64_t i0, std::int64_t i1, T h, T ax, T across2,
+                    T q, T rc2, T inv_rc2) {
 #pragma omp simd
   for (std::int64_t i = i0; i <= i1; ++i) {
     const T dx = T(i) * h - ax;
@@ -211,19 +218,25 @@ void cutoff_segment(T* row, T* row_carry, std::int64_t i0, std::int64_t i1, T h,
 // the segment (points outside the sphere add exactly 0) but not past the row, whose successor
 // belongs to other coordinates (and maybe to another thread): the row's last chunk is masked.
 template <bool Compensated>
-void cutoff_segment_avx2(float* row, float* row_carry, std::int64_t i0, std::int64_t i1, std::int64_t row_length,
-                         const float* px, float ax, float across2, float q, float rc2, float inv_rc2) {
+void cutoff_segment_avx2(float* row, float* row_carry, std::int64_t i0, std::int64_t i1,
+                         std::int64_t row_length, const float* px, float ax, float across2, float q,
+                         float rc2, float inv_rc2) {
   const __m256 vax = _mm256_set1_ps(ax), vw = _mm256_set1_ps(across2), vq = _mm256_set1_ps(q);
-  const __m256 vrc2 = _mm256_set1_ps(rc2), vinv = _mm256_set1_ps(inv_rc2), one = _mm256_set1_ps(1.0f);
-  const __m256 half = _mm256_set1_ps(0.5f), three_halves = _mm256_set1_ps(1.5f), zero = _mm256_setzero_ps();
+  const __m256 vrc2 = _mm256_set1_ps(rc2), vinv = _mm256_set1_ps(inv_rc2),
+               one = _mm256_set1_ps(1.0f);
+  const __m256 half = _mm256_set1_ps(0.5f), three_halves = _mm256_set1_ps(1.5f),
+               zero = _mm256_setzero_ps();
   const auto chunk = [&](std::int64_t i, auto load, auto store) {
     const __m256 dx = _mm256_sub_ps(load(px + i), vax);
     const __m256 r2 = _mm256_fmadd_ps(dx, dx, vw);
     const __m256 y0 = _mm256_rsqrt_ps(r2);
-    const __m256 y = _mm256_mul_ps(y0, _mm256_fnmadd_ps(_mm256_mul_ps(_mm256_mul_ps(half, r2), y0), y0, three_halves));
+    const __m256 y = _mm256_mul_ps(
+        y0, _mm256_fnmadd_ps(_mm256_mul_ps(_mm256_mul_ps(half, r2), y0), y0, three_halves));
     const __m256 shift = _mm256_fnmadd_ps(r2, vinv, one);
-    const __m256 inside = _mm256_and_ps(_mm256_cmp_ps(r2, vrc2, _CMP_LT_OQ), _mm256_cmp_ps(r2, zero, _CMP_GT_OQ));
-    const __m256 term = _mm256_and_ps(_mm256_mul_ps(_mm256_mul_ps(vq, y), _mm256_mul_ps(shift, shift)), inside);
+    const __m256 inside =
+        _mm256_and_ps(_mm256_cmp_ps(r2, vrc2, _CMP_LT_OQ), _mm256_cmp_ps(r2, zero, _CMP_GT_OQ));
+    const __m256 term =
+        _mm256_and_ps(_mm256_mul_ps(_mm256_mul_ps(vq, y), _mm256_mul_ps(shift, shift)), inside);
     const __m256 v = load(row + i);
     if constexpr (Compensated) {
       const __m256 c = load(row_carry + i);
@@ -237,11 +250,15 @@ void cutoff_segment_avx2(float* row, float* row_carry, std::int64_t i0, std::int
   };
   std::int64_t i = i0;
   for (; i <= i1 && i + 8 <= row_length; i += 8)
-    chunk(i, [](const float* p) { return _mm256_loadu_ps(p); }, [](float* p, __m256 v) { _mm256_storeu_ps(p, v); });
+    chunk(
+        i, [](const float* p) { return _mm256_loadu_ps(p); },
+        [](float* p, __m256 v) { _mm256_storeu_ps(p, v); });
   if (i > i1) return;
-  const __m256i in_row = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(row_length - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  chunk(i, [&](const float* p) { return _mm256_maskload_ps(p, in_row); },
-        [&](float* p, __m256 v) { _mm256_maskstore_ps(p, in_row, v); });
+  const __m256i in_row = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(row_length - i)),
+                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  chunk(
+      i, [&](const float* p) { return _mm256_maskload_ps(p, in_row); },
+      [&](float* p, __m256 v) { _mm256_maskstore_ps(p, in_row, v); });
 }
 #endif
 
@@ -254,11 +271,14 @@ std::vector<std::int64_t> spatial_order(const CoulombJob<T>& job, std::vector<st
   cell.resize(job.n);
   for (std::int64_t a = 0; a < job.n; ++a) {
     std::int64_t c[3];
-    for (int d = 0; d < 3; ++d) c[d] = std::clamp<std::int64_t>(std::int64_t(std::floor(job.coords[d][a] / side)) + (1 << 19), 0, (1 << 20) - 1);
+    for (int d = 0; d < 3; ++d)
+      c[d] = std::clamp<std::int64_t>(std::int64_t(std::floor(job.coords[d][a] / side)) + (1 << 19),
+                                      0, (1 << 20) - 1);
     cell[a] = (c[2] << 40) | (c[1] << 20) | c[0];
     order[a] = a;
   }
-  std::sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) { return cell[x] < cell[y]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::int64_t x, std::int64_t y) { return cell[x] < cell[y]; });
   return order;
 }
 
@@ -289,7 +309,8 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
   // per atom. Each point still receives the atoms' terms in `order`, as atom by atom would.
   std::vector<std::size_t> group_begin;
   for (std::size_t g = 0; g < order.size(); ++g)
-    if (g == 0 || cell[order[g]] != cell[order[g - 1]] || g - group_begin.back() == kMostInGroup) group_begin.push_back(g);
+    if (g == 0 || cell[order[g]] != cell[order[g - 1]] || g - group_begin.back() == kMostInGroup)
+      group_begin.push_back(g);
   group_begin.push_back(order.size());
   const T* ax = job.coords[0].data();
   const T* ay = job.coords[1].data();
@@ -303,12 +324,14 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
   z_lo = std::max<std::int64_t>(z_lo, 0);
   z_hi = std::min(z_hi, nz);
   if (z_hi <= z_lo) return;
-  std::vector<T> carry(Compensated ? std::size_t(job.index(0, 0, z_hi) - job.index(0, 0, z_lo)) : 0);  // the planes' only
+  std::vector<T> carry(Compensated ? std::size_t(job.index(0, 0, z_hi) - job.index(0, 0, z_lo))
+                                   : 0);  // the planes' only
   T* const carry_at_origin = Compensated ? carry.data() - job.index(0, 0, z_lo) : nullptr;
 #pragma omp parallel num_threads(threads)
   {
     const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const std::int64_t k_begin = z_lo + (z_hi - z_lo) * t / nt, k_end = z_lo + (z_hi - z_lo) * (t + 1) / nt;
+    const std::int64_t k_begin = z_lo + (z_hi - z_lo) * t / nt,
+                       k_end = z_lo + (z_hi - z_lo) * (t + 1) / nt;
     RowBox box[kMostInGroup];
     for (std::size_t g = 0; g + 1 < group_begin.size(); ++g) {
       const std::int64_t* atoms = order.data() + group_begin[g];
@@ -323,7 +346,8 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
         b.k1 = std::min(k_end - 1, std::int64_t(std::ceil((az[a] + rc) * inv_h)));
         b.j0 = std::max<std::int64_t>(0, std::int64_t(std::floor((ay[a] - rc) * inv_h)));
         b.j1 = std::min(ny - 1, std::int64_t(std::ceil((ay[a] + rc) * inv_h)));
-        all = {std::min(all.k0, b.k0), std::max(all.k1, b.k1), std::min(all.j0, b.j0), std::max(all.j1, b.j1)};
+        all = {std::min(all.k0, b.k0), std::max(all.k1, b.k1), std::min(all.j0, b.j0),
+               std::max(all.j1, b.j1)};
       }
       for (std::int64_t k = all.k0; k <= all.k1; ++k) {
         // Each atom's disk in this plane: its rows, and the x range of its widest row, which
@@ -363,21 +387,26 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
             const T q = job.charges[a];
 #ifdef __AVX2__
             if constexpr (std::is_same_v<T, float>) {
-              cutoff_segment_avx2<Compensated>(row, row_carry, d.i0, d.i1, nx, px.data(), ax[a], across2, q, rc2, inv_rc2);
+              cutoff_segment_avx2<Compensated>(row, row_carry, d.i0, d.i1, nx, px.data(), ax[a],
+                                               across2, q, rc2, inv_rc2);
               continue;
             }
 #endif
             // Without the vector loop a term costs more than clipping the row to its chord.
             const T chord = std::sqrt(rc2 - across2);
-            const std::int64_t i0 = std::max(d.i0, std::int64_t(std::floor((ax[a] - chord) * inv_h)));
-            const std::int64_t i1 = std::min(d.i1, std::int64_t(std::ceil((ax[a] + chord) * inv_h)));
-            cutoff_segment<T, Compensated>(row, row_carry, i0, i1, h, ax[a], across2, q, rc2, inv_rc2);
+            const std::int64_t i0 =
+                std::max(d.i0, std::int64_t(std::floor((ax[a] - chord) * inv_h)));
+            const std::int64_t i1 =
+                std::min(d.i1, std::int64_t(std::ceil((ax[a] + chord) * inv_h)));
+            cutoff_segment<T, Compensated>(row, row_carry, i0, i1, h, ax[a], across2, q, rc2,
+                                           inv_rc2);
           }
         }
       }
     }
     if constexpr (Compensated) {
-      for (std::int64_t p = job.index(0, 0, k_begin); p < job.index(0, 0, k_end); ++p) job.values[p] -= carry_at_origin[p];
+      for (std::int64_t p = job.index(0, 0, k_begin); p < job.index(0, 0, k_end); ++p)
+        job.values[p] -= carry_at_origin[p];
     }
   }
 }
@@ -388,13 +417,21 @@ template <class T>
 std::string coulomb_host(const CoulombJob<T>& job, int threads) {
   const bool c = job.compensated;
   switch (job.method) {
-    case CoulombMethod::direct: c ? rows<T, true, false>(job, threads) : rows<T, false, false>(job, threads); break;
-    case CoulombMethod::mdh: c ? rows<T, true, true>(job, threads) : rows<T, false, true>(job, threads); break;
-    case CoulombMethod::cutoff: c ? cutoff_scatter<T, true>(job, threads) : cutoff_scatter<T, false>(job, threads); break;
+    case CoulombMethod::direct:
+      c ? rows<T, true, false>(job, threads) : rows<T, false, false>(job, threads);
+      break;
+    case CoulombMethod::mdh:
+      c ? rows<T, true, true>(job, threads) : rows<T, false, true>(job, threads);
+      break;
+    case CoulombMethod::cutoff:
+      c ? cutoff_scatter<T, true>(job, threads) : cutoff_scatter<T, false>(job, threads);
+      break;
   }
-  std::string how = job.method == CoulombMethod::cutoff ? "atom spheres over z slabs" : "rows, 16 lanes";
+  std::string how =
+      job.method == CoulombMethod::cutoff ? "atom spheres over z slabs" : "rows, 16 lanes";
 #ifdef __AVX2__
-  if (std::is_same_v<T, float> && job.method == CoulombMethod::direct) how = "rows, AVX2 rsqrt, 4 points x 8 atoms";
+  if (std::is_same_v<T, float> && job.method == CoulombMethod::direct)
+    how = "rows, AVX2 rsqrt, 4 points x 8 atoms";
   if (std::is_same_v<T, float> && job.method == CoulombMethod::cutoff) how += ", AVX2 rsqrt";
 #endif
   return "host: " + how + ", threads=" + std::to_string(threads);

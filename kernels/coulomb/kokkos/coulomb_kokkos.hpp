@@ -16,14 +16,17 @@ namespace coulomb_detail {
 
 template <class Memory, class V>
 Kokkos::View<const V*, Memory> to_device(const std::vector<V>& host, const char* label) {
-  Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), host.size());
-  Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
+  Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                               host.size());
+  Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                             host.data(), host.size()));
   return out;
 }
 
 // Copies the flat point values back into the job's lattice.
 template <class T, class Memory>
-void store_points(const CoulombJob<T>& job, const coulomb::PointTable& table, Kokkos::View<T*, Memory> flat) {
+void store_points(const CoulombJob<T>& job, const coulomb::PointTable& table,
+                  Kokkos::View<T*, Memory> flat) {
   const std::int64_t counts[3] = {job.counts[0], job.counts[1], job.counts[2]};
   Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> whole(job.values, table.points());
   if (table.is_whole(counts)) {
@@ -84,8 +87,10 @@ void cells(const ExecSpace& space, const CoulombJob<T>& job, const coulomb::Poin
         std::int64_t ijk[3];
         table.locate(p, ijk);
         const T px = T(ijk[0]) * h, py = T(ijk[1]) * h, pz = T(ijk[2]) * h;
-        // The point's cell, clamped to one cell outside the grid: farther cells hold nothing in reach.
-        const T fc[3] = {math::floor((px - o0) / side), math::floor((py - o1) / side), math::floor((pz - o2) / side)};
+        // The point's cell, clamped to one cell outside the grid: farther cells hold nothing in
+        // reach.
+        const T fc[3] = {math::floor((px - o0) / side), math::floor((py - o1) / side),
+                         math::floor((pz - o2) / side)};
         const std::int64_t n_c[3] = {n0, n1, n2};
         std::int64_t lo[3], hi[3];
         for (int d = 0; d < 3; ++d) {
@@ -113,8 +118,9 @@ template <class ExecSpace, class T>
 std::string coulomb_kokkos(const ExecSpace& space, const CoulombJob<T>& job) {
   using Memory = typename ExecSpace::memory_space;
   const auto table = coulomb::PointTable::of(job);
-  Kokkos::View<T*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::coulomb::values")),
-                               table.points());
+  Kokkos::View<T*, Memory> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::coulomb::values")),
+      table.points());
   const bool cutoff = job.method == CoulombMethod::cutoff;
   if (cutoff && job.compensated) coulomb_detail::cells<true>(space, job, table, out);
   if (cutoff && !job.compensated) coulomb_detail::cells<false>(space, job, table, out);
@@ -122,7 +128,8 @@ std::string coulomb_kokkos(const ExecSpace& space, const CoulombJob<T>& job) {
   if (!cutoff && !job.compensated) coulomb_detail::all_atoms<false>(space, job, table, out);
   space.fence();
   coulomb_detail::store_points(job, table, out);
-  return std::string("kokkos: ") + (cutoff ? "27-cell list" : "all atoms") + ", one point per thread";
+  return std::string("kokkos: ") + (cutoff ? "27-cell list" : "all atoms") +
+         ", one point per thread";
 }
 
 }  // namespace kmol

@@ -1,17 +1,17 @@
 // Gaussian density maps in raw CUDA, after QuickSurf's design: atoms hashed into cells on the
 // device (atomic counts, a CUB exclusive scan, atomic fill, each cell sorted by atom index so the
-// sums do not depend on the fill's race), gathered as float4 records in cell order; each thread sums
-// a run of points_per_thread lattice points along x from the cells within the cut radius.
-#include <cub/device/device_scan.cuh>
+// sums do not depend on the fill's race), gathered as float4 records in cell order; each thread
+// sums a run of points_per_thread lattice points along x from the cells within the cut radius.
 #include <cuda_runtime.h>
+#include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "kernels/density/cuda/density_cuda.hpp"
 #include "kernels/cuda_staging.hpp"
+#include "kernels/density/cuda/density_cuda.hpp"
 #include "kernels/density/half.hpp"
 
 namespace kmol::density {
@@ -20,11 +20,14 @@ namespace {
 constexpr int kRunsX = 8, kRowsY = 16;  // a block: 8 runs of 4 points along x, 16 rows along y
 
 void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string("CUDA density: ") + what + ": " + cudaGetErrorString(status));
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA density: ") + what + ": " +
+                             cudaGetErrorString(status));
 }
 
-__global__ void cell_of_kernel(CellGrid grid, int n, const float* __restrict__ x, const float* __restrict__ y,
-                               const float* __restrict__ z, int* __restrict__ cell_of, int* __restrict__ counts) {
+__global__ void cell_of_kernel(CellGrid grid, int n, const float* __restrict__ x,
+                               const float* __restrict__ y, const float* __restrict__ z,
+                               int* __restrict__ cell_of, int* __restrict__ counts) {
   const int a = blockIdx.x * blockDim.x + threadIdx.x;
   if (a >= n) return;
   const long long c[3] = {grid.global_cell(x[a]) - grid.lo[0], grid.global_cell(y[a]) - grid.lo[1],
@@ -36,16 +39,17 @@ __global__ void cell_of_kernel(CellGrid grid, int n, const float* __restrict__ x
   if (in) atomicAdd(&counts[cell], 1);
 }
 
-__global__ void fill_kernel(int n, const int* __restrict__ cell_of, const int* __restrict__ starts, int* cursor,
-                            int* __restrict__ order) {
+__global__ void fill_kernel(int n, const int* __restrict__ cell_of, const int* __restrict__ starts,
+                            int* cursor, int* __restrict__ order) {
   const int a = blockIdx.x * blockDim.x + threadIdx.x;
   if (a >= n) return;
   const int cell = cell_of[a];
   if (cell >= 0) order[starts[cell] + atomicAdd(&cursor[cell], 1)] = a;
 }
 
-__global__ void sort_gather_kernel(long long cells, const int* __restrict__ starts, int* __restrict__ order,
-                                   const float* __restrict__ x, const float* __restrict__ y, const float* __restrict__ z,
+__global__ void sort_gather_kernel(long long cells, const int* __restrict__ starts,
+                                   int* __restrict__ order, const float* __restrict__ x,
+                                   const float* __restrict__ y, const float* __restrict__ z,
                                    const float* __restrict__ factor, float4* __restrict__ atoms) {
   const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (c >= cells) return;
@@ -65,14 +69,19 @@ __global__ void sort_gather_kernel(long long cells, const int* __restrict__ star
 template <class Out>
 __device__ __forceinline__ Out store_as(float v);
 template <>
-__device__ __forceinline__ float store_as<float>(float v) { return v; }
+__device__ __forceinline__ float store_as<float>(float v) {
+  return v;
+}
 template <>
-__device__ __forceinline__ unsigned short store_as<unsigned short>(float v) { return float_to_half(v); }
+__device__ __forceinline__ unsigned short store_as<unsigned short>(float v) {
+  return float_to_half(v);
+}
 
 template <class Out>
-__global__ void __launch_bounds__(kRunsX * kRowsY)
-    sum_kernel(CellGrid grid, long long nx, long long ny, long long k0, float hx, float hy, float hz, float cut,
-               float limit, const int* __restrict__ starts, const float4* __restrict__ atoms, Out* __restrict__ out) {
+__global__ void __launch_bounds__(kRunsX* kRowsY)
+    sum_kernel(CellGrid grid, long long nx, long long ny, long long k0, float hx, float hy,
+               float hz, float cut, float limit, const int* __restrict__ starts,
+               const float4* __restrict__ atoms, Out* __restrict__ out) {
   constexpr int P = points_per_thread;
   const long long i0 = ((long long)blockIdx.x * kRunsX + threadIdx.x) * P;
   const long long j = (long long)blockIdx.y * kRowsY + threadIdx.y, kk = blockIdx.z;
@@ -84,8 +93,10 @@ __global__ void __launch_bounds__(kRunsX * kRowsY)
     sum[p] = 0;
   }
   const float py = float(j) * hy, pz = float(k0 + kk) * hz;
-  long long lo[3] = {grid.global_cell(px[0] - cut), grid.global_cell(py - cut), grid.global_cell(pz - cut)};
-  long long hi[3] = {grid.global_cell(px[P - 1] + cut), grid.global_cell(py + cut), grid.global_cell(pz + cut)};
+  long long lo[3] = {grid.global_cell(px[0] - cut), grid.global_cell(py - cut),
+                     grid.global_cell(pz - cut)};
+  long long hi[3] = {grid.global_cell(px[P - 1] + cut), grid.global_cell(py + cut),
+                     grid.global_cell(pz + cut)};
 #pragma unroll
   for (int d = 0; d < 3; ++d) {
     lo[d] = max(lo[d] - grid.lo[d], 0LL);
@@ -130,36 +141,52 @@ void run(const DensityJob& job, Out* host_out, cudaStream_t stream, const HostCo
   // x, y, z and the factors one after the other: one copy up.
   const std::size_t un = std::size_t(n);
   float* staged = ws->host_atoms.reserve<float>(4 * un);
-  const std::vector<float>* columns[4] = {&job.coords[0], &job.coords[1], &job.coords[2], &job.factors};
-  for (int c = 0; c < 4; ++c) host_copy(staged + std::size_t(c) * un, columns[c]->data(), sizeof(float) * un);
+  const std::vector<float>* columns[4] = {&job.coords[0], &job.coords[1], &job.coords[2],
+                                          &job.factors};
+  for (int c = 0; c < 4; ++c)
+    host_copy(staged + std::size_t(c) * un, columns[c]->data(), sizeof(float) * un);
   float* const xyzf = ws->coords.reserve<float>(4 * un);
   const float *x = xyzf, *y = xyzf + un, *z = xyzf + 2 * un, *factor = xyzf + 3 * un;
-  check(cudaMemcpyAsync(xyzf, staged, sizeof(float) * 4 * un, cudaMemcpyHostToDevice, stream), "copy atoms");
+  check(cudaMemcpyAsync(xyzf, staged, sizeof(float) * 4 * un, cudaMemcpyHostToDevice, stream),
+        "copy atoms");
   int* const cell_of = ws->cell_of.reserve<int>(un);
   int* const counts = ws->counts.reserve<int>(std::size_t(cells + 1));
   int* const starts = ws->starts.reserve<int>(std::size_t(cells + 1));
   int* const order = ws->order.reserve<int>(un);
   check(cudaMemsetAsync(counts, 0, sizeof(int) * std::size_t(cells + 1), stream), "clear counts");
   const int block = 256;
-  if (n > 0) cell_of_kernel<<<(n + block - 1) / block, block, 0, stream>>>(job.cells, n, x, y, z, cell_of, counts);
+  if (n > 0)
+    cell_of_kernel<<<(n + block - 1) / block, block, 0, stream>>>(job.cells, n, x, y, z, cell_of,
+                                                                  counts);
   std::size_t scratch_bytes = 0;
-  check(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, counts, starts, int(cells + 1), stream), "scan size");
-  unsigned char* const scratch = ws->scratch.reserve<unsigned char>(std::max<std::size_t>(scratch_bytes, 1));
-  check(cub::DeviceScan::ExclusiveSum(scratch, scratch_bytes, counts, starts, int(cells + 1), stream), "scan");
+  check(
+      cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, counts, starts, int(cells + 1), stream),
+      "scan size");
+  unsigned char* const scratch =
+      ws->scratch.reserve<unsigned char>(std::max<std::size_t>(scratch_bytes, 1));
+  check(
+      cub::DeviceScan::ExclusiveSum(scratch, scratch_bytes, counts, starts, int(cells + 1), stream),
+      "scan");
   check(cudaMemsetAsync(counts, 0, sizeof(int) * std::size_t(cells + 1), stream), "clear cursors");
-  if (n > 0) fill_kernel<<<(n + block - 1) / block, block, 0, stream>>>(n, cell_of, starts, counts, order);
+  if (n > 0)
+    fill_kernel<<<(n + block - 1) / block, block, 0, stream>>>(n, cell_of, starts, counts, order);
   float4* const atoms = ws->atoms.reserve<float4>(un);
-  sort_gather_kernel<<<unsigned((cells + block - 1) / block), block, 0, stream>>>(cells, starts, order, x, y, z, factor,
-                                                                                  atoms);
+  sort_gather_kernel<<<unsigned((cells + block - 1) / block), block, 0, stream>>>(
+      cells, starts, order, x, y, z, factor, atoms);
   Out* const out = ws->map.reserve<Out>(std::size_t(points));
-  const long long nx = job.counts[0], ny = job.counts[1], runs = (nx + points_per_thread - 1) / points_per_thread;
-  const dim3 threads(kRunsX, kRowsY), blocks(unsigned((runs + kRunsX - 1) / kRunsX), unsigned((ny + kRowsY - 1) / kRowsY),
-                                              unsigned(job.k_end - job.k_begin));
-  sum_kernel<Out><<<blocks, threads, 0, stream>>>(job.cells, nx, ny, job.k_begin, job.spacing[0], job.spacing[1],
-                                                  job.spacing[2], job.cut, job.limit, starts, atoms, out);
+  const long long nx = job.counts[0], ny = job.counts[1],
+                  runs = (nx + points_per_thread - 1) / points_per_thread;
+  const dim3 threads(kRunsX, kRowsY),
+      blocks(unsigned((runs + kRunsX - 1) / kRunsX), unsigned((ny + kRowsY - 1) / kRowsY),
+             unsigned(job.k_end - job.k_begin));
+  sum_kernel<Out><<<blocks, threads, 0, stream>>>(job.cells, nx, ny, job.k_begin, job.spacing[0],
+                                                  job.spacing[1], job.spacing[2], job.cut,
+                                                  job.limit, starts, atoms, out);
   check(cudaGetLastError(), "launch");
   Out* const staged_map = ws->host_map.reserve<Out>(std::size_t(points));
-  check(cudaMemcpyAsync(staged_map, out, sizeof(Out) * std::size_t(points), cudaMemcpyDeviceToHost, stream), "copy map");
+  check(cudaMemcpyAsync(staged_map, out, sizeof(Out) * std::size_t(points), cudaMemcpyDeviceToHost,
+                        stream),
+        "copy map");
   check(cudaStreamSynchronize(stream), "density kernels");
   ws.done();
   host_copy(host_out, staged_map, sizeof(Out) * std::size_t(points));
@@ -167,11 +194,14 @@ void run(const DensityJob& job, Out* host_out, cudaStream_t stream, const HostCo
 
 }  // namespace
 
-std::string density_cuda(const DensityJob& job, bool half, void* out, cudaStream_t stream, const HostCopy& host_copy) {
+std::string density_cuda(const DensityJob& job, bool half, void* out, cudaStream_t stream,
+                         const HostCopy& host_copy) {
   if (job.n >= (std::int64_t(1) << 31) || job.cells.cells() >= (std::int64_t(1) << 31) - 1)
     throw std::runtime_error("CUDA density: more than 2^31 atoms or cells (use --impl kokkos)");
-  if (half) run(job, static_cast<unsigned short*>(out), stream, host_copy);
-  else run(job, static_cast<float*>(out), stream, host_copy);
+  if (half)
+    run(job, static_cast<unsigned short*>(out), stream, host_copy);
+  else
+    run(job, static_cast<float*>(out), stream, host_copy);
   return "cuda: " + std::to_string(kRunsX) + "x" + std::to_string(kRowsY) + " threads of " +
          std::to_string(points_per_thread) + " points, cells of " + std::to_string(job.cut) + " A";
 }

@@ -14,11 +14,13 @@
 
 namespace kmol::density {
 
-// Copies bytes between host buffers (page-locked staging and the caller's), with the caller's threads.
+// Copies bytes between host buffers (page-locked staging and the caller's), with the caller's
+// threads.
 using HostCopy = std::function<void(void* to, const void* from, std::size_t bytes)>;
 
 // Computes the job's slab on `stream` into host memory `out` (slab_points() floats, or binary16
 // bits when `half`), returning the launch description.
-std::string density_cuda(const DensityJob& job, bool half, void* out, cudaStream_t stream, const HostCopy& host_copy);
+std::string density_cuda(const DensityJob& job, bool half, void* out, cudaStream_t stream,
+                         const HostCopy& host_copy);
 
 }  // namespace kmol::density

@@ -1,8 +1,8 @@
 #pragma once
 // The portable Gaussian density engine: one code for every Kokkos backend.
 //   cells: each atom's cell (or none: too far from the slab), counts by atomic increments, an
-//     exclusive scan for the cell starts, a fill by atomic cursors, then each cell's atoms sorted by
-//     index (so sums never depend on the fill's race) and gathered into contiguous arrays;
+//     exclusive scan for the cell starts, a fill by atomic cursors, then each cell's atoms sorted
+//     by index (so sums never depend on the fill's race) and gathered into contiguous arrays;
 //   sums: a thread per run of points_per_thread lattice points along x, looping over the cells
 //     within the cut radius of the run; an atom's y and z distances are shared by the whole run.
 #include <Kokkos_Core.hpp>
@@ -16,14 +16,16 @@ namespace kmol::density {
 
 template <class Memory>
 struct DeviceCells {
-  Kokkos::View<std::int64_t*, Memory> starts;  // cells + 1
+  Kokkos::View<std::int64_t*, Memory> starts;    // cells + 1
   Kokkos::View<float*, Memory> x, y, z, factor;  // atoms in cell order
 };
 
 template <class Memory, class V>
 Kokkos::View<V*, Memory> upload(const std::vector<V>& host, const char* label) {
-  Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), host.size());
-  Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host.data(), host.size()));
+  Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                               host.size());
+  Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                             host.data(), host.size()));
   return out;
 }
 
@@ -33,18 +35,22 @@ struct DeviceAtoms {
 };
 
 template <class ExecSpace>
-DeviceCells<typename ExecSpace::memory_space> build_cells(const ExecSpace& space, const DensityJob& job,
-                                                          const DeviceAtoms<typename ExecSpace::memory_space>& atoms) {
+DeviceCells<typename ExecSpace::memory_space> build_cells(
+    const ExecSpace& space, const DensityJob& job,
+    const DeviceAtoms<typename ExecSpace::memory_space>& atoms) {
   using Memory = typename ExecSpace::memory_space;
   const CellGrid grid = job.cells;
   const std::int64_t n = job.n, cells = grid.cells();
-  Kokkos::View<std::int64_t*, Memory> cell_of(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::cell_of")), n);
+  Kokkos::View<std::int64_t*, Memory> cell_of(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::cell_of")), n);
   Kokkos::View<std::int64_t*, Memory> starts(std::string("kmol::density::starts"), cells + 1);
   Kokkos::View<std::int64_t*, Memory> cursor(std::string("kmol::density::cursor"), cells);
   const auto x = atoms.x, y = atoms.y, z = atoms.z;
   Kokkos::parallel_for(
-      "kmol::density::cell_of", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(const std::int64_t a) {
-        const std::int64_t c[3] = {grid.global_cell(x(a)) - grid.lo[0], grid.global_cell(y(a)) - grid.lo[1],
+      "kmol::density::cell_of", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t a) {
+        const std::int64_t c[3] = {grid.global_cell(x(a)) - grid.lo[0],
+                                   grid.global_cell(y(a)) - grid.lo[1],
                                    grid.global_cell(z(a)) - grid.lo[2]};
         bool in = true;
         for (int d = 0; d < 3; ++d) in = in && c[d] >= 0 && c[d] < grid.dims[d];
@@ -65,16 +71,20 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(const ExecSpace& space
         update += count;
       },
       placed);
-  Kokkos::View<std::int64_t*, Memory> order(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::order")), placed);
+  Kokkos::View<std::int64_t*, Memory> order(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::order")), placed);
   Kokkos::parallel_for(
-      "kmol::density::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(const std::int64_t a) {
+      "kmol::density::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t a) {
         const std::int64_t cell = cell_of(a);
-        if (cell >= 0) order(starts(cell) + Kokkos::atomic_fetch_add(&cursor(cell), std::int64_t(1))) = a;
+        if (cell >= 0)
+          order(starts(cell) + Kokkos::atomic_fetch_add(&cursor(cell), std::int64_t(1))) = a;
       });
   DeviceCells<Memory> out;
   out.starts = starts;
   auto alloc = [placed](const char* label) {
-    return Kokkos::View<float*, Memory>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), placed);
+    return Kokkos::View<float*, Memory>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), placed);
   };
   out.x = alloc("kmol::density::cell_x");
   out.y = alloc("kmol::density::cell_y");
@@ -82,9 +92,11 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(const ExecSpace& space
   out.factor = alloc("kmol::density::cell_factor");
   const auto sx = out.x, sy = out.y, sz = out.z, sf = out.factor, f = atoms.factor;
   Kokkos::parallel_for(
-      "kmol::density::sort_cells", Kokkos::RangePolicy<ExecSpace>(space, 0, cells), KOKKOS_LAMBDA(const std::int64_t c) {
+      "kmol::density::sort_cells", Kokkos::RangePolicy<ExecSpace>(space, 0, cells),
+      KOKKOS_LAMBDA(const std::int64_t c) {
         const std::int64_t begin = starts(c), end = starts(c + 1);
-        for (std::int64_t s = begin + 1; s < end; ++s) {  // cells hold tens of atoms: insertion sort
+        for (std::int64_t s = begin + 1; s < end;
+             ++s) {  // cells hold tens of atoms: insertion sort
           const std::int64_t a = order(s);
           std::int64_t t = s;
           for (; t > begin && order(t - 1) > a; --t) order(t) = order(t - 1);
@@ -107,18 +119,21 @@ KOKKOS_INLINE_FUNCTION void store(std::uint16_t& slot, float value) { slot = flo
 
 // The slab's values in plane order (k - k_begin), stored as float or as binary16 bits.
 template <class ExecSpace, class Out>
-void density_kokkos(const ExecSpace& space, const DensityJob& job, const DeviceAtoms<typename ExecSpace::memory_space>& atoms,
+void density_kokkos(const ExecSpace& space, const DensityJob& job,
+                    const DeviceAtoms<typename ExecSpace::memory_space>& atoms,
                     Kokkos::View<Out*, typename ExecSpace::memory_space> out) {
   const auto cells = build_cells(space, job, atoms);
   constexpr int P = points_per_thread;
   const CellGrid grid = job.cells;
   const std::int64_t nx = job.counts[0], ny = job.counts[1], k0 = job.k_begin;
   const std::int64_t runs = (nx + P - 1) / P, threads = runs * ny * (job.k_end - job.k_begin);
-  const float hx = job.spacing[0], hy = job.spacing[1], hz = job.spacing[2], cut = job.cut, limit = job.limit;
+  const float hx = job.spacing[0], hy = job.spacing[1], hz = job.spacing[2], cut = job.cut,
+              limit = job.limit;
   const auto starts = cells.starts;
   const auto x = cells.x, y = cells.y, z = cells.z, factor = cells.factor;
   Kokkos::parallel_for(
-      "kmol::density::sum", Kokkos::RangePolicy<ExecSpace>(space, 0, threads), KOKKOS_LAMBDA(const std::int64_t t) {
+      "kmol::density::sum", Kokkos::RangePolicy<ExecSpace>(space, 0, threads),
+      KOKKOS_LAMBDA(const std::int64_t t) {
         const std::int64_t run = t % runs, j = (t / runs) % ny, kk = t / (runs * ny);
         const std::int64_t i0 = run * P;
         float px[P], sum[P];
@@ -127,8 +142,10 @@ void density_kokkos(const ExecSpace& space, const DensityJob& job, const DeviceA
           sum[p] = 0;
         }
         const float py = float(j) * hy, pz = float(k0 + kk) * hz;
-        std::int64_t lo[3] = {grid.global_cell(px[0] - cut), grid.global_cell(py - cut), grid.global_cell(pz - cut)};
-        std::int64_t hi[3] = {grid.global_cell(px[P - 1] + cut), grid.global_cell(py + cut), grid.global_cell(pz + cut)};
+        std::int64_t lo[3] = {grid.global_cell(px[0] - cut), grid.global_cell(py - cut),
+                              grid.global_cell(pz - cut)};
+        std::int64_t hi[3] = {grid.global_cell(px[P - 1] + cut), grid.global_cell(py + cut),
+                              grid.global_cell(pz + cut)};
         for (int d = 0; d < 3; ++d) {
           lo[d] = lo[d] - grid.lo[d] < 0 ? 0 : lo[d] - grid.lo[d];
           hi[d] = hi[d] - grid.lo[d] >= grid.dims[d] ? grid.dims[d] - 1 : hi[d] - grid.lo[d];

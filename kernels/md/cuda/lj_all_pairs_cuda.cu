@@ -35,7 +35,8 @@ __global__ void __launch_bounds__(block_size) all_pairs_kernel(LjAllPairsCudaArg
       if (r2 < a.lj.cutoff2 && j0 + k != i) {
         T f_over_r, e;
         a.lj.evaluate(r2, f_over_r, e);
-        f = {math::fma(f_over_r, d.x, f.x), math::fma(f_over_r, d.y, f.y), math::fma(f_over_r, d.z, f.z)};
+        f = {math::fma(f_over_r, d.x, f.x), math::fma(f_over_r, d.y, f.y),
+             math::fma(f_over_r, d.z, f.z)};
         energy += e;
         virial = math::fma(f_over_r, r2, virial);
       }
@@ -57,8 +58,10 @@ std::string lj_all_pairs_cuda(const LjAllPairsCudaArgs<T>& args, cudaStream_t st
   const int blocks = (args.n + block_size - 1) / block_size;
   if (blocks > 0) all_pairs_kernel<T><<<blocks, block_size, 0, stream>>>(args);
   const cudaError_t status = cudaGetLastError();
-  if (status != cudaSuccess) throw std::runtime_error(std::string("md cuda all pairs: ") + cudaGetErrorString(status));
-  return "cuda: " + std::to_string(blocks) + " blocks x " + std::to_string(block_size) + " threads, shared tiles";
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("md cuda all pairs: ") + cudaGetErrorString(status));
+  return "cuda: " + std::to_string(blocks) + " blocks x " + std::to_string(block_size) +
+         " threads, shared tiles";
 }
 
 template std::string lj_all_pairs_cuda(const LjAllPairsCudaArgs<float>&, cudaStream_t);

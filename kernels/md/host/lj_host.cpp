@@ -48,7 +48,8 @@ struct Lanes<float> {
   static V both(V a, V b) { return _mm256_and_ps(a, b); }
   static V select(V mask, V yes, V no) { return _mm256_blendv_ps(no, yes, mask); }
   static V first(int m) {  // lanes 0..m-1 set
-    return _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(m), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+    return _mm256_castsi256_ps(
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(m), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
   }
   static int bits(V mask) { return _mm256_movemask_ps(mask); }
   static float sum(V v) {
@@ -60,7 +61,8 @@ struct Lanes<float> {
   template <class Row>
   static void load(Row row, V& x, V& y, V& z) {
     const auto pair = [&](int k) {
-      return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(row(k))), _mm_load_ps(row(k + 4)), 1);
+      return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(row(k))),
+                                  _mm_load_ps(row(k + 4)), 1);
     };
     const V r0 = pair(0), r1 = pair(1), r2 = pair(2), r3 = pair(3);
     const V t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
@@ -75,8 +77,8 @@ struct Lanes<float> {
     const V zero = _mm256_setzero_ps();
     const V t0 = _mm256_unpacklo_ps(x, y), t1 = _mm256_unpackhi_ps(x, y);
     const V t2 = _mm256_unpacklo_ps(z, zero), t3 = _mm256_unpackhi_ps(z, zero);
-    const V r[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE), _mm256_shuffle_ps(t1, t3, 0x44),
-                    _mm256_shuffle_ps(t1, t3, 0xEE)};
+    const V r[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
+                    _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
     for (int k = 0; k < 4; ++k) {
       float* lo = row(k);
       float* hi = row(k + 4);
@@ -102,7 +104,8 @@ struct Lanes<double> {
   static V both(V a, V b) { return _mm256_and_pd(a, b); }
   static V select(V mask, V yes, V no) { return _mm256_blendv_pd(no, yes, mask); }
   static V first(int m) {
-    return _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_set1_epi64x(m), _mm256_setr_epi64x(0, 1, 2, 3)));
+    return _mm256_castsi256_pd(
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x(m), _mm256_setr_epi64x(0, 1, 2, 3)));
   }
   static int bits(V mask) { return _mm256_movemask_pd(mask); }
   static double sum(V v) {
@@ -113,7 +116,8 @@ struct Lanes<double> {
   static void load(Row row, V& x, V& y, V& z) {
     const V r0 = _mm256_load_pd(row(0)), r1 = _mm256_load_pd(row(1)), r2 = _mm256_load_pd(row(2)),
             r3 = _mm256_load_pd(row(3));
-    const V t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);  // x0 x1 z0 z1, y0 y1 w0 w1
+    const V t0 = _mm256_unpacklo_pd(r0, r1),
+            t1 = _mm256_unpackhi_pd(r0, r1);  // x0 x1 z0 z1, y0 y1 w0 w1
     const V t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
     x = _mm256_permute2f128_pd(t0, t2, 0x20);
     y = _mm256_permute2f128_pd(t1, t3, 0x20);
@@ -122,7 +126,8 @@ struct Lanes<double> {
   template <class Row>
   static void subtract(Row row, V x, V y, V z) {
     const V zero = _mm256_setzero_pd();
-    const V t0 = _mm256_unpacklo_pd(x, y), t1 = _mm256_unpackhi_pd(x, y);  // x0 y0 x2 y2, x1 y1 x3 y3
+    const V t0 = _mm256_unpacklo_pd(x, y),
+            t1 = _mm256_unpackhi_pd(x, y);  // x0 y0 x2 y2, x1 y1 x3 y3
     const V t2 = _mm256_unpacklo_pd(z, zero), t3 = _mm256_unpackhi_pd(z, zero);
     const V r[4] = {_mm256_permute2f128_pd(t0, t2, 0x20), _mm256_permute2f128_pd(t1, t3, 0x20),
                     _mm256_permute2f128_pd(t0, t2, 0x31), _mm256_permute2f128_pd(t1, t3, 0x31)};
@@ -144,7 +149,9 @@ struct SetBitTable {
       packed[m] = p;
     }
   }
-  __m256i lanes(int mask) const { return _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(std::int64_t(packed[mask]))); }
+  __m256i lanes(int mask) const {
+    return _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(std::int64_t(packed[mask])));
+  }
 };
 const SetBitTable set_bits;
 
@@ -157,7 +164,8 @@ template <class T>
 struct LjLanes {
   using L = Lanes<T>;
   using V = typename L::V;
-  V cutoff, cutoff2, force_at_cutoff, minus_force_at_cutoff, minus_energy_at_cutoff, one, minus_one, two, four, k24;
+  V cutoff, cutoff2, force_at_cutoff, minus_force_at_cutoff, minus_energy_at_cutoff, one, minus_one,
+      two, four, k24;
 
   explicit LjLanes(const ShiftedForceLJ<T>& lj)
       : cutoff(L::set(lj.cutoff)),
@@ -178,8 +186,10 @@ struct LjLanes {
     const V r = L::mul(s, inv_r);
     const V ir2 = L::mul(inv_r, inv_r);
     const V ir6 = L::mul(L::mul(ir2, ir2), ir2);
-    const V f = L::fma(L::mul(L::mul(k24, ir6), ir2), L::fma(two, ir6, minus_one), L::mul(minus_force_at_cutoff, inv_r));
-    const V e = L::fma(L::sub(r, cutoff), force_at_cutoff, L::fma(L::mul(four, ir6), L::sub(ir6, one), minus_energy_at_cutoff));
+    const V f = L::fma(L::mul(L::mul(k24, ir6), ir2), L::fma(two, ir6, minus_one),
+                       L::mul(minus_force_at_cutoff, inv_r));
+    const V e = L::fma(L::sub(r, cutoff), force_at_cutoff,
+                       L::fma(L::mul(four, ir6), L::sub(ir6, one), minus_energy_at_cutoff));
     f_over_r = L::both(f, in);
     energy = L::both(e, in);
   }
@@ -204,7 +214,8 @@ void lj_lanes_evaluate(const ShiftedForceLJ<T>& lj, const T* r2, int m, T* f_ove
   }
 }
 template void lj_lanes_evaluate(const ShiftedForceLJ<float>&, const float*, int, float*, float*);
-template void lj_lanes_evaluate(const ShiftedForceLJ<double>&, const double*, int, double*, double*);
+template void lj_lanes_evaluate(const ShiftedForceLJ<double>&, const double*, int, double*,
+                                double*);
 
 namespace {
 
@@ -229,7 +240,8 @@ struct LjHostForces<T>::State {
   using L = Lanes<T>;
   using V = typename L::V;
   static constexpr int width = L::width;
-  static constexpr int unshifted = 13;  // image code (sx + 1) + 3 (sy + 1) + 9 (sz + 1) of the atom itself
+  static constexpr int unshifted =
+      13;  // image code (sx + 1) + 3 (sy + 1) + 9 (sz + 1) of the atom itself
 
   int n, threads, team = 1;
   PeriodicBox<T> box;
@@ -247,10 +259,11 @@ struct LjHostForces<T>::State {
   // of atoms) by atom index; a row of five cells along x is one run of slots.
   int grid[3];
   int slots = 0;
-  std::vector<int> cell_start, slot_atom, slot_cell, real_slot, atom_slot_start, atom_slots, counts, partners;
+  std::vector<int> cell_start, slot_atom, slot_cell, real_slot, atom_slot_start, atom_slots, counts,
+      partners;
   std::vector<unsigned char> slot_image;
   T image_shift[27][3];
-  int capacity = 2 * L::width;  // grows on the first build (and whenever a list outgrows it)
+  int capacity = 2 * L::width;     // grows on the first build (and whenever a list outgrows it)
   Aligned<T> rows, thread_forces;  // rows: slots + width, the tail padding (read, never used)
   std::vector<T> at_build;         // each atom's position at the last build
   std::size_t thread_stride = 0;
@@ -258,8 +271,11 @@ struct LjHostForces<T>::State {
   std::int64_t builds = 0;
 
   State(int atoms, Vec3<double> box_length, double cutoff, double skin_, int threads_)
-      : n(atoms), threads(std::max(1, threads_)), box(PeriodicBox<T>::of(box_length)),
-        lj(ShiftedForceLJ<T>::with_cutoff(cutoff)), skin(skin_) {
+      : n(atoms),
+        threads(std::max(1, threads_)),
+        box(PeriodicBox<T>::of(box_length)),
+        lj(ShiftedForceLJ<T>::with_cutoff(cutoff)),
+        skin(skin_) {
     const double reach = cutoff + skin;
     reach2 = T(reach * reach);
     const double l[3] = {box_length.x, box_length.y, box_length.z};
@@ -297,8 +313,10 @@ struct LjHostForces<T>::State {
       c[d] = std::max(0, std::min(int(p[d] * cell_scale[d]), cells[d] - 1));
       shifts[d][0] = 0;
       count[d] = 1;
-      if (c[d] < 2) shifts[d][count[d]++] = 1;
-      else if (c[d] >= cells[d] - 2 && d < 2) shifts[d][count[d]++] = -1;  // no images below in z
+      if (c[d] < 2)
+        shifts[d][count[d]++] = 1;
+      else if (c[d] >= cells[d] - 2 && d < 2)
+        shifts[d][count[d]++] = -1;  // no images below in z
     }
     for (int z = 0; z < count[2]; ++z)
       for (int y = 0; y < count[1]; ++y)
@@ -312,7 +330,8 @@ struct LjHostForces<T>::State {
   // Atoms and their images into the extended grid's cells (a counting sort, stable).
   void sort_into_cells(const T* x) {
     std::fill(cell_start.begin(), cell_start.end(), 0);
-    for (int a = 0; a < n; ++a) images(x + 3 * a, [&](int, int cell) { ++cell_start[std::size_t(cell) + 1]; });
+    for (int a = 0; a < n; ++a)
+      images(x + 3 * a, [&](int, int cell) { ++cell_start[std::size_t(cell) + 1]; });
     for (std::size_t c = 1; c < cell_start.size(); ++c) cell_start[c] += cell_start[c - 1];
     slots = cell_start.back();
     slot_atom.resize(std::size_t(slots));
@@ -328,7 +347,8 @@ struct LjHostForces<T>::State {
       });
     std::fill(atom_slot_start.begin(), atom_slot_start.end(), 0);
     for (int s = 0; s < slots; ++s) ++atom_slot_start[std::size_t(slot_atom[std::size_t(s)]) + 1];
-    for (int a = 0; a < n; ++a) atom_slot_start[std::size_t(a) + 1] += atom_slot_start[std::size_t(a)];
+    for (int a = 0; a < n; ++a)
+      atom_slot_start[std::size_t(a) + 1] += atom_slot_start[std::size_t(a)];
     atom_slots.resize(std::size_t(slots));
     std::vector<int> fill(atom_slot_start.begin(), atom_slot_start.end() - 1);
     for (int s = 0, k = 0; s < slots; ++s) {
@@ -337,7 +357,8 @@ struct LjHostForces<T>::State {
       if (slot_image[std::size_t(s)] == unshifted) real_slot[std::size_t(k++)] = s;
     }
     if (std::size_t(slots + width) * 4 > thread_stride) {
-      thread_stride = 4 * std::size_t(slots + slots / 16 + width);  // room for the next builds' images
+      thread_stride =
+          4 * std::size_t(slots + slots / 16 + width);  // room for the next builds' images
       rows.assign(thread_stride, T(0));
       thread_forces.assign(thread_stride * std::size_t(threads), T(0));
     }
@@ -350,7 +371,8 @@ struct LjHostForces<T>::State {
   T gather(const T* x) {
     T* r = rows.get();
     const T* b = at_build.data();
-    const T l[3] = {box.length.x, box.length.y, box.length.z}, inv[3] = {box.inverse.x, box.inverse.y, box.inverse.z};
+    const T l[3] = {box.length.x, box.length.y, box.length.z},
+            inv[3] = {box.inverse.x, box.inverse.y, box.inverse.z};
     T most = 0;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(max : most)
     for (int s = 0; s < slots; ++s) {
@@ -359,7 +381,8 @@ struct LjHostForces<T>::State {
       T moved2 = 0;
       for (int d = 0; d < 3; ++d) {
         const T p = x[3 * a + d], p0 = b[3 * a + d];
-        const T q = math::fma(math::floor(math::fma(p0 - p, inv[d], T(0.5))), l[d], p);  // p, or p -+ L
+        const T q =
+            math::fma(math::floor(math::fma(p0 - p, inv[d], T(0.5))), l[d], p);  // p, or p -+ L
         r[4 * std::size_t(s) + d] = q + shift[d];
         moved2 = math::fma(q - p0, q - p0, moved2);
       }
@@ -477,8 +500,8 @@ struct LjHostForces<T>::State {
 
   void compute(const T* x, T* f, T* energy, T* virial) {
     if (builds == 0 || double(gather(x)) > 0.25 * skin * skin) build(x);
-    // Each thread a run of real slots (a slab of the box); all their partners lie in later slots,
-    // so its force rows from its first slot on are the ones it touches.
+      // Each thread a run of real slots (a slab of the box); all their partners lie in later slots,
+      // so its force rows from its first slot on are the ones it touches.
 #pragma omp parallel num_threads(threads)
     {
 #pragma omp master
@@ -515,11 +538,13 @@ void lj_lanes_evaluate(const ShiftedForceLJ<T>&, const T*, int, T*, T*) {
   throw UnsupportedError("md: this build has no AVX2 sweeps");
 }
 template void lj_lanes_evaluate(const ShiftedForceLJ<float>&, const float*, int, float*, float*);
-template void lj_lanes_evaluate(const ShiftedForceLJ<double>&, const double*, int, double*, double*);
+template void lj_lanes_evaluate(const ShiftedForceLJ<double>&, const double*, int, double*,
+                                double*);
 #endif  // KMOL_MD_HOST_AVX2
 
 template <class T>
-LjHostForces<T>::LjHostForces(int atoms, Vec3<double> box, double cutoff, double skin, int threads) {
+LjHostForces<T>::LjHostForces(int atoms, Vec3<double> box, double cutoff, double skin,
+                              int threads) {
 #ifdef KMOL_MD_HOST_AVX2
   s_ = std::make_unique<State>(atoms, box, cutoff, skin, threads);
 #else
@@ -552,8 +577,9 @@ std::int64_t LjHostForces<T>::builds() const {
 template <class T>
 std::string LjHostForces<T>::launch() const {
 #ifdef KMOL_MD_HOST_AVX2
-  return "cpu: half list, skin " + std::to_string(s_->skin) + ", capacity " + std::to_string(s_->capacity) + ", cells " +
-         std::to_string(s_->cells[0]) + "x" + std::to_string(s_->cells[1]) + "x" + std::to_string(s_->cells[2]) + " and images, " +
+  return "cpu: half list, skin " + std::to_string(s_->skin) + ", capacity " +
+         std::to_string(s_->capacity) + ", cells " + std::to_string(s_->cells[0]) + "x" +
+         std::to_string(s_->cells[1]) + "x" + std::to_string(s_->cells[2]) + " and images, " +
          std::to_string(s_->threads) + " threads, AVX2 " + std::to_string(State::width) + " lanes";
 #else
   return "cpu: unavailable";

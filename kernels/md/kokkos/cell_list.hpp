@@ -33,18 +33,24 @@ struct CellGrid {
   }
   KOKKOS_INLINE_FUNCTION int count() const { return n[0] * n[1] * n[2]; }
   KOKKOS_INLINE_FUNCTION int cell_of(Vec3<T> p) const {
-    const int cx = math::min(int(p.x * scale.x), n[0] - 1), cy = math::min(int(p.y * scale.y), n[1] - 1),
+    const int cx = math::min(int(p.x * scale.x), n[0] - 1),
+              cy = math::min(int(p.y * scale.y), n[1] - 1),
               cz = math::min(int(p.z * scale.z), n[2] - 1);
     return math::max(cx, 0) + n[0] * (math::max(cy, 0) + n[1] * math::max(cz, 0));
   }
   // Cell coordinate v along axis d, wrapped periodically (|v| stays within a stencil of the box).
-  KOKKOS_INLINE_FUNCTION int wrap(int v, int d) const { return v < 0 ? v + n[d] : v >= n[d] ? v - n[d] : v; }
-  KOKKOS_INLINE_FUNCTION int stencil() const { return (2 * span + 1) * (2 * span + 1) * (2 * span + 1); }
+  KOKKOS_INLINE_FUNCTION int wrap(int v, int d) const {
+    return v < 0 ? v + n[d] : v >= n[d] ? v - n[d] : v;
+  }
+  KOKKOS_INLINE_FUNCTION int stencil() const {
+    return (2 * span + 1) * (2 * span + 1) * (2 * span + 1);
+  }
   // The k-th (0..stencil()-1) of the cells around c, c included, wrapped (n >= 2 span + 1 makes
   // them distinct).
   KOKKOS_INLINE_FUNCTION int neighbour(int c, int k) const {
     const int w = 2 * span + 1;
-    int x = c % n[0] + k % w - span, y = c / n[0] % n[1] + k / w % w - span, z = c / (n[0] * n[1]) + k / (w * w) - span;
+    int x = c % n[0] + k % w - span, y = c / n[0] % n[1] + k / w % w - span,
+        z = c / (n[0] * n[1]) + k / (w * w) - span;
     x = x < 0 ? x + n[0] : x >= n[0] ? x - n[0] : x;
     y = y < 0 ? y + n[1] : y >= n[1] ? y - n[1] : y;
     z = z < 0 ? z + n[2] : z >= n[2] ? z - n[2] : z;
@@ -58,14 +64,16 @@ struct CellList {
   CellGrid<T> grid;
   Ints cell_of_atom, offsets, atoms, cursor;  // atoms: indices cell after cell; offsets: ncells + 1
 
-  void build(const ExecSpace& space, const typename Types<ExecSpace, T>::Vectors& x, Vec3<double> box, double reach,
-             int span = 1) {
+  void build(const ExecSpace& space, const typename Types<ExecSpace, T>::Vectors& x,
+             Vec3<double> box, double reach, int span = 1) {
     const int n = int(x.extent(0));
     grid = CellGrid<T>::covering(box, reach, span);
     const int cells = grid.count();
     if (int(cell_of_atom.extent(0)) != n) {
-      cell_of_atom = Ints(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("md::cell_of_atom")), n);
-      atoms = Ints(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("md::cell_atoms")), n);
+      cell_of_atom =
+          Ints(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("md::cell_of_atom")), n);
+      atoms =
+          Ints(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("md::cell_atoms")), n);
     }
     if (int(cursor.extent(0)) != cells) {
       cursor = Ints(std::string("md::cell_cursor"), cells);
@@ -75,33 +83,39 @@ struct CellList {
     const auto g = grid;
     const Ints of = cell_of_atom, cur = cursor, off = offsets, at = atoms;
     const auto xs = x;
-    Kokkos::parallel_for("kmol::md::cells::count", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(int i) {
-      const int c = g.cell_of(load<T>(xs, i));
-      of(i) = c;
-      Kokkos::atomic_increment(&cur(c));
-    });
-    Kokkos::parallel_scan("kmol::md::cells::offsets", Kokkos::RangePolicy<ExecSpace>(space, 0, cells),
-                          KOKKOS_LAMBDA(int c, int& partial, bool final) {
-                            const int here = cur(c);
-                            if (final) {
-                              off(c) = partial;
-                              if (c == cells - 1) off(cells) = partial + here;
-                            }
-                            partial += here;
-                          });
+    Kokkos::parallel_for(
+        "kmol::md::cells::count", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+        KOKKOS_LAMBDA(int i) {
+          const int c = g.cell_of(load<T>(xs, i));
+          of(i) = c;
+          Kokkos::atomic_increment(&cur(c));
+        });
+    Kokkos::parallel_scan(
+        "kmol::md::cells::offsets", Kokkos::RangePolicy<ExecSpace>(space, 0, cells),
+        KOKKOS_LAMBDA(int c, int& partial, bool final) {
+          const int here = cur(c);
+          if (final) {
+            off(c) = partial;
+            if (c == cells - 1) off(cells) = partial + here;
+          }
+          partial += here;
+        });
     Kokkos::deep_copy(space, cursor, 0);
-    Kokkos::parallel_for("kmol::md::cells::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(int i) {
-      const int c = of(i);
-      at(off(c) + Kokkos::atomic_fetch_add(&cur(c), 1)) = i;
-    });
-    Kokkos::parallel_for("kmol::md::cells::sort", Kokkos::RangePolicy<ExecSpace>(space, 0, cells), KOKKOS_LAMBDA(int c) {
-      for (int a = off(c) + 1; a < off(c + 1); ++a) {
-        const int v = at(a);
-        int b = a - 1;
-        for (; b >= off(c) && at(b) > v; --b) at(b + 1) = at(b);
-        at(b + 1) = v;
-      }
-    });
+    Kokkos::parallel_for(
+        "kmol::md::cells::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, n), KOKKOS_LAMBDA(int i) {
+          const int c = of(i);
+          at(off(c) + Kokkos::atomic_fetch_add(&cur(c), 1)) = i;
+        });
+    Kokkos::parallel_for(
+        "kmol::md::cells::sort", Kokkos::RangePolicy<ExecSpace>(space, 0, cells),
+        KOKKOS_LAMBDA(int c) {
+          for (int a = off(c) + 1; a < off(c + 1); ++a) {
+            const int v = at(a);
+            int b = a - 1;
+            for (; b >= off(c) && at(b) > v; --b) at(b + 1) = at(b);
+            at(b + 1) = v;
+          }
+        });
   }
 };
 

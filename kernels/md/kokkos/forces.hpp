@@ -27,7 +27,8 @@ struct PairSum {
     if (r2 < lj.cutoff2) {
       T f_over_r, e;
       lj.evaluate(r2, f_over_r, e);
-      f = {math::fma(f_over_r, d.x, f.x), math::fma(f_over_r, d.y, f.y), math::fma(f_over_r, d.z, f.z)};
+      f = {math::fma(f_over_r, d.x, f.x), math::fma(f_over_r, d.y, f.y),
+           math::fma(f_over_r, d.z, f.z)};
       energy += e;
       virial = math::fma(f_over_r, r2, virial);
     }
@@ -46,8 +47,9 @@ inline constexpr int sweep_chunk = 64;
 #endif
 template <bool KeepPairs, class T>
 KOKKOS_INLINE_FUNCTION void sweep_partners(const T* xp, Vec3<T> xi, const int* partners, int m,
-                                           const PeriodicBox<T>& box_in, const ShiftedForceLJ<T>& lj_in, PairSum<T>& s,
-                                           T* dx, T* dy, T* dz, T* pair_force) {
+                                           const PeriodicBox<T>& box_in,
+                                           const ShiftedForceLJ<T>& lj_in, PairSum<T>& s, T* dx,
+                                           T* dy, T* dz, T* pair_force) {
   const PeriodicBox<T> box = box_in;  // local copies: GCC does not vectorise through the references
   const ShiftedForceLJ<T> lj = lj_in;
   for (int a = 0; a < m; ++a) {
@@ -100,7 +102,8 @@ template <class ExecSpace, class T>
 struct AllPairsTiles {
   using Tr = Traits<ExecSpace>;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Scratch = Kokkos::View<T*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Scratch =
+      Kokkos::View<T*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
   typename Types<ExecSpace, T>::Vectors x;
   ForceOutput<ExecSpace, T> out;
   PeriodicBox<T> box;
@@ -108,7 +111,8 @@ struct AllPairsTiles {
   int n;
 
   static std::size_t scratch_bytes() {
-    return Scratch::shmem_size(3 * Tr::tile) + Scratch::shmem_size(5 * Tr::block) + 64;  // alignment slack
+    return Scratch::shmem_size(3 * Tr::tile) + Scratch::shmem_size(5 * Tr::block) +
+           64;  // alignment slack
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -130,9 +134,12 @@ struct AllPairsTiles {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, ni), [&](int a) {
         const int i = i0 + a;
         const Vec3<T> xi = load<T>(x, i);
-        PairSum<T> s{{sums(a), sums(Tr::block + a), sums(2 * Tr::block + a)}, sums(3 * Tr::block + a), sums(4 * Tr::block + a)};
+        PairSum<T> s{{sums(a), sums(Tr::block + a), sums(2 * Tr::block + a)},
+                     sums(3 * Tr::block + a),
+                     sums(4 * Tr::block + a)};
         for (int k = 0; k < nj; ++k)
-          if (j0 + k != i) s.add(lj, box.displacement(xi, {xs(k), xs(Tr::tile + k), xs(2 * Tr::tile + k)}));
+          if (j0 + k != i)
+            s.add(lj, box.displacement(xi, {xs(k), xs(Tr::tile + k), xs(2 * Tr::tile + k)}));
         sums(a) = s.f.x;
         sums(Tr::block + a) = s.f.y;
         sums(2 * Tr::block + a) = s.f.z;
@@ -143,7 +150,8 @@ struct AllPairsTiles {
     team.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, ni), [&](int a) {
       store_full<ExecSpace>(out, i0 + a,
-                            PairSum<T>{{sums(a), sums(Tr::block + a), sums(2 * Tr::block + a)}, sums(3 * Tr::block + a),
+                            PairSum<T>{{sums(a), sums(Tr::block + a), sums(2 * Tr::block + a)},
+                                       sums(3 * Tr::block + a),
                                        sums(4 * Tr::block + a)});
     });
   }
@@ -151,38 +159,43 @@ struct AllPairsTiles {
 
 template <class ExecSpace, class T>
 void all_pairs_forces(const ExecSpace& space, const typename Types<ExecSpace, T>::Vectors& x,
-                      const ForceOutput<ExecSpace, T>& out, PeriodicBox<T> box, ShiftedForceLJ<T> lj) {
+                      const ForceOutput<ExecSpace, T>& out, PeriodicBox<T> box,
+                      ShiftedForceLJ<T> lj) {
   using Tr = Traits<ExecSpace>;
   const int n = int(x.extent(0));
   using F = AllPairsTiles<ExecSpace, T>;
   Kokkos::TeamPolicy<ExecSpace> policy(space, (n + Tr::block - 1) / Tr::block, Tr::team_size);
-  Kokkos::parallel_for("kmol::md::all_pairs",
-                       policy.set_scratch_size(Tr::scratch_level, Kokkos::PerTeam(F::scratch_bytes())),
-                       F{x, out, box, lj, n});
+  Kokkos::parallel_for(
+      "kmol::md::all_pairs",
+      policy.set_scratch_size(Tr::scratch_level, Kokkos::PerTeam(F::scratch_bytes())),
+      F{x, out, box, lj, n});
 }
 
 // Cell lists: each atom (taken cell after cell, so neighbouring threads share cells) sums over
 // the 27 cells around its own.
 template <class ExecSpace, class T>
-void cell_forces(const ExecSpace& space, const typename Types<ExecSpace, T>::Vectors& x, const CellList<ExecSpace, T>& cells,
-                 const ForceOutput<ExecSpace, T>& out, PeriodicBox<T> box, ShiftedForceLJ<T> lj) {
+void cell_forces(const ExecSpace& space, const typename Types<ExecSpace, T>::Vectors& x,
+                 const CellList<ExecSpace, T>& cells, const ForceOutput<ExecSpace, T>& out,
+                 PeriodicBox<T> box, ShiftedForceLJ<T> lj) {
   const auto g = cells.grid;
   const auto of = cells.cell_of_atom, off = cells.offsets, at = cells.atoms;
   const auto xs = x;
   const auto o = out;
-  Kokkos::parallel_for("kmol::md::cells", Kokkos::RangePolicy<ExecSpace>(space, 0, int(x.extent(0))), KOKKOS_LAMBDA(int k) {
-    const int i = at(k);
-    const Vec3<T> xi = load<T>(xs, i);
-    PairSum<T> s;
-    for (int m = 0; m < 27; ++m) {
-      const int c = g.neighbour(of(i), m);
-      for (int a = off(c); a < off(c + 1); ++a) {
-        const int j = at(a);
-        if (j != i) s.add(lj, box.displacement(xi, load<T>(xs, j)));
-      }
-    }
-    store_full<ExecSpace>(o, i, s);
-  });
+  Kokkos::parallel_for(
+      "kmol::md::cells", Kokkos::RangePolicy<ExecSpace>(space, 0, int(x.extent(0))),
+      KOKKOS_LAMBDA(int k) {
+        const int i = at(k);
+        const Vec3<T> xi = load<T>(xs, i);
+        PairSum<T> s;
+        for (int m = 0; m < 27; ++m) {
+          const int c = g.neighbour(of(i), m);
+          for (int a = off(c); a < off(c + 1); ++a) {
+            const int j = at(a);
+            if (j != i) s.add(lj, box.displacement(xi, load<T>(xs, j)));
+          }
+        }
+        store_full<ExecSpace>(o, i, s);
+      });
 }
 
 }  // namespace kmol::md

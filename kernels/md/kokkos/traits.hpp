@@ -15,14 +15,16 @@ struct Types {
   using Vectors = Kokkos::View<T* [3], memory_space>;
   using Scalars = Kokkos::View<T*, memory_space>;
   using Ints = Kokkos::View<int*, memory_space>;
-  using Table = Kokkos::View<int**, memory_space>;  // neighbours: [atom][k] on CPUs, [k] coalesced on GPUs
+  using Table =
+      Kokkos::View<int**, memory_space>;  // neighbours: [atom][k] on CPUs, [k] coalesced on GPUs
 };
 
 template <class ExecSpace>
 struct Traits {
-  static constexpr bool on_host = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
-  // All-pairs tiles: a CPU thread sweeps a block of 64 atoms over a long tile; a GPU thread owns one
-  // atom of a 128-atom block and the team shares each 128-atom tile.
+  static constexpr bool on_host =
+      std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+  // All-pairs tiles: a CPU thread sweeps a block of 64 atoms over a long tile; a GPU thread owns
+  // one atom of a 128-atom block and the team shares each 128-atom tile.
   static constexpr int team_size = on_host ? 1 : 128;
   static constexpr int block = on_host ? 64 : 128;
   static constexpr int tile = on_host ? 512 : 128;

@@ -15,19 +15,23 @@ constexpr int kThreadsX = 32, kRows = 4, kPoints = 4;  // a block: 4 rows x 128 
 constexpr std::int64_t kConstantBytes = 64 * 1024;
 
 void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string("CUDA orbital: ") + what + ": " + cudaGetErrorString(status));
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA orbital: ") + what + ": " +
+                             cudaGetErrorString(status));
 }
 
-__constant__ double c_tables[kConstantBytes / sizeof(double)];  // double: 8-byte alignment for the sections
-std::mutex c_tables_mutex;  // one bank per device: calls take turns
+__constant__ double
+    c_tables[kConstantBytes / sizeof(double)];  // double: 8-byte alignment for the sections
+std::mutex c_tables_mutex;                      // one bank per device: calls take turns
 
 struct Geometry {
   long long nx, ny;
 };
 
 template <class T, bool Constant>
-__global__ void __launch_bounds__(kThreadsX * kRows)
-    orbital_kernel(orbital::TableLayout layout, const unsigned char* __restrict__ global, Geometry g, T h, T* __restrict__ out) {
+__global__ void __launch_bounds__(kThreadsX* kRows)
+    orbital_kernel(orbital::TableLayout layout, const unsigned char* __restrict__ global,
+                   Geometry g, T h, T* __restrict__ out) {
   const unsigned char* base = Constant ? reinterpret_cast<const unsigned char*>(c_tables) : global;
   const orbital::OrbitalTables<T> t = orbital::tables_at<T>(base, layout);
   const long long j = (long long)blockIdx.y * kRows + threadIdx.y, k = blockIdx.z;
@@ -58,12 +62,14 @@ __global__ void __launch_bounds__(kThreadsX * kRows)
       for (int p = t.shell_prims[s]; p < p_end; ++p) {
         const T minus_alpha = -t.alpha[p], d = t.d[p];
 #pragma unroll
-        for (int m = 0; m < kPoints; ++m) radial[m] = math::fma(d, orbital::exp2_(minus_alpha * r2[m]), radial[m]);
+        for (int m = 0; m < kPoints; ++m)
+          radial[m] = math::fma(d, orbital::exp2_(minus_alpha * r2[m]), radial[m]);
       }
       const int l = t.shell_l[s];
       const T* c = t.coef + t.shell_coef[s];
 #pragma unroll
-      for (int m = 0; m < kPoints; ++m) psi[m] = math::fma(radial[m], orbital::angular(l, dx[m], dy, dz, c), psi[m]);
+      for (int m = 0; m < kPoints; ++m)
+        psi[m] = math::fma(radial[m], orbital::angular(l, dx[m], dy, dz, c), psi[m]);
     }
   }
   const long long row = (k * g.ny + j) * g.nx;
@@ -80,14 +86,17 @@ template <class T>
 std::string orbital_cuda(const orbital::PackedTables& tables, const Lattice& lattice, T* values,
                          std::int64_t constant_limit, cudaStream_t stream) {
   const std::int64_t points = lattice.points();
-  if (lattice.counts[2] > 65535) throw std::runtime_error("CUDA orbital: more than 65,535 lattice planes");
+  if (lattice.counts[2] > 65535)
+    throw std::runtime_error("CUDA orbital: more than 65,535 lattice planes");
   const bool constant = tables.layout.bytes <= std::min(constant_limit, kConstantBytes);
   T* out = nullptr;
   unsigned char* global = nullptr;
   check(cudaMallocAsync(&out, std::size_t(points) * sizeof(T), stream), "allocate the map");
   if (!constant) {
     check(cudaMallocAsync(&global, tables.bytes.size(), stream), "allocate the tables");
-    check(cudaMemcpyAsync(global, tables.bytes.data(), tables.bytes.size(), cudaMemcpyHostToDevice, stream), "copy the tables");
+    check(cudaMemcpyAsync(global, tables.bytes.data(), tables.bytes.size(), cudaMemcpyHostToDevice,
+                          stream),
+          "copy the tables");
   }
   const dim3 threads(kThreadsX, kRows);
   const dim3 blocks(unsigned((lattice.counts[0] + kThreadsX * kPoints - 1) / (kThreadsX * kPoints)),
@@ -96,25 +105,34 @@ std::string orbital_cuda(const orbital::PackedTables& tables, const Lattice& lat
   {
     std::lock_guard<std::mutex> lock(c_tables_mutex);
     if (constant) {
-      check(cudaMemcpyToSymbolAsync(c_tables, tables.bytes.data(), tables.bytes.size(), 0, cudaMemcpyHostToDevice, stream),
+      check(cudaMemcpyToSymbolAsync(c_tables, tables.bytes.data(), tables.bytes.size(), 0,
+                                    cudaMemcpyHostToDevice, stream),
             "copy the tables to constant memory");
-      orbital_kernel<T, true><<<blocks, threads, 0, stream>>>(tables.layout, nullptr, g, T(lattice.spacing), out);
+      orbital_kernel<T, true>
+          <<<blocks, threads, 0, stream>>>(tables.layout, nullptr, g, T(lattice.spacing), out);
     } else {
-      orbital_kernel<T, false><<<blocks, threads, 0, stream>>>(tables.layout, global, g, T(lattice.spacing), out);
+      orbital_kernel<T, false>
+          <<<blocks, threads, 0, stream>>>(tables.layout, global, g, T(lattice.spacing), out);
     }
     check(cudaGetLastError(), "kernel launch");
     check(cudaStreamSynchronize(stream), "run the kernel");
   }
-  check(cudaMemcpyAsync(values, out, std::size_t(points) * sizeof(T), cudaMemcpyDeviceToHost, stream), "copy the map back");
+  check(
+      cudaMemcpyAsync(values, out, std::size_t(points) * sizeof(T), cudaMemcpyDeviceToHost, stream),
+      "copy the map back");
   check(cudaFreeAsync(out, stream), "free the map");
   if (global) check(cudaFreeAsync(global, stream), "free the tables");
   check(cudaStreamSynchronize(stream), "copy the map back");
-  return std::string("cuda: ") + (constant ? "tables in constant memory (" : "tables in global memory via L1 (") +
-         std::to_string(tables.layout.bytes) + " bytes), " + std::to_string(kPoints) + " points per thread, blocks of " +
-         std::to_string(kRows) + " x " + std::to_string(kThreadsX * kPoints);
+  return std::string("cuda: ") +
+         (constant ? "tables in constant memory (" : "tables in global memory via L1 (") +
+         std::to_string(tables.layout.bytes) + " bytes), " + std::to_string(kPoints) +
+         " points per thread, blocks of " + std::to_string(kRows) + " x " +
+         std::to_string(kThreadsX * kPoints);
 }
 
-template std::string orbital_cuda(const orbital::PackedTables&, const Lattice&, float*, std::int64_t, cudaStream_t);
-template std::string orbital_cuda(const orbital::PackedTables&, const Lattice&, double*, std::int64_t, cudaStream_t);
+template std::string orbital_cuda(const orbital::PackedTables&, const Lattice&, float*,
+                                  std::int64_t, cudaStream_t);
+template std::string orbital_cuda(const orbital::PackedTables&, const Lattice&, double*,
+                                  std::int64_t, cudaStream_t);
 
 }  // namespace kmol

@@ -58,13 +58,15 @@ struct Exp2<double> {
 template <class T>
 struct RowBuffers {
   std::vector<T> dx, r2, radial, psi;
-  explicit RowBuffers(std::int64_t n) : dx(std::size_t(n)), r2(std::size_t(n)), radial(std::size_t(n)), psi(std::size_t(n)) {}
+  explicit RowBuffers(std::int64_t n)
+      : dx(std::size_t(n)), r2(std::size_t(n)), radial(std::size_t(n)), psi(std::size_t(n)) {}
 };
 
 template <int L, class T>
 void add_shell(int n, const T* dx, T dy, T dz, const T* radial, const T* c, T* psi) {
 #pragma omp simd
-  for (int i = 0; i < n; ++i) psi[i] = math::fma(radial[i], orbital::angular(L, dx[i], dy, dz, c), psi[i]);
+  for (int i = 0; i < n; ++i)
+    psi[i] = math::fma(radial[i], orbital::angular(L, dx[i], dy, dz, c), psi[i]);
 }
 
 template <class T>
@@ -87,15 +89,26 @@ void row(const orbital::OrbitalTables<T>& t, int n, T h, T py, T pz, RowBuffers<
       for (int p = t.shell_prims[s]; p < t.shell_prims[s + 1]; ++p) {
         const T minus_alpha = -t.alpha[p], d = t.d[p];
 #pragma omp simd
-        for (int i = 0; i < n; ++i) radial[i] = math::fma(d, Exp2<T>::of(minus_alpha * r2[i]), radial[i]);
+        for (int i = 0; i < n; ++i)
+          radial[i] = math::fma(d, Exp2<T>::of(minus_alpha * r2[i]), radial[i]);
       }
       const T* c = t.coef + t.shell_coef[s];
       switch (t.shell_l[s]) {
-        case 0: add_shell<0>(n, dx, dy, dz, radial, c, psi); break;
-        case 1: add_shell<1>(n, dx, dy, dz, radial, c, psi); break;
-        case 2: add_shell<2>(n, dx, dy, dz, radial, c, psi); break;
-        case 3: add_shell<3>(n, dx, dy, dz, radial, c, psi); break;
-        default: add_shell<4>(n, dx, dy, dz, radial, c, psi); break;
+        case 0:
+          add_shell<0>(n, dx, dy, dz, radial, c, psi);
+          break;
+        case 1:
+          add_shell<1>(n, dx, dy, dz, radial, c, psi);
+          break;
+        case 2:
+          add_shell<2>(n, dx, dy, dz, radial, c, psi);
+          break;
+        case 3:
+          add_shell<3>(n, dx, dy, dz, radial, c, psi);
+          break;
+        default:
+          add_shell<4>(n, dx, dy, dz, radial, c, psi);
+          break;
       }
     }
   }
@@ -105,7 +118,8 @@ void row(const orbital::OrbitalTables<T>& t, int n, T h, T py, T pz, RowBuffers<
 }  // namespace
 
 template <class T>
-std::string orbital_host(const orbital::PackedTables& tables, const Lattice& lattice, T* values, int threads) {
+std::string orbital_host(const orbital::PackedTables& tables, const Lattice& lattice, T* values,
+                         int threads) {
   const auto t = orbital::tables_at<T>(tables.bytes.data(), tables.layout);
   const std::int64_t nx = lattice.counts[0], ny = lattice.counts[1], rows = ny * lattice.counts[2];
   const T h = T(lattice.spacing);
@@ -116,7 +130,8 @@ std::string orbital_host(const orbital::PackedTables& tables, const Lattice& lat
     for (std::int64_t r = 0; r < rows; ++r)
       row(t, int(nx), h, T(r % ny) * h, T(r / ny) * h, buffers, values + r * nx);
   }
-  return "host: rows of " + std::to_string(nx) + " points, vectorised, " + std::to_string(threads) + " threads";
+  return "host: rows of " + std::to_string(nx) + " points, vectorised, " + std::to_string(threads) +
+         " threads";
 }
 
 template std::string orbital_host(const orbital::PackedTables&, const Lattice&, float*, int);

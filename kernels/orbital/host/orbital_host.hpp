@@ -10,6 +10,7 @@ namespace kmol {
 
 // Stores psi at every lattice point in `values` (lattice.index order) using `threads` threads.
 template <class T>
-std::string orbital_host(const orbital::PackedTables& tables, const Lattice& lattice, T* values, int threads);
+std::string orbital_host(const orbital::PackedTables& tables, const Lattice& lattice, T* values,
+                         int threads);
 
 }  // namespace kmol

@@ -3,8 +3,8 @@
 //   orbital_kokkos: one lattice point per thread, the packed tables in the space's memory.
 //   orbitals_gemm: a chunk of lattice points at a time, the Cartesian basis values (one thread per
 //     point) times the monomial coefficient matrix of all requested orbitals (KokkosBlas::gemm).
-#include <Kokkos_Core.hpp>
 #include <KokkosBlas3_gemm.hpp>
+#include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <string>
@@ -18,15 +18,18 @@ namespace orbital_detail {
 
 template <class Memory>
 Kokkos::View<unsigned char*, Memory> tables_on(const orbital::PackedTables& packed) {
-  Kokkos::View<unsigned char*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::tables")),
-                                           packed.bytes.size());
-  Kokkos::deep_copy(out, Kokkos::View<const unsigned char*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                             packed.bytes.data(), packed.bytes.size()));
+  Kokkos::View<unsigned char*, Memory> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::tables")),
+      packed.bytes.size());
+  Kokkos::deep_copy(out,
+                    Kokkos::View<const unsigned char*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                        packed.bytes.data(), packed.bytes.size()));
   return out;
 }
 
 // Flat index p of `counts` (x fastest) to lattice indices.
-KOKKOS_INLINE_FUNCTION void locate(std::int64_t p, std::int64_t nx, std::int64_t ny, std::int64_t ijk[3]) {
+KOKKOS_INLINE_FUNCTION void locate(std::int64_t p, std::int64_t nx, std::int64_t ny,
+                                   std::int64_t ijk[3]) {
   ijk[0] = p % nx;
   ijk[1] = (p / nx) % ny;
   ijk[2] = p / (nx * ny);
@@ -35,53 +38,69 @@ KOKKOS_INLINE_FUNCTION void locate(std::int64_t p, std::int64_t nx, std::int64_t
 }  // namespace orbital_detail
 
 template <class ExecSpace, class T>
-std::string orbital_kokkos(const ExecSpace& space, const orbital::PackedTables& packed, const Lattice& lattice, T* values) {
+std::string orbital_kokkos(const ExecSpace& space, const orbital::PackedTables& packed,
+                           const Lattice& lattice, T* values) {
   using Memory = typename ExecSpace::memory_space;
   const auto bytes = orbital_detail::tables_on<Memory>(packed);
   const orbital::OrbitalTables<T> t = orbital::tables_at<T>(bytes.data(), packed.layout);
-  Kokkos::View<T*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::values")),
-                               lattice.points());
+  Kokkos::View<T*, Memory> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::values")),
+      lattice.points());
   const std::int64_t nx = lattice.counts[0], ny = lattice.counts[1];
   const T h = T(lattice.spacing);
   Kokkos::parallel_for(
-      "kmol::orbital::points", Kokkos::RangePolicy<ExecSpace>(space, 0, lattice.points()), KOKKOS_LAMBDA(const std::int64_t p) {
+      "kmol::orbital::points", Kokkos::RangePolicy<ExecSpace>(space, 0, lattice.points()),
+      KOKKOS_LAMBDA(const std::int64_t p) {
         std::int64_t ijk[3];
         orbital_detail::locate(p, nx, ny, ijk);
         out(p) = orbital::orbital_value(t, T(ijk[0]) * h, T(ijk[1]) * h, T(ijk[2]) * h);
       });
-  Kokkos::deep_copy(space, Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values, lattice.points()), out);
+  Kokkos::deep_copy(
+      space, Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values, lattice.points()),
+      out);
   space.fence();
   return "kokkos: one point per thread";
 }
 
 // coef: n_mono monomials x orbitals, column-major (orbital m's coefficients at m * n_mono).
 template <class ExecSpace, class T>
-std::string orbitals_gemm(const ExecSpace& space, const orbital::PackedTables& packed, const std::vector<double>& coef,
-                          int n_mono, const Lattice& lattice, const std::vector<T*>& values) {
+std::string orbitals_gemm(const ExecSpace& space, const orbital::PackedTables& packed,
+                          const std::vector<double>& coef, int n_mono, const Lattice& lattice,
+                          const std::vector<T*>& values) {
   using Memory = typename ExecSpace::memory_space;
   using Matrix = Kokkos::View<T**, Kokkos::LayoutLeft, Memory>;
   const int n_mo = int(values.size());
   const auto bytes = orbital_detail::tables_on<Memory>(packed);
   const orbital::OrbitalTables<T> t = orbital::tables_at<T>(bytes.data(), packed.layout);
-  Matrix c(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::coefficients")), n_mono, n_mo);
+  Matrix c(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::coefficients")),
+      n_mono, n_mo);
   {
     auto host = Kokkos::create_mirror_view(c);
     for (int m = 0; m < n_mo; ++m)
-      for (int b = 0; b < n_mono; ++b) host(b, m) = T(coef[std::size_t(m) * std::size_t(n_mono) + std::size_t(b)]);
+      for (int b = 0; b < n_mono; ++b)
+        host(b, m) = T(coef[std::size_t(m) * std::size_t(n_mono) + std::size_t(b)]);
     Kokkos::deep_copy(c, host);
   }
   // Chunks of basis values of about 256 MB.
   const std::int64_t points = lattice.points();
-  const std::int64_t chunk = std::min<std::int64_t>(points, std::max<std::int64_t>(1024, (std::int64_t(1) << 28) / (std::int64_t(sizeof(T)) * n_mono)));
-  Matrix basis(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::basis_values")), chunk, n_mono);
-  Matrix psi(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::chunk_values")), chunk, n_mo);
+  const std::int64_t chunk = std::min<std::int64_t>(
+      points,
+      std::max<std::int64_t>(1024, (std::int64_t(1) << 28) / (std::int64_t(sizeof(T)) * n_mono)));
+  Matrix basis(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::basis_values")),
+      chunk, n_mono);
+  Matrix psi(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::chunk_values")),
+      chunk, n_mo);
   auto psi_host = Kokkos::create_mirror_view(psi);
   const std::int64_t nx = lattice.counts[0], ny = lattice.counts[1];
   const T h = T(lattice.spacing);
   for (std::int64_t first = 0; first < points; first += chunk) {
     const std::int64_t n = std::min(chunk, points - first);
     Kokkos::parallel_for(
-        "kmol::orbital::basis_values", Kokkos::RangePolicy<ExecSpace>(space, 0, chunk), KOKKOS_LAMBDA(const std::int64_t q) {
+        "kmol::orbital::basis_values", Kokkos::RangePolicy<ExecSpace>(space, 0, chunk),
+        KOKKOS_LAMBDA(const std::int64_t q) {
           if (q >= n) {  // the last chunk's tail: zero rows, so that gemm always sees whole chunks
             for (int m = 0; m < n_mono; ++m) basis(q, m) = T(0);
             return;
@@ -106,7 +125,8 @@ std::string orbitals_gemm(const ExecSpace& space, const orbital::PackedTables& p
     space.fence();
     for (int m = 0; m < n_mo; ++m) std::copy_n(&psi_host(0, m), n, values[std::size_t(m)] + first);
   }
-  return "kokkos gemm: chunks of " + std::to_string(chunk) + " points x " + std::to_string(n_mono) + " basis values";
+  return "kokkos gemm: chunks of " + std::to_string(chunk) + " points x " + std::to_string(n_mono) +
+         " basis values";
 }
 
 }  // namespace kmol

@@ -133,7 +133,8 @@ inline CellGrid make_cell_grid(const BoxSpec& box, double r_max, double margin,
   for (int d = 0; d < 3; ++d) {
     grid.reciprocal[d] = (1 / volume) * cross(e[(d + 1) % 3], e[(d + 2) % 3]);
     const double height = 1 / std::sqrt(norm2(grid.reciprocal[d]));
-    grid.n[d] = std::int32_t(std::fmax(1.0, std::floor(CellGrid::span * height / (r_max + margin))));
+    grid.n[d] =
+        std::int32_t(std::fmax(1.0, std::floor(CellGrid::span * height / (r_max + margin))));
     product *= grid.n[d];
   }
   const double shrink = std::cbrt(double(max_cells) / product);

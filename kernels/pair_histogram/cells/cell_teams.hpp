@@ -107,9 +107,9 @@ KOKKOS_INLINE_FUNCTION PartnerShift<T> partner_shift(const Counter& counter, Vec
 // bin_pair_with's.
 template <bool kShift, bool kUnlabelled, bool kFastBins, class Counter, class Home, class T,
           class Add>
-KOKKOS_INLINE_FUNCTION void pair_with_home(const Counter& counter, const Home& home, std::int32_t h0,
-                                           std::int32_t n, std::int32_t q, Vec3<T> b,
-                                           std::int32_t j, const PartnerShift<T>& shift,
+KOKKOS_INLINE_FUNCTION void pair_with_home(const Counter& counter, const Home& home,
+                                           std::int32_t h0, std::int32_t n, std::int32_t q,
+                                           Vec3<T> b, std::int32_t j, const PartnerShift<T>& shift,
                                            const Add& add) {
   for (std::int32_t k = 0; k < n; ++k) {
     const HomeAtom<T> a = home(k);
@@ -185,8 +185,10 @@ struct CellTeamScratch {
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION CellTeamScratch(const Member& team, std::size_t size)
-      : home(team.team_scratch(0), home_capacity), histogram(team.team_scratch(0), size),
-        run_first(team.team_scratch(0), runs + 1), run_start(team.team_scratch(0), runs + 1),
+      : home(team.team_scratch(0), home_capacity),
+        histogram(team.team_scratch(0), size),
+        run_first(team.team_scratch(0), runs + 1),
+        run_start(team.team_scratch(0), runs + 1),
         cell(team.team_scratch(0), 1) {}
 };
 
@@ -206,8 +208,8 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
                                               : CellBounds<ExecSpace, T>{};
   const std::int32_t league =
       std::int32_t(math::min<std::int64_t>(n_cells, math::max(1, space.concurrency() / team_size)));
-  const Policy policy = Policy(space, league, team_size)
-                            .set_scratch_size(0, Kokkos::PerTeam(Scratch::bytes(size)));
+  const Policy policy =
+      Policy(space, league, team_size).set_scratch_size(0, Kokkos::PerTeam(Scratch::bytes(size)));
   Kokkos::parallel_for(
       "kmol::pair_histogram::cells::count_pairs_in_cell_teams", policy,
       KOKKOS_LAMBDA(const typename Policy::member_type& team) {
@@ -276,8 +278,8 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
                 // One set: only atoms before the partner in sorted order.
                 const std::int32_t n = Counter::one_set ? math::min(q - h0, n_home) : n_home;
                 const Vec3<T> b = counter.b.position(q);
-                pair_partner(counter, s.home, h0, n, q, b, partner_shift<T>(counter, b, bounds, cell),
-                             add);
+                pair_partner(counter, s.home, h0, n, q, b,
+                             partner_shift<T>(counter, b, bounds, cell), add);
               }
               reconverge_warp();
             }

@@ -27,7 +27,7 @@ inline constexpr bool floor_vectorises = false;
 // 2.6 against 6.6 s; 2 x 10^5 atoms, triclinic: float 0.37 against 0.44 s, double 0.63
 // against 1.36 s). Devices screen (the atom-thread scheme), as do CPU builds with trap semantics.
 template <class ExecSpace>
-inline constexpr bool exact_for_all_partners = is_cpu<ExecSpace> && floor_vectorises;
+inline constexpr bool exact_for_all_partners = is_cpu<ExecSpace>&& floor_vectorises;
 
 // Index of the lowest set bit of a non-zero mask.
 KOKKOS_INLINE_FUNCTION int lowest_set_bit(std::uint32_t mask) {
@@ -140,7 +140,7 @@ struct PairCounter {
   }
 
  private:
-  static constexpr int tile = 32;  // partners examined together: one bit each in a mask
+  static constexpr int tile = 32;        // partners examined together: one bit each in a mask
   static constexpr int exact_tile = 64;  // partners binned per vectorised pass (32: 10% slower)
 
   KOKKOS_INLINE_FUNCTION std::int32_t first_partner(std::int32_t p, std::int32_t cell) const {

@@ -31,8 +31,8 @@
 #include "kernels/kept_arrays.hpp"
 #include "kernels/pair_histogram/cells/cell_teams.hpp"
 #include "kernels/pair_histogram/cells/pair_counter.hpp"
-#include "kernels/pair_histogram/slots.hpp"
 #include "kernels/pair_histogram/job.hpp"
+#include "kernels/pair_histogram/slots.hpp"
 #include "kmol/core/errors.hpp"
 
 namespace kmol {
@@ -45,9 +45,8 @@ namespace cells_detail {
 // One thread per atom of A on CPU spaces, adding into private 64-bit histograms, one per
 // thread with the spare slots exact_run writes (slots.hpp), summed into the totals at the end.
 template <class ExecSpace, class Counter>
-void count_with_thread_histograms(const ExecSpace& space, const Counter& counter,
-                                  std::int32_t n_a, const TotalsOf<ExecSpace>& totals,
-                                  KeptArrays<ExecSpace>& kept) {
+void count_with_thread_histograms(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
+                                  const TotalsOf<ExecSpace>& totals, KeptArrays<ExecSpace>& kept) {
   const Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
   const std::int64_t counters = std::int64_t(totals.extent(0)), stride = counters + spare_slots;
   const std::int32_t threads = std::int32_t(token.size());
@@ -154,7 +153,8 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
   const auto b_xyz = job.one_set ? a_xyz : kept->copy_in(space, "b", job.b, n_b);
   const Index species = kept->copy_in(space, "species", labels.species, labels.species ? n_a : 0);
   const std::int32_t n_pairs = labels.n_species * (labels.n_species + 1) / 2;
-  const auto enabled = kept->copy_in(space, "enabled", labels.enabled, labels.enabled ? n_pairs : 0);
+  const auto enabled =
+      kept->copy_in(space, "enabled", labels.enabled, labels.enabled ? n_pairs : 0);
   const bool exclusions = labels.molecule_a != nullptr;
   const Index molecule_a =
       kept->copy_in(space, "molecule_a", labels.molecule_a, exclusions ? n_a : 0);
@@ -170,7 +170,7 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
 
   const std::size_t counters = std::size_t(job.n_histograms) * job.range.n_bins;
   scheme = resolve_scheme<ExecSpace, T>(scheme, counters);
-  const AtomExtras extras = scheme == CellScheme::cell_teams  ? AtomExtras::none
+  const AtomExtras extras = scheme == CellScheme::cell_teams    ? AtomExtras::none
                             : exact_for_all_partners<ExecSpace> ? AtomExtras::cells
                                                                 : AtomExtras::cells_and_fractions;
   const auto a =
@@ -194,18 +194,17 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
   const auto count = [&](auto box) {
     using Box = decltype(box);
     if (job.one_set)
-      return count_pairs<ExecSpace, T>(
-          space,
-          PairCounter<ExecSpace, T, Box, true>{box, bins, cut_squared, near, sorted_labels, grid, a, b},
-          n_a, totals, scheme, *kept);
-    return count_pairs<ExecSpace, T>(
-        space,
-        PairCounter<ExecSpace, T, Box, false>{box, bins, cut_squared, near, sorted_labels, grid, a, b},
-        n_a, totals, scheme, *kept);
+      return count_pairs<ExecSpace, T>(space,
+                                       PairCounter<ExecSpace, T, Box, true>{
+                                           box, bins, cut_squared, near, sorted_labels, grid, a, b},
+                                       n_a, totals, scheme, *kept);
+    return count_pairs<ExecSpace, T>(space,
+                                     PairCounter<ExecSpace, T, Box, false>{
+                                         box, bins, cut_squared, near, sorted_labels, grid, a, b},
+                                     n_a, totals, scheme, *kept);
   };
-  const std::string how = job.box.kind == BoxKind::orthorhombic
-                                 ? count(OrthorhombicBox<T>(job.box))
-                                 : count(TriclinicBox<T>(job.box));
+  const std::string how = job.box.kind == BoxKind::orthorhombic ? count(OrthorhombicBox<T>(job.box))
+                                                                : count(TriclinicBox<T>(job.box));
 
   // A plain vector rather than a host mirror: initialising a mirror runs on the host space,
   // which Kokkos 3.4 refuses from threads other than the one that initialised it (GPU workers).

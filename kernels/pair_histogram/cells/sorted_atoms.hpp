@@ -103,7 +103,7 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
                                       indices("molecule", molecule.extent(0))};
   Kokkos::parallel_scan(
       "kmol::pair_histogram::cells::cell_offsets", Policy(space, 0, n_cells + 1),
-      KOKKOS_LAMBDA(std::int32_t c, std::int32_t& offset, bool final) {
+      KOKKOS_LAMBDA(std::int32_t c, std::int32_t & offset, bool final) {
         if (final) out.begin(c) = offset;
         if (c < n_cells) offset += per_cell(c);
       });

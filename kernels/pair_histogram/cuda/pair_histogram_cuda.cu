@@ -133,17 +133,17 @@ template <class T, class Box>
 struct Pass {
   Box box;
   HistogramRange<T> range;
-  T r2_min{}, r2_max{};    // pairs with r2 in [r2_min, r2_max) count (fast kernel: in the window)
-  T r_min{}, r_max{};      // the same as distances (fast kernel: the window's edges)
-  T box_extent{};          // longest box edge (0 without a box): scales the bounds' slack
+  T r2_min{}, r2_max{};  // pairs with r2 in [r2_min, r2_max) count (fast kernel: in the window)
+  T r_min{}, r_max{};    // the same as distances (fast kernel: the window's edges)
+  T box_extent{};        // longest box edge (0 without a box): scales the bounds' slack
   float small_floor_bound{};  // 2^20 shortest box edge: atoms closer to 0 wrap with small_floor
-  PairLabels labels{};     // device copies
-  const Packed<T>* b{};    // B, then NaN atoms (never in range) up to whole chunks
-  const Bounds* a_bounds{};  // one per sub-tile of the constant tile (fast kernel)
-  const float* edges2{};   // square_threshold of every edge (table kernel)
+  PairLabels labels{};        // device copies
+  const Packed<T>* b{};       // B, then NaN atoms (never in range) up to whole chunks
+  const Bounds* a_bounds{};   // one per sub-tile of the constant tile (fast kernel)
+  const float* edges2{};      // square_threshold of every edge (table kernel)
   fast_binning::TableGuess guess{};  // the table kernel's (table_guess_exact)
-  std::int64_t b_begin{};  // first B atom visited (one set: first tile atom + 1)
-  std::int64_t tile_begin{};  // A index of constant-tile atom 0
+  std::int64_t b_begin{};            // first B atom visited (one set: first tile atom + 1)
+  std::int64_t tile_begin{};         // A index of constant-tile atom 0
   int tile_size{}, sub_tile{}, sub_tiles{}, chunks{};
   bool one_set{};
   std::int64_t window_begin{};  // flattened [histogram][bin] index of shared counter 0
@@ -161,7 +161,8 @@ struct Pass {
 constexpr int kSpareBegin = 2;  // window_size + this: lane 0's spare counter
 
 std::size_t shared_bytes(std::int64_t window, bool table) {
-  const std::size_t counters = std::size_t(window + kSpareBegin + kWarp + 1) * sizeof(std::uint32_t);
+  const std::size_t counters =
+      std::size_t(window + kSpareBegin + kWarp + 1) * sizeof(std::uint32_t);
   return table ? kTableSlots * sizeof(float) + counters : counters;
 }
 
@@ -212,7 +213,8 @@ __device__ __forceinline__ std::uint32_t arithmetic_counter(const Pass<T, Box>& 
   if constexpr (kTable)
     m = fast_binning::floor_plus_magic(math::fma(r, T(p.guess.scale), T(p.guess.offset)));
   else
-    m = fast_binning::floor_plus_magic(math::fma(r - p.range.r_min, p.range.inverse_width, T(-0.5)));
+    m = fast_binning::floor_plus_magic(
+        math::fma(r - p.range.r_min, p.range.inverse_width, T(-0.5)));
   const T next_edge = math::fma(fast_binning::floor_plus_one(m), p.range.width, p.range.r_min);
   return fast_binning::next_handle_if(base + 4 * std::uint32_t(fast_binning::low_bits(m)), r,
                                       next_edge);
@@ -336,7 +338,8 @@ __device__ __forceinline__ Reach reach(const Pass<T, Box>& p, const Bounds& a, c
 // the quarter-rate conversion unit.
 template <class T>
 __device__ __forceinline__ T small_floor(T x) {
-  return fast_binning::floor_plus_magic(x) - (sizeof(T) == sizeof(float) ? T(0x1.8p23) : T(0x1.8p52));
+  return fast_binning::floor_plus_magic(x) -
+         (sizeof(T) == sizeof(float) ? T(0x1.8p23) : T(0x1.8p52));
 }
 
 // How a unit takes minimum images in an orthorhombic box: as box.minimum_image does; with
@@ -433,7 +436,8 @@ __device__ __forceinline__ void count_unit_fast(const Pass<T, Box>& p, std::uint
   const Reach unit = kDiagonal || padded ? Reach::some : reach(p, a_group, b_group);
   if (unit == Reach::none) return;
   const std::uint32_t first = std::uint32_t(__cvta_generic_to_shared(window));
-  const std::uint32_t spare = first + 4 * std::uint32_t(p.window_size + kSpareBegin + threadIdx.x % kWarp);
+  const std::uint32_t spare =
+      first + 4 * std::uint32_t(p.window_size + kSpareBegin + threadIdx.x % kWarp);
   // Address of counter (edge) 0 less 4 (magic_window_begin - shift): the arithmetic bin or the
   // table's guess, plus magic_bits, times 4 lands on its own.
   const std::uint32_t base = first - 4 * std::uint32_t(p.magic_window_begin - (kTable ? 1 : 0));
@@ -807,14 +811,13 @@ Launch tune(const Device& device, const HistogramRange<T>& range, std::int64_t f
   Launch l;
   const std::int64_t max_window =
       std::int64_t(device.shared_per_block / sizeof(std::uint32_t)) - kSpareBegin - kWarp - 1;
-  const std::int64_t table_window = std::min<std::int64_t>(
-      kTableSlots - kSpareBegin - kWarp - 1, max_window - std::int64_t(kTableSlots));
+  const std::int64_t table_window = std::min<std::int64_t>(kTableSlots - kSpareBegin - kWarp - 1,
+                                                           max_window - std::int64_t(kTableSlots));
   if (forced.bins_per_sweep > max_window)
     refuse(std::to_string(forced.bins_per_sweep) + " bins per sweep exceed the " +
            std::to_string(max_window) + " a block's shared memory holds");
   const std::int64_t wanted = forced.bins_per_sweep > 0 ? forced.bins_per_sweep : flat_bins;
-  l.table = !kGeneric && table_kernel_exact(range) &&
-            wanted <= table_window;
+  l.table = !kGeneric && table_kernel_exact(range) && wanted <= table_window;
   l.sweeps = ceil_div(flat_bins, l.table || forced.bins_per_sweep > 0 ? wanted : max_window);
   l.shared = l.table || forced.bins_per_sweep > 0 ||
              l.sweeps <= (kGeneric ? kMaxSweepsGeneric : kMaxSweepsFast);
@@ -933,8 +936,8 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
   p.edges2 = edges2.get();
   p.box_extent = T(longest_edge(job.box));
   if (job.box.kind == BoxKind::orthorhombic)
-    p.small_floor_bound = float(0x1p20 * std::min({job.box.edges[0].x, job.box.edges[1].y,
-                                                   job.box.edges[2].z}));
+    p.small_floor_bound =
+        float(0x1p20 * std::min({job.box.edges[0].x, job.box.edges[1].y, job.box.edges[2].z}));
   if constexpr (sizeof(T) == sizeof(float)) p.guess = fast_binning::TableGuess(job.range);
   p.sub_tile = l.sub_tile;
   p.one_set = job.one_set;
@@ -950,8 +953,8 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
     p.chunks = int(ceil_div(n_b - p.b_begin, chunk));
     p.sub_tiles = int(ceil_div(p.tile_size, l.sub_tile));
     if (!kGeneric) {
-      sub_tile_bounds<<<p.sub_tiles, kWarp, 0, stream>>>(a + p.tile_begin, p.tile_size,
-                                                         l.sub_tile, a_bounds.get());
+      sub_tile_bounds<<<p.sub_tiles, kWarp, 0, stream>>>(a + p.tile_begin, p.tile_size, l.sub_tile,
+                                                         a_bounds.get());
       check(cudaGetLastError(), "sub-tile bounds");
     }
     const int grid = int(std::min<std::int64_t>(l.grid, std::int64_t(p.chunks) * p.sub_tiles));
@@ -991,7 +994,8 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
 
 template <class T>
 std::string pair_histogram_cuda(const PairHistogramJob<T>& job, cudaStream_t stream) {
-  return pair_histogram_cuda_region(job, stream, 0, std::int64_t(job.n_histograms) * job.range.n_bins);
+  return pair_histogram_cuda_region(job, stream, 0,
+                                    std::int64_t(job.n_histograms) * job.range.n_bins);
 }
 
 template <class T>
@@ -1018,7 +1022,7 @@ template std::string pair_histogram_cuda<float>(const PairHistogramJob<float>&, 
 template std::string pair_histogram_cuda<double>(const PairHistogramJob<double>&, cudaStream_t);
 template std::string pair_histogram_cuda_region<float>(const PairHistogramJob<float>&, cudaStream_t,
                                                        std::int64_t, std::int64_t);
-template std::string pair_histogram_cuda_region<double>(const PairHistogramJob<double>&, cudaStream_t,
-                                                        std::int64_t, std::int64_t);
+template std::string pair_histogram_cuda_region<double>(const PairHistogramJob<double>&,
+                                                        cudaStream_t, std::int64_t, std::int64_t);
 
 }  // namespace kmol

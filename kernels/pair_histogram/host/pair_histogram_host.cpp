@@ -34,9 +34,14 @@ template <class T, class Box>
 class TileCounter {
  public:
   TileCounter(const PairHistogramJob<T>& job, const Box& box, const SeparateCoordinates<T>& b)
-      : job_(job), box_(box), b_(b), stride_(job.range.n_bins + spare_slots),
-        counts_(std::size_t(job.n_histograms) * std::size_t(stride_)), squared_(tile_atoms),
-        slots_(tile_atoms), rule_(SlotRule<T>::make(job.range)) {}
+      : job_(job),
+        box_(box),
+        b_(b),
+        stride_(job.range.n_bins + spare_slots),
+        counts_(std::size_t(job.n_histograms) * std::size_t(stride_)),
+        squared_(tile_atoms),
+        slots_(tile_atoms),
+        rule_(SlotRule<T>::make(job.range)) {}
 
   // Counts the pairs of A atoms [i0, i1) with B atoms [j0, j1) (only j > i for one set).
   void count_tile(std::int64_t i0, std::int64_t i1, std::int64_t j0, std::int64_t j1) {
@@ -141,8 +146,8 @@ void count_all_tiles(const PairHistogramJob<T>& job, const Box& box, int threads
     for (std::int64_t t = 0; t < tiles_a * tiles_b; ++t) {
       const std::int64_t ta = t / tiles_b, tb = t % tiles_b;
       if (job.one_set && tb < ta) continue;
-      counter.count_tile(ta * tile_atoms, std::min(job.n_a, (ta + 1) * tile_atoms),
-                         tb * tile_atoms, std::min(job.n_b, (tb + 1) * tile_atoms));
+      counter.count_tile(ta * tile_atoms, std::min(job.n_a, (ta + 1) * tile_atoms), tb * tile_atoms,
+                         std::min(job.n_b, (tb + 1) * tile_atoms));
     }
     counter.flush();
   }

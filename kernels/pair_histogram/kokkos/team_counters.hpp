@@ -39,7 +39,8 @@ class TeamCounterHandles {
 // 4 (magic_bits + the window's first bin), wrapping modulo 2^32. kZeroMin: range.r_min is zero,
 // so r - r_min is r itself and the subtraction is left out.
 template <bool kZeroMin = false, class T>
-KMOL_INLINE std::uint32_t fast_counter(const HistogramRange<T>& range, std::uint32_t magic_base, T r2) {
+KMOL_INLINE std::uint32_t fast_counter(const HistogramRange<T>& range, std::uint32_t magic_base,
+                                       T r2) {
   const T r = fast_binning::fast_root(r2);
   const T offset = kZeroMin ? r : r - range.r_min;
   const T m = fast_binning::floor_plus_magic(math::fma(offset, range.inverse_width, T(-0.5)));

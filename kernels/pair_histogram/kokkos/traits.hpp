@@ -12,7 +12,8 @@ namespace kmol {
 
 template <class ExecSpace>
 struct PairHistogramKokkosTraits {
-  static constexpr bool on_host = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+  static constexpr bool on_host =
+      std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
   static constexpr int team_size = on_host ? 1 : 256;
   // GPUs: at most 64 registers a thread, so that four teams of 256 share an SM (shared memory
   // holds four 10,000-bin histograms); without the bound the generic paths took over 100.

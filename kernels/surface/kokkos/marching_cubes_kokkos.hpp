@@ -20,7 +20,7 @@ namespace kmol::surface {
 
 template <class Memory>
 struct DeviceMesh {
-  Kokkos::View<float* [3], Kokkos::LayoutRight, Memory> positions, normals;
+  Kokkos::View<float*[3], Kokkos::LayoutRight, Memory> positions, normals;
   Kokkos::View<std::int32_t* [3], Kokkos::LayoutRight, Memory> triangles;
 };
 
@@ -35,15 +35,19 @@ template <class Memory>
 DeviceCubeTable<Memory> device_cube_table() {
   const CubeTable& t = cube_table();
   DeviceCubeTable<Memory> d;
-  d.triangles = Kokkos::View<std::uint8_t*, Memory>(std::string("kmol::surface::case_triangles"), 256);
-  d.edges = Kokkos::View<std::int8_t*, Memory>(std::string("kmol::surface::case_edges"), 256 * 3 * max_cube_triangles);
-  d.edge_geometry = Kokkos::View<std::int8_t* [4], Kokkos::LayoutRight, Memory>(std::string("kmol::surface::edges"), 12);
+  d.triangles =
+      Kokkos::View<std::uint8_t*, Memory>(std::string("kmol::surface::case_triangles"), 256);
+  d.edges = Kokkos::View<std::int8_t*, Memory>(std::string("kmol::surface::case_edges"),
+                                               256 * 3 * max_cube_triangles);
+  d.edge_geometry = Kokkos::View<std::int8_t* [4], Kokkos::LayoutRight, Memory>(
+      std::string("kmol::surface::edges"), 12);
   auto tri = Kokkos::create_mirror_view(d.triangles);
   auto edges = Kokkos::create_mirror_view(d.edges);
   auto geometry = Kokkos::create_mirror_view(d.edge_geometry);
   for (int c = 0; c < 256; ++c) {
     tri(c) = t.triangles[std::size_t(c)];
-    for (int k = 0; k < 3 * max_cube_triangles; ++k) edges(c * 3 * max_cube_triangles + k) = t.edges[std::size_t(c)][std::size_t(k)];
+    for (int k = 0; k < 3 * max_cube_triangles; ++k)
+      edges(c * 3 * max_cube_triangles + k) = t.edges[std::size_t(c)][std::size_t(k)];
   }
   for (int e = 0; e < 12; ++e) {
     const CubeEdge g = cube_edge(e);
@@ -68,7 +72,9 @@ struct Field {
   KOKKOS_INLINE_FUNCTION float at(std::int64_t i, std::int64_t j, std::int64_t k) const {
     return values((k * ny + j) * nx + i);
   }
-  KOKKOS_INLINE_FUNCTION bool inside(std::int64_t i, std::int64_t j, std::int64_t k) const { return at(i, j, k) > iso; }
+  KOKKOS_INLINE_FUNCTION bool inside(std::int64_t i, std::int64_t j, std::int64_t k) const {
+    return at(i, j, k) > iso;
+  }
   // Bit a set: the edge from (i, j, k) along axis a crosses the iso value.
   KOKKOS_INLINE_FUNCTION int edge_mask(std::int64_t i, std::int64_t j, std::int64_t k) const {
     const bool here = inside(i, j, k);
@@ -80,11 +86,13 @@ struct Field {
   }
   KOKKOS_INLINE_FUNCTION int cube_case(std::int64_t i, std::int64_t j, std::int64_t k) const {
     int c = 0;
-    for (int b = 0; b < 8; ++b) c |= int(inside(i + (b & 1), j + ((b >> 1) & 1), k + ((b >> 2) & 1))) << b;
+    for (int b = 0; b < 8; ++b)
+      c |= int(inside(i + (b & 1), j + ((b >> 1) & 1), k + ((b >> 2) & 1))) << b;
     return c;
   }
   // Central differences inside, one-sided at the boundary; in value per lattice step.
-  KOKKOS_INLINE_FUNCTION float gradient(std::int64_t i, std::int64_t j, std::int64_t k, int axis) const {
+  KOKKOS_INLINE_FUNCTION float gradient(std::int64_t i, std::int64_t j, std::int64_t k,
+                                        int axis) const {
     std::int64_t lo[3] = {i, j, k}, hi[3] = {i, j, k};
     const std::int64_t n = axis == 0 ? nx : axis == 1 ? ny : nz;
     if (lo[axis] > 0) --lo[axis];
@@ -94,7 +102,9 @@ struct Field {
   }
 };
 
-KOKKOS_INLINE_FUNCTION int popcount3(int mask) { return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1); }
+KOKKOS_INLINE_FUNCTION int popcount3(int mask) {
+  return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1);
+}
 
 // Vertices and triangles of the isosurface at `iso` of the map in `values` (i fastest).
 template <class ExecSpace>
@@ -105,8 +115,9 @@ DeviceMesh<typename ExecSpace::memory_space> marching_cubes_kokkos(
   const DeviceCubeTable<Memory> table = device_cube_table<Memory>();
   const Field<Memory> f{values, grid.counts[0], grid.counts[1], grid.counts[2], iso};
   const std::int64_t nx = f.nx, ny = f.ny, nz = f.nz, points = nx * ny * nz;
-  Kokkos::View<std::int64_t*, Memory> offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                                 std::string("kmol::surface::offsets")), points);
+  Kokkos::View<std::int64_t*, Memory> offsets(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::offsets")),
+      points);
   std::int64_t total = 0;
   Kokkos::parallel_scan(
       "kmol::surface::count", Kokkos::RangePolicy<ExecSpace>(space, 0, points),
@@ -122,18 +133,22 @@ DeviceMesh<typename ExecSpace::memory_space> marching_cubes_kokkos(
   const std::int64_t n_vertices = total & 0xffffffff, n_triangles = total >> 32;
   DeviceMesh<Memory> mesh;
   mesh.positions = decltype(mesh.positions)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::positions")), n_vertices);
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::positions")),
+      n_vertices);
   mesh.normals = decltype(mesh.normals)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::normals")), n_vertices);
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::normals")),
+      n_vertices);
   mesh.triangles = decltype(mesh.triangles)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::triangles")), n_triangles);
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::triangles")),
+      n_triangles);
   const auto positions = mesh.positions, normals = mesh.normals;
   const auto triangles = mesh.triangles;
   const float origin[3] = {float(grid.origin.x), float(grid.origin.y), float(grid.origin.z)};
   const float ox = origin[0], oy = origin[1], oz = origin[2];
   const float hx = float(grid.spacing[0]), hy = float(grid.spacing[1]), hz = float(grid.spacing[2]);
   Kokkos::parallel_for(
-      "kmol::surface::emit", Kokkos::RangePolicy<ExecSpace>(space, 0, points), KOKKOS_LAMBDA(const std::int64_t p) {
+      "kmol::surface::emit", Kokkos::RangePolicy<ExecSpace>(space, 0, points),
+      KOKKOS_LAMBDA(const std::int64_t p) {
         const std::int64_t i = p % nx, j = (p / nx) % ny, k = p / (nx * ny);
         const std::int64_t offset = offsets(p);
         const int mask = f.edge_mask(i, j, k);
@@ -177,9 +192,10 @@ DeviceMesh<typename ExecSpace::memory_space> marching_cubes_kokkos(
 
 // Instantiated once, in kernels/surface/instances_<space>.cpp: a second copy in another unit
 // (with nvcc's extended lambdas, a different closure per unit behind one symbol) is avoided.
-#define KMOL_SURFACE_KOKKOS_INSTANCE(prefix, Space)                                                \
-  prefix template DeviceMesh<Space::memory_space> marching_cubes_kokkos(                           \
-      const Space&, const io::RegularGrid&, Kokkos::View<const float*, Space::memory_space>, float);
+#define KMOL_SURFACE_KOKKOS_INSTANCE(prefix, Space)                                          \
+  prefix template DeviceMesh<Space::memory_space> marching_cubes_kokkos(                     \
+      const Space&, const io::RegularGrid&, Kokkos::View<const float*, Space::memory_space>, \
+      float);
 #ifdef KOKKOS_ENABLE_SERIAL
 KMOL_SURFACE_KOKKOS_INSTANCE(extern, Kokkos::Serial)
 #endif

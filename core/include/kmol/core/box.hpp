@@ -128,9 +128,12 @@ struct TriclinicBox {
 template <class T, class F>
 decltype(auto) visit_box(const BoxSpec& box, F&& f) {
   switch (box.kind) {
-    case BoxKind::orthorhombic: return f(OrthorhombicBox<T>(box));
-    case BoxKind::triclinic: return f(TriclinicBox<T>(box));
-    case BoxKind::none: break;
+    case BoxKind::orthorhombic:
+      return f(OrthorhombicBox<T>(box));
+    case BoxKind::triclinic:
+      return f(TriclinicBox<T>(box));
+    case BoxKind::none:
+      break;
   }
   return f(NoBox<T>{});
 }

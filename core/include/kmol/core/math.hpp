@@ -16,8 +16,12 @@ KMOL_INLINE float fma(float a, float b, float c) { return ::fmaf(a, b, c); }
 KMOL_INLINE double fma(double a, double b, double c) { return ::fma(a, b, c); }
 
 template <class T>
-KMOL_INLINE T min(T a, T b) { return b < a ? b : a; }
+KMOL_INLINE T min(T a, T b) {
+  return b < a ? b : a;
+}
 template <class T>
-KMOL_INLINE T max(T a, T b) { return a < b ? b : a; }
+KMOL_INLINE T max(T a, T b) {
+  return a < b ? b : a;
+}
 
 }  // namespace kmol::math

@@ -13,7 +13,9 @@ struct Vec3 {
   KMOL_INLINE friend Vec3 operator*(T s, Vec3 a) { return {s * a.x, s * a.y, s * a.z}; }
 
   template <class U>
-  KMOL_INLINE Vec3<U> cast() const { return {U(x), U(y), U(z)}; }
+  KMOL_INLINE Vec3<U> cast() const {
+    return {U(x), U(y), U(z)};
+  }
 };
 
 // Squared length with explicit fused multiply-adds, so every backend rounds identically.

@@ -2,8 +2,8 @@
 // H5MD 1.1 trajectory writer (HDF5 C API). Writes
 //   /h5md                      version 1.1, author, creator
 //   /particles/<group>/position/{value [T][N][3], step [T], time [T]}   unit Angstrom
-//   /particles/<group>/box     dimension 3, boundary periodic|none, edges/{value [T][3][3], step, time}
-//   /particles/<group>/species [N] (int32; attribute "names" when species names are given)
+//   /particles/<group>/box     dimension 3, boundary periodic|none, edges/{value [T][3][3], step,
+//   time} /particles/<group>/species [N] (int32; attribute "names" when species names are given)
 //   /particles/<group>/velocity, force   (optional, like position)
 //   /observables/<name>/{value [T], step [T], time [T]}   (optional scalars per frame)
 // chunked by frames and gzip-compressed, into "<path>.tmp-<pid>", renamed to <path> by close().
@@ -52,8 +52,8 @@ struct H5mdFrameView {
 class H5mdWriter {
  public:
   // species: one int32 per atom (empty: no species dataset).
-  H5mdWriter(const std::string& path, std::int64_t n_atoms, const std::vector<std::int32_t>& species,
-             const H5mdWriterOptions& options = {});
+  H5mdWriter(const std::string& path, std::int64_t n_atoms,
+             const std::vector<std::int32_t>& species, const H5mdWriterOptions& options = {});
   ~H5mdWriter();
   H5mdWriter(const H5mdWriter&) = delete;
   H5mdWriter& operator=(const H5mdWriter&) = delete;

@@ -55,7 +55,8 @@ std::vector<hsize_t> dataset_shape(hid_t dataset);
 // String attributes, fixed-length or variable-length, one string or an array of them.
 std::vector<std::string> read_string_attribute(hid_t object, const std::string& name);
 void write_string_attribute(hid_t object, const std::string& name, const std::string& value);
-void write_string_array_attribute(hid_t object, const std::string& name, const std::vector<std::string>& values);
+void write_string_array_attribute(hid_t object, const std::string& name,
+                                  const std::vector<std::string>& values);
 void write_int_attribute(hid_t object, const std::string& name, const std::vector<int>& values);
 
 }  // namespace kmol::io

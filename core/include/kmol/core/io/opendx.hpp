@@ -21,7 +21,8 @@ struct RegularGrid {
 // Writes to `path` through a temporary file renamed at the end. `title` goes in the comment
 // header (APBS writes "POTENTIAL (kT/e)"). Throws InputError naming the path if it cannot write.
 template <class T>
-void write_opendx(const std::string& path, const RegularGrid& grid, const T* values, const std::string& title);
+void write_opendx(const std::string& path, const RegularGrid& grid, const T* values,
+                  const std::string& title);
 
 // A map read from a file: values i fastest, as kmol's lattices are.
 struct ScalarMap {

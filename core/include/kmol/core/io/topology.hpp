@@ -13,8 +13,9 @@ namespace kmol::io {
 
 struct Topology {
   std::vector<std::string> names, resnames, chains;
-  std::vector<std::int32_t> resids;     // as written in the file
-  std::vector<std::int32_t> residues;   // 0-based: a new residue where chain, resid or resname changes
+  std::vector<std::int32_t> resids;  // as written in the file
+  std::vector<std::int32_t>
+      residues;  // 0-based: a new residue where chain, resid or resname changes
   std::vector<std::int32_t> molecules;  // 0-based
 
   std::size_t size() const { return names.size(); }
