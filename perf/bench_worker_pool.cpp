@@ -1,6 +1,6 @@
-// The worker pool (drivers/worker_pool.hpp): the wake + launch + sleep latency of an empty unit,
-// and one large pair histogram split over 1, 2 and 4 GPUs in the same run (the scaling table of
-// docs/multi_gpu.md). Names and counters follow docs/study.md.
+// The worker pool (drivers/library/worker_pool.hpp): the wake + launch + sleep latency of an empty
+// unit, and one large pair histogram split over 1, 2 and 4 GPUs in the same run (the scaling table
+// of docs/multi_gpu.md). Names and counters follow docs/study.md.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -8,24 +8,20 @@
 #include <utility>
 #include <vector>
 
-#include "drivers/gpu_runtime.hpp"
-#include "drivers/pool_pair_histogram.hpp"
-#include "drivers/worker_pool.hpp"
+#include "drivers/library/gpu_runtime.hpp"
+#include "drivers/library/pool_pair_histogram.hpp"
+#include "drivers/library/worker_pool.hpp"
 #include "perf/bench_config.hpp"
 
 namespace kmol::bench {
 namespace {
-
-using cli::WorkerKind;
-using cli::WorkerPool;
-using cli::WorkerSpec;
 
 // One batch of one empty unit: the caller posts it, a sleeping worker wakes, runs it, reports back
 // and sleeps again. The time per iteration is that round trip.
 void empty_unit(benchmark::State& state, int workers) {
   WorkerPool pool(
       std::vector<WorkerSpec>(std::size_t(workers), WorkerSpec{WorkerKind::cpu, -1, 1, 0}));
-  const WorkerPool::Unit nothing = [](const cli::WorkerContext&, std::int64_t) {};
+  const WorkerPool::Unit nothing = [](const WorkerContext&, std::int64_t) {};
   for (auto _ : state) pool.run(1, nothing);
   state.counters["units_per_s"] =
       benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
@@ -50,7 +46,7 @@ void register_gpus(std::int64_t n) {
   s.box = BoxSpec::none();
   s.r_max = 173.20508;
   s.n_bins = 10000;
-  const int have = cli::cuda_device_count();
+  const int have = cuda_device_count();
   // tiles:1 is one whole raw CUDA call on one GPU: the baseline of the speed-ups.
   const std::pair<int, bool> runs[] = {
       {1, true}, {1, false}, {2, false}, {4, false}};  // (GPUs, whole)
@@ -62,12 +58,11 @@ void register_gpus(std::int64_t n) {
     benchmark::RegisterBenchmark(
         name.c_str(),
         [=, gpus = gpus, whole = whole](benchmark::State& st) {
-          WorkerPool pool(cli::machine_workers(cli::cuda_devices(gpus), 0, 0));
-          const cli::TileOptions tiles{whole ? 0 : 2, 1};
+          WorkerPool pool(machine_workers(cuda_devices(gpus), 0, 0));
+          const TileOptions tiles{whole ? 0 : 2, 1};
           PairHistogramResult result;
           for (auto _ : st) {
-            result =
-                cli::pair_histogram_on_pool(pool, two_sets(a.data(), n, b.data(), n), s, tiles);
+            result = pair_histogram_on_pool(pool, two_sets(a.data(), n, b.data(), n), s, tiles);
             benchmark::DoNotOptimize(result.counts.data());
           }
           st.counters["pairs_per_s"] = benchmark::Counter(

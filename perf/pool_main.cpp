@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "drivers/gpu_runtime.hpp"
+#include "drivers/library/gpu_runtime.hpp"
 #include "kmol/core/runtime.hpp"
 #include "perf/bench_config.hpp"
 
@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   kmol::Runtime runtime;
   benchmark::Initialize(&n, args.data());
   benchmark::AddCustomContext("kmol_version", kmol::kmol_version());
-  benchmark::AddCustomContext("gpus", std::to_string(kmol::cli::cuda_device_count()));
+  benchmark::AddCustomContext("gpus", std::to_string(kmol::cuda_device_count()));
   for (const auto& d : kmol::gpu_devices())
     benchmark::AddCustomContext("gpu" + std::to_string(d.id), d.name);
   kmol::bench::register_worker_pool_benchmarks(points);

@@ -5,12 +5,12 @@
 #include <cstdio>
 #include <random>
 
-#include "drivers/frame_pipeline.hpp"
+#include "drivers/library/frame_pipeline.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/h5md_writer.hpp"
 #include "kmol/core/runtime.hpp"
 
-namespace kmol::cli {
+namespace kmol {
 namespace {
 
 std::string write_gas(const std::string& name, std::int64_t atoms, std::int64_t frames) {
@@ -105,4 +105,4 @@ TEST(FramePipeline, FramesBeforeAnErrorAreDelivered) {
 }
 
 }  // namespace
-}  // namespace kmol::cli
+}  // namespace kmol

@@ -1,10 +1,10 @@
 // Atom selections: every keyword, the operators and their precedence, and parse errors that point.
 #include <gtest/gtest.h>
 
-#include "drivers/selection.hpp"
+#include "drivers/library/selection.hpp"
 #include "kmol/core/errors.hpp"
 
-namespace kmol::cli {
+namespace kmol {
 namespace {
 
 AtomTable six_atoms() {
@@ -76,4 +76,4 @@ TEST(Selection, ErrorsPointAtTheProblem) {
 }
 
 }  // namespace
-}  // namespace kmol::cli
+}  // namespace kmol

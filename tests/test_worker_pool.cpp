@@ -13,15 +13,15 @@
 #include <random>
 #include <thread>
 
-#include "drivers/frame_pipeline.hpp"
-#include "drivers/gpu_runtime.hpp"
-#include "drivers/pool_pair_histogram.hpp"
-#include "drivers/pool_potential.hpp"
-#include "drivers/worker_pool.hpp"
+#include "drivers/library/frame_pipeline.hpp"
+#include "drivers/library/gpu_runtime.hpp"
+#include "drivers/library/pool_pair_histogram.hpp"
+#include "drivers/library/pool_potential.hpp"
+#include "drivers/library/worker_pool.hpp"
 #include "kernels/coulomb/coulomb.hpp"
 #include "kmol/core/io/h5md_writer.hpp"
 
-namespace kmol::cli {
+namespace kmol {
 namespace {
 
 std::vector<WorkerSpec> simulated(int devices, int cpu_workers, int fail_first = 0) {
@@ -304,4 +304,4 @@ TEST(MultiGpu, TrajectoryFramesOnEveryGpuEqualTheCpuRun) {
 }
 
 }  // namespace
-}  // namespace kmol::cli
+}  // namespace kmol

@@ -1,0 +1,153 @@
+// kmol histograms: every species-pair partial histogram of every frame, summed over intervals of K
+// frames and written to HDF5 (compressed, one dataset per interval, species names as attributes),
+// the job CADISHI does.
+#include <fmt/core.h>
+
+#include <cstdio>
+
+#include "drivers/cli/commands.hpp"
+#include "drivers/cli/trajectory_options.hpp"
+#include "drivers/library/cluster.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/hdf5_handle.hpp"
+#include "kmol/core/runtime.hpp"
+
+namespace kmol::cli {
+namespace {
+
+using io::Hid;
+
+struct HistogramsOptions {
+  TrajectoryOptions trajectory;
+  std::string selection = "all", out = "histograms.h5";
+};
+
+void write_histograms(const std::string& path, const HistogramsOptions& o, const Trajectory& t,
+                      const RunState& state, const std::vector<std::string>& species,
+                      std::int32_t n_species) {
+  write_atomically(path, [&](const std::string& temporary) {
+    io::QuietHdf5 quiet;
+    Hid file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+    if (!file.valid()) throw InputError({path, "", -1}, "cannot create the file");
+    // No timestamps: equal runs (any number of MPI ranks) write equal bytes.
+    Hid group_properties(H5Pcreate(H5P_GROUP_CREATE)), untimed(H5Pcreate(H5P_DATASET_CREATE));
+    H5Pset_obj_track_times(group_properties.get(), false);
+    H5Pset_obj_track_times(untimed.get(), false);
+    Hid group(
+        H5Gcreate2(file.get(), "histograms", H5P_DEFAULT, group_properties.get(), H5P_DEFAULT));
+    std::vector<std::string> pairs;
+    for (std::int32_t a = 0; a < n_species; ++a)
+      for (std::int32_t b = a; b < n_species; ++b) pairs.push_back(species[a] + "," + species[b]);
+    io::write_string_attribute(group.get(), "creator", "kmol " + kmol_version());
+    io::write_string_attribute(group.get(), "trajectory", t.reader->path());
+    io::write_string_attribute(group.get(), "selection", o.selection);
+    io::write_string_array_attribute(group.get(), "species", species);
+    io::write_string_array_attribute(group.get(), "species_pairs", pairs);
+    io::write_string_attribute(
+        group.get(), "layout",
+        "interval_NNNNNN: [species pair][bin] counts of pairs, summed over the interval's frames");
+    io::write_int_attribute(group.get(), "interval_frames", {int(state.interval())});
+    const std::int32_t bins = o.trajectory.bins;
+    std::vector<double> edges(bins + 1);
+    const HistogramRange<double> range(t.r_min, t.r_max, bins);
+    for (std::int32_t k = 0; k <= bins; ++k) edges[k] = range.edge(k);
+    {
+      const hsize_t n = edges.size();
+      Hid space(H5Screate_simple(1, &n, nullptr));
+      Hid d(H5Dcreate2(group.get(), "edges", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                       untimed.get(), H5P_DEFAULT));
+      H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, edges.data());
+      io::write_string_attribute(d.get(), "unit", "Angstrom");
+    }
+    const hsize_t dims[2] = {hsize_t(pairs.size()), hsize_t(bins)};
+    for (std::int64_t k = 0; k < state.n_intervals(); ++k) {
+      Hid space(H5Screate_simple(2, dims, nullptr));
+      Hid properties(H5Pcreate(H5P_DATASET_CREATE));
+      H5Pset_obj_track_times(properties.get(), false);
+      H5Pset_chunk(properties.get(), 2, dims);
+      H5Pset_shuffle(properties.get());
+      H5Pset_deflate(properties.get(), 4);
+      const std::string name = fmt::format("interval_{:06d}", k);
+      Hid d(H5Dcreate2(group.get(), name.c_str(), H5T_STD_U64LE, space.get(), H5P_DEFAULT,
+                       properties.get(), H5P_DEFAULT));
+      if (H5Dwrite(d.get(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                   state.interval_counts(k).data()) < 0)
+        throw InputError({path, name, -1}, "cannot write");
+      const std::int64_t first = k * state.interval();
+      const std::int64_t last =
+          std::min<std::int64_t>(first + state.interval(), std::int64_t(t.frames.size())) - 1;
+      io::write_int_attribute(d.get(), "first_frame", {int(t.frames[first])});
+      io::write_int_attribute(d.get(), "last_frame", {int(t.frames[last])});
+      io::write_int_attribute(d.get(), "frames", {int(last - first + 1)});
+    }
+  });
+}
+
+int run_histograms(HistogramsOptions& o) {
+  const TrajectoryOptions& to = o.trajectory;
+  Runtime runtime({to.threads, -1});
+  Trajectory t = open_trajectory(to);
+  FrameJob job;
+  job.atoms_a = select_atoms(o.selection, t.atoms, "--sel");
+  if (job.atoms_a.empty())
+    throw InputError({"", "--sel", -1}, "'" + o.selection + "' selects no atoms");
+  // Species as the file numbers them (all one species when it has none).
+  std::int32_t n_species = 1;
+  for (auto s : t.atoms.species) n_species = std::max(n_species, s + 1);
+  std::vector<std::string> names;
+  for (std::int32_t s = 0; s < n_species; ++s)
+    names.push_back(std::size_t(s) < t.atoms.species_names.size() ? t.atoms.species_names[s]
+                                                                  : std::to_string(s));
+  if (!t.atoms.species.empty()) {
+    for (auto i : job.atoms_a) job.species.push_back(t.atoms.species[i]);
+    job.settings.n_species = n_species;
+  }
+  const std::int64_t n_pairs = std::int64_t(n_species) * (n_species + 1) / 2;
+  job.settings.r_min = t.r_min;
+  job.settings.r_max = t.r_max;
+  job.settings.n_bins = to.bins;
+  job.settings.impl = pair_histogram_impl_from_string(to.impl);
+  job.periodic = !to.no_pbc;
+  job.precision = to.precision == "double" ? Precision::double_ : Precision::single;
+
+  PipelineOptions workers = pipeline_workers(to);
+  const std::int64_t positions = std::int64_t(t.frames.size());
+  check_bins(to.bins, n_pairs, (positions + to.interval - 1) / to.interval,
+             workers.cpu_workers + workers.gpu_workers);
+  const std::string fingerprint = fmt::format(
+      "histograms {} frames={} atoms={} group={} top={} sel={} slice={} rmin={} rmax={} bins={} "
+      "interval={} "
+      "precision={} pbc={}",
+      t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->particle_group(),
+      to.top, o.selection, to.frames, t.r_min, t.r_max, to.bins, to.interval, to.precision,
+      !to.no_pbc);
+  const std::string state_path = partial_state_path(o.out);
+  RunState state =
+      resume_or_start(to.resume_policy(), state_path, positions, n_pairs * to.bins, fingerprint);
+  const PipelineStats stats = run_with_state(t, job, workers, state, state_path, to.quiet);
+  if (!Cluster::root()) {  // rank 0 writes the outputs
+    std::remove(state_path.c_str());
+    return 0;
+  }
+  write_histograms(o.out, o, t, state, names, n_species);
+  std::remove(state_path.c_str());
+  if (!to.quiet)
+    fmt::print("{}\n{} species pairs x {} bins, {} intervals of {} frames; wrote {}\n",
+               describe_stats(stats, stats.frames), n_pairs, to.bins, state.n_intervals(),
+               to.interval, o.out);
+  return 0;
+}
+
+}  // namespace
+
+Action add_histograms_command(CLI::App& app) {
+  auto o = std::make_shared<HistogramsOptions>();
+  auto* cmd = app.add_subcommand(
+      "histograms", "All species-pair distance histograms, summed per interval of frames, to HDF5");
+  add_trajectory_options(cmd, o->trajectory, 10);
+  cmd->add_option("--sel", o->selection, "Atoms to include (default all)");
+  cmd->add_option("--out", o->out, "HDF5 output");
+  return [o] { return run_histograms(*o); };
+}
+
+}  // namespace kmol::cli

@@ -1,0 +1,57 @@
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+
+#include "drivers/cli/commands.hpp"
+#include "drivers/library/cluster.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/runtime.hpp"
+
+namespace {
+
+// "kmol: error: ..." on stderr, naming the rank under MPI.
+void report(const char* what) {
+  const std::string rank = kmol::Cluster::describe();
+  std::fprintf(stderr, "kmol: error: %s%s\n", what,
+               rank.empty() ? "" : (" (" + rank + ")").c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  kmol::Cluster cluster(argc, argv);  // MPI, when run under mpirun
+  // Thread placement OpenMP recommends, unless the user chose otherwise.
+  setenv("OMP_PROC_BIND", "spread", 0);
+  setenv("OMP_PLACES", "threads", 0);
+  CLI::App app{"kmol: performance-portable kernels for molecular modeling"};
+  app.set_version_flag("--version", kmol::kmol_version());
+  app.require_subcommand(1);
+  std::map<CLI::App*, kmol::cli::Action> actions;
+  for (auto add :
+       {kmol::cli::add_info_command, kmol::cli::add_histogram_command,
+        kmol::cli::add_rand48_command, kmol::cli::add_potential_command, kmol::cli::add_md_command,
+        kmol::cli::add_rdf_command, kmol::cli::add_histograms_command,
+        kmol::cli::add_example_trajectory_command, kmol::cli::add_surf_command,
+        kmol::cli::add_cc_command, kmol::cli::add_orbital_command}) {
+    const std::size_t before = app.get_subcommands({}).size();
+    auto action = add(app);
+    actions[app.get_subcommands({})[before]] = action;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    for (auto& [sub, action] : actions)
+      if (sub->parsed()) return action();
+  } catch (const kmol::InputError& e) {
+    report(e.what());
+    return kmol::Cluster::fail(2);
+  } catch (const std::exception& e) {
+    report(e.what());
+    return kmol::Cluster::fail(1);
+  }
+  return 0;
+}

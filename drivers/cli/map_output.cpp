@@ -1,0 +1,268 @@
+#include "drivers/cli/map_output.hpp"
+
+#include <fmt/core.h>
+#include <fmt/os.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "drivers/library/atomic_write.hpp"
+#include "drivers/library/potential_hdf5.hpp"
+#include "kernels/density/half.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/h5md_reader.hpp"
+#include "kmol/core/io/hdf5_handle.hpp"
+#include "kmol/core/io/mrc.hpp"
+#include "kmol/core/io/pqr.hpp"
+#include "kmol/core/io/topology.hpp"
+
+namespace kmol::cli {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// IEEE binary16 as HDF5 1.10 describes it (the layout numpy's float16 and h5py use).
+io::Hid half_type() {
+  io::Hid t(H5Tcopy(H5T_IEEE_F32LE));
+  H5Tset_fields(t.get(), 15, 10, 5, 0, 10);
+  H5Tset_size(t.get(), 2);
+  H5Tset_ebias(t.get(), 15);
+  return t;
+}
+
+template <class V>
+void write_hdf5(const std::string& temporary, const std::string& path, const io::RegularGrid& grid,
+                const V* values, const std::string& name) {
+  const bool half = sizeof(V) == 2;
+  io::Hid half16 = half_type();
+  write_grid_hdf5(temporary, path, grid, values, name, half ? half16.get() : H5T_IEEE_F32LE,
+                  half ? half16.get() : H5T_NATIVE_FLOAT, {});
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The element of a PDB/PQR atom name: letters of the name, two-letter symbols only where the
+// name is right-aligned as PDB writes them for such elements (column 13).
+std::string element_of_name(const std::string& name) {
+  std::string letters;
+  for (char c : name)
+    if (std::isalpha(static_cast<unsigned char>(c)))
+      letters += char(std::toupper(static_cast<unsigned char>(c)));
+  if (letters.empty()) return "";
+  if (!name.empty() && name[0] != ' ' && letters.size() >= 2 &&
+      !std::isdigit(static_cast<unsigned char>(name[0]))) {
+    const std::string two = letters.substr(0, 2);
+    if (two == "CL" || two == "BR" || two == "FE" || two == "ZN" || two == "MG" || two == "NA" ||
+        two == "CA")
+      return two;
+  }
+  return letters.substr(0, 1);
+}
+
+Structure read_pdb(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError({path, "", -1}, "cannot open the structure");
+  Structure s;
+  long number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.rfind("ATOM", 0) != 0 && line.rfind("HETATM", 0) != 0) continue;
+    if (line.size() < 54)
+      throw InputError({path, "coordinates", number},
+                       "ATOM record shorter than its x, y, z columns (31-54)");
+    double xyz[3];
+    const char* names[3] = {"x", "y", "z"};
+    for (int a = 0; a < 3; ++a) {
+      const std::string field = line.substr(std::size_t(30 + 8 * a), 8);
+      char* end = nullptr;
+      xyz[a] = std::strtod(field.c_str(), &end);
+      if (end == field.c_str() || !std::isfinite(xyz[a]))
+        throw InputError({path, names[a], number},
+                         "expected a number in columns " + std::to_string(31 + 8 * a) + "-" +
+                             std::to_string(38 + 8 * a) + ", got '" + field + "'");
+    }
+    std::string element = line.size() >= 78 ? line.substr(76, 2) : "";
+    element.erase(0, element.find_first_not_of(' '));
+    element.erase(element.find_last_not_of(' ') + 1);
+    if (element.empty()) element = element_of_name(line.substr(12, 4));
+    s.positions.push_back({float(xyz[0]), float(xyz[1]), float(xyz[2])});
+    s.radii.push_back(float(element_radius(element, -1)));
+    if (s.radii.back() < 0) s.radii.back() = float(element_radius("", 1.5));
+  }
+  if (s.positions.empty()) throw InputError({path, "ATOM", -1}, "no ATOM or HETATM records");
+  return s;
+}
+
+}  // namespace
+
+double element_radius(const std::string& element, double fallback) {
+  // Bondi, J. Phys. Chem. 68, 441 (1964); Na and K from the same table.
+  static const std::map<std::string, double> radii = {
+      {"H", 1.20},  {"C", 1.70},  {"N", 1.55},  {"O", 1.52},  {"F", 1.47},
+      {"P", 1.80},  {"S", 1.80},  {"CL", 1.75}, {"BR", 1.85}, {"I", 1.98},
+      {"SE", 1.90}, {"NA", 2.27}, {"K", 2.75},  {"MG", 1.73}};
+  const auto it = radii.find(upper(element));
+  return it == radii.end() ? fallback : it->second;
+}
+
+Structure read_structure(const std::string& path, std::int64_t frame, const std::string& topology,
+                         double fallback_radius) {
+  Structure s;
+  if (ends_with(path, ".pqr")) {
+    const io::PqrAtoms atoms = io::read_pqr(path);
+    for (std::size_t a = 0; a < atoms.size(); ++a) {
+      s.positions.push_back(atoms.positions[a].cast<float>());
+      // Some PQR files give hydrogens radius 0: take the element's instead.
+      const double r = atoms.radii[a] > 0
+                           ? atoms.radii[a]
+                           : element_radius(element_of_name(atoms.atom_names[a]), fallback_radius);
+      s.radii.push_back(float(r));
+    }
+    return s;
+  }
+  if (ends_with(path, ".pdb") || ends_with(path, ".ent")) {
+    s = read_pdb(path);
+    return s;
+  }
+  if (!ends_with(path, ".h5md") && !ends_with(path, ".h5"))
+    throw InputError({path, "input", -1}, "expected a .pqr, .pdb, .ent or .h5md structure");
+  io::H5mdReader reader(path);
+  if (frame < 0 || frame >= reader.n_frames())
+    throw InputError({path, "--frame", long(frame)},
+                     "the file has " + std::to_string(reader.n_frames()) + " frames");
+  std::vector<Vec3<double>> xyz(std::size_t(reader.n_atoms()));
+  reader.read_frame(frame, xyz.data());
+  for (const auto& p : xyz) s.positions.push_back(p.cast<float>());
+  s.radii.assign(xyz.size(), float(fallback_radius));
+  if (!topology.empty()) {
+    const io::Topology top = io::read_topology(topology);
+    if (top.size() != xyz.size())
+      throw InputError({topology, "atoms", -1}, "has " + std::to_string(top.size()) +
+                                                    " atoms, the trajectory " +
+                                                    std::to_string(xyz.size()));
+    for (std::size_t a = 0; a < top.size(); ++a)
+      s.radii[a] = float(element_radius(element_of_name(top.names[a]), fallback_radius));
+  }
+  return s;
+}
+
+void write_map(const std::string& path, const io::RegularGrid& grid,
+               const std::vector<float>& values, const std::vector<std::uint16_t>& half_bits,
+               const std::string& name) {
+  std::vector<float> widened;
+  const std::vector<float>* floats = &values;
+  if (!half_bits.empty()) {
+    widened.resize(half_bits.size());
+    for (std::size_t p = 0; p < half_bits.size(); ++p) widened[p] = half_to_float(half_bits[p]);
+    floats = &widened;
+  }
+  if (ends_with(path, ".h5") || ends_with(path, ".hdf5")) {
+    write_atomically(path, [&](const std::string& temporary) {
+      if (!half_bits.empty())
+        write_hdf5(temporary, path, grid, half_bits.data(), name);
+      else
+        write_hdf5(temporary, path, grid, values.data(), name);
+    });
+  } else if (ends_with(path, ".mrc") || ends_with(path, ".map") || ends_with(path, ".ccp4")) {
+    io::write_mrc(path, {grid, *floats});
+  } else if (ends_with(path, ".dx")) {
+    io::write_opendx(path, grid, floats->data(), name);
+  } else {
+    throw InputError({path, "--out", -1}, "expected a .dx, .h5, .hdf5, .mrc, .map or .ccp4 map");
+  }
+}
+
+io::ScalarMap read_map(const std::string& path) {
+  if (ends_with(path, ".dx")) return io::read_opendx(path);
+  if (ends_with(path, ".mrc") || ends_with(path, ".map") || ends_with(path, ".ccp4"))
+    return io::read_mrc(path);
+  throw InputError({path, "--map", -1},
+                   "expected an OpenDX (.dx) or MRC/CCP4 (.mrc, .map, .ccp4) map");
+}
+
+namespace {
+
+std::string plot_script() {
+  std::string script = KMOL_MAP_PLOT_SCRIPT;
+  char exe[4096] = {};
+  if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) > 0) {
+    std::string installed(exe);
+    installed = installed.substr(0, installed.rfind('/')) + "/../share/kmol/plot_map.py";
+    if (access(installed.c_str(), R_OK) == 0) script = installed;
+  }
+  return script;
+}
+
+void run_plot(const std::string& png, const std::string& arguments) {
+  write_atomically(png, [&](const std::string& temporary) {
+    const std::string command =
+        fmt::format("/usr/bin/python3 '{}' {} --out '{}.png'", plot_script(), arguments, temporary);
+    if (std::system(command.c_str()) != 0 ||
+        std::rename((temporary + ".png").c_str(), temporary.c_str()) != 0) {
+      std::remove((temporary + ".png").c_str());
+      throw InputError({png, "--plot", -1},
+                       "the plot failed (needs /usr/bin/python3 with Debian's python3-matplotlib)");
+    }
+  });
+}
+
+}  // namespace
+
+void plot_map_slice(const std::string& png, const io::RegularGrid& g,
+                    const std::vector<float>& values, int axis, double at, double iso,
+                    const std::string& title, const std::string& units) {
+  const int u = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2;
+  const double origin[3] = {g.origin.x, g.origin.y, g.origin.z};
+  std::int64_t plane = g.counts[std::size_t(axis)] / 2;
+  if (std::isfinite(at)) plane = std::llround((at - origin[axis]) / g.spacing[std::size_t(axis)]);
+  if (plane < 0 || plane >= g.counts[std::size_t(axis)])
+    throw InputError({"", "--plot-at", -1},
+                     fmt::format("{} A lies outside the map along {}", at, "xyz"[axis]));
+  const std::string text = png + ".values-" + std::to_string(getpid()) + ".txt";
+  {
+    auto f = fmt::output_file(text);
+    for (std::int64_t b = 0; b < g.counts[std::size_t(v)]; ++b) {
+      for (std::int64_t a = 0; a < g.counts[std::size_t(u)]; ++a) {
+        std::int64_t ijk[3];
+        ijk[axis] = plane;
+        ijk[u] = a;
+        ijk[v] = b;
+        f.print("{:.6e} ",
+                values[std::size_t((ijk[2] * g.counts[1] + ijk[1]) * g.counts[0] + ijk[0])]);
+      }
+      f.print("\n");
+    }
+  }
+  const char* names = "xyz";
+  const double hu = g.spacing[std::size_t(u)], hv = g.spacing[std::size_t(v)];
+  const std::string arguments = fmt::format(
+      "slice '{}' --title '{}, {} = {:.2f} A' --xlabel '{} (A)' --ylabel '{} (A)' --units '{}' "
+      "--iso {} --extent {} {} {} {}",
+      text, title, names[axis], origin[axis] + double(plane) * g.spacing[std::size_t(axis)],
+      names[u], names[v], units, iso, origin[u] - 0.5 * hu,
+      origin[u] + (double(g.counts[std::size_t(u)]) - 0.5) * hu, origin[v] - 0.5 * hv,
+      origin[v] + (double(g.counts[std::size_t(v)]) - 0.5) * hv);
+  try {
+    run_plot(png, arguments);
+  } catch (...) {
+    std::remove(text.c_str());
+    throw;
+  }
+  std::remove(text.c_str());
+}
+
+void plot_timeline(const std::string& png, const std::string& csv, const std::string& title) {
+  run_plot(png, fmt::format("timeline '{}' --title '{}'", csv, title));
+}
+
+}  // namespace kmol::cli

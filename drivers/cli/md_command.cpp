@@ -1,0 +1,282 @@
+// kmol md: Lennard-Jones molecular dynamics from an FCC start or the last frame of an H5MD file,
+// writing an H5MD trajectory, a thermodynamic CSV log and a progress bar.
+#include <fmt/core.h>
+#include <fmt/os.h>
+#include <unistd.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "drivers/cli/commands.hpp"
+#include "kernels/md/md.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/h5md_reader.hpp"
+#include "kmol/core/io/h5md_writer.hpp"
+#include "kmol/core/runtime.hpp"
+
+namespace kmol::cli {
+namespace {
+
+struct MdOptions {
+  std::int64_t atoms = 4000;
+  std::vector<int> cells;
+  double density = 0.8442, temperature = 0.72, dt = 0.005, cutoff = 2.5, skin = 0.3, coupling = 1.0;
+  std::int64_t steps = 1000, every = 100, log_every = 0, seed = 12345;
+  std::string thermostat = "none", impl = "auto", precision = "double", device = "auto";
+  std::string out, log = "md-thermo.csv", restart;
+  bool no_velocities = false, write_forces = false, quiet = false;
+  int threads = -1;
+};
+
+const std::vector<std::string> observable_names = {"temperature", "potential_energy",
+                                                   "kinetic_energy", "total_energy", "pressure"};
+
+MdState starting_state(const MdOptions& o) {
+  if (!o.restart.empty()) {
+    io::H5mdReader reader(o.restart);
+    if (reader.n_frames() == 0)
+      throw InputError({o.restart, "particles/position", -1}, "has no frames to restart from");
+    const std::int64_t last = reader.n_frames() - 1;
+    MdState s;
+    s.positions.resize(std::size_t(reader.n_atoms()));
+    if (reader.has_velocities()) s.velocities.resize(s.positions.size());
+    const auto info = reader.read_frame(last, s.positions.data(),
+                                        reader.has_velocities() ? s.velocities.data() : nullptr);
+    const BoxSpec& b = info.box;
+    if (b.kind != BoxKind::orthorhombic)
+      throw InputError({o.restart, "particles/box", long(last)},
+                       "kmol md needs an orthorhombic periodic box");
+    s.box = {b.edges[0].x, b.edges[1].y, b.edges[2].z};
+    s.step = info.step;
+    s.time = info.time;
+    // A configuration without velocities (from another program, say) starts at --temperature.
+    if (s.velocities.empty()) maxwell_boltzmann(s, o.temperature, o.seed);
+    fmt::print(stderr, "kmol md: restarting from {} frame {} (step {}, {} atoms)\n", o.restart,
+               last, s.step, s.positions.size());
+    return s;
+  }
+  std::array<int, 3> cells;
+  if (!o.cells.empty()) {
+    cells = {o.cells[0], o.cells[1], o.cells[2]};
+  } else {
+    const int k = fcc_cells_per_side(o.atoms);
+    cells = {k, k, k};
+    if (std::int64_t(4) * k * k * k != o.atoms)
+      fmt::print(stderr,
+                 "kmol md: --atoms {} rounded to a full FCC lattice of {}^3 cells: {} atoms\n",
+                 o.atoms, k, 4 * k * k * k);
+  }
+  MdState s = fcc_lattice(cells, o.density);
+  maxwell_boltzmann(s, o.temperature, o.seed);
+  return s;
+}
+
+class ThermoLog {
+ public:
+  ThermoLog(const std::string& path, const std::string& header)
+      : path_(path), temporary_(path + ".tmp") {
+    file_.emplace(fmt::output_file(temporary_));
+    file_->print("{}", header);
+    file_->print("step,time,temperature,potential_energy,kinetic_energy,total_energy,pressure\n");
+  }
+  void add(const MdThermo& t) {
+    file_->print("{},{:.6f},{:.10g},{:.12g},{:.12g},{:.12g},{:.10g}\n", t.step, t.time,
+                 t.temperature, t.potential, t.kinetic, t.total, t.pressure);
+  }
+  void close() {
+    file_->close();
+    file_.reset();
+    if (std::rename(temporary_.c_str(), path_.c_str()) != 0)
+      throw InputError({path_, "--log", -1}, "cannot write the log");
+  }
+  ~ThermoLog() {
+    if (file_) {
+      file_.reset();
+      std::remove(temporary_.c_str());
+    }
+  }
+
+ private:
+  std::string path_, temporary_;
+  std::optional<fmt::ostream> file_;
+};
+
+// A one-line bar on a terminal; nothing when stderr is a file or --quiet.
+class ProgressBar {
+ public:
+  ProgressBar(std::int64_t first, std::int64_t last, std::int64_t atoms, bool show)
+      : first_(first),
+        last_(last),
+        atoms_(atoms),
+        show_(show && isatty(fileno(stderr))),
+        start_(now()) {}
+  void update(std::int64_t step, bool final = false) {
+    if (!show_) return;
+    const double t = seconds();
+    if (!final && t - shown_ < 0.2) return;
+    shown_ = t;
+    const double done = last_ > first_ ? double(step - first_) / double(last_ - first_) : 1;
+    const int width = 30, filled = int(done * width);
+    fmt::print(stderr, "\r[{}{}] {:5.1f}%  step {}/{}  {:.2f} M atom-steps/s",
+               std::string(filled, '#'), std::string(width - filled, ' '), 100 * done, step, last_,
+               t > 0 ? double(atoms_) * double(step - first_) / t * 1e-6 : 0.0);
+    if (final) fmt::print(stderr, "\n");
+  }
+  double seconds() const { return std::chrono::duration<double>(now() - start_).count(); }
+
+ private:
+  static std::chrono::steady_clock::time_point now() { return std::chrono::steady_clock::now(); }
+  std::int64_t first_, last_, atoms_;
+  bool show_;
+  std::chrono::steady_clock::time_point start_;
+  double shown_ = -1;
+};
+
+template <class ExecSpace, class T>
+int simulate(const ExecSpace& space, const MdOptions& o, const MdState& start,
+             const MdSettings& settings) {
+  MdSimulation<ExecSpace, T> md(space, start, settings);
+  const std::int64_t n = md.atoms(), first = start.step, last = start.step + o.steps;
+  const std::int64_t log_every = o.log_every > 0 ? o.log_every : o.every;
+  std::unique_ptr<io::H5mdWriter> trajectory;
+  if (!o.out.empty()) {
+    io::H5mdWriterOptions w;
+    w.species_names = {"LJ"};
+    w.velocities = !o.no_velocities;
+    w.forces = o.write_forces;
+    w.observables = observable_names;
+    w.double_precision = std::is_same_v<T, double>;
+    w.creator = "kmol md";
+    // Reduced units under the labels analysis tools read (sigma as Angstrom, tau as ps): see
+    // docs/md.md.
+    w.force_unit = "epsilon sigma-1";
+    trajectory =
+        std::make_unique<io::H5mdWriter>(o.out, n, std::vector<std::int32_t>(std::size_t(n), 0), w);
+  }
+  const std::string header = fmt::format(
+      "# kmol {} md: {} atoms, box {:.6f} {:.6f} {:.6f}, cutoff {}, skin {}, dt {}, thermostat {}, "
+      "precision {}\n"
+      "# implementation {}; reduced LJ units; energies per atom\n",
+      kmol_version(), n, start.box.x, start.box.y, start.box.z, o.cutoff, o.skin, o.dt,
+      o.thermostat, o.precision, to_string(md.impl()));
+  ThermoLog log(o.log, header);
+  auto record = [&](std::int64_t step) {
+    const bool frame = trajectory && ((step - first) % o.every == 0 || step == last);
+    const bool row = (step - first) % log_every == 0 || step == last;
+    if (!frame && !row) return;
+    const MdThermo t = md.thermo();
+    if (row) log.add(t);
+    if (frame) {
+      const MdState s = md.state();
+      std::vector<Vec3<double>> f;
+      if (o.write_forces) f = md.forces();
+      trajectory->append(
+          {s.step, s.time, BoxSpec::orthorhombic(s.box.x, s.box.y, s.box.z), s.positions.data(),
+           o.no_velocities ? nullptr : s.velocities.data(), o.write_forces ? f.data() : nullptr},
+          {t.temperature, t.potential, t.kinetic, t.total, t.pressure});
+    }
+  };
+  ProgressBar bar(first, last, n, !o.quiet);
+  record(first);
+  for (std::int64_t step = first; step < last;) {
+    auto next_multiple = [&](std::int64_t k) { return first + ((step - first) / k + 1) * k; };
+    std::int64_t next =
+        std::min({last, next_multiple(o.every), next_multiple(log_every), step + 50});
+    md.run(next - step);
+    step = next;
+    record(step);
+    bar.update(step, step == last);
+  }
+  const double seconds = bar.seconds();
+  if (trajectory) trajectory->close();
+  log.close();
+  const MdThermo t = md.thermo();
+  fmt::print(
+      "{} atoms, {} steps in {:.3f} s ({:.3f} M atom-steps/s) with {} ({}, {} list builds); T "
+      "{:.4f}, E/N {:.6f}, "
+      "P {:.4f}\n",
+      n, o.steps, seconds, seconds > 0 ? double(n) * double(o.steps) / seconds * 1e-6 : 0.0,
+      to_string(md.impl()), md.launch(), md.list_builds(), t.temperature, t.total, t.pressure);
+  fmt::print("wrote {}{}{}\n", o.log, o.out.empty() ? "" : " and ", o.out);
+  return 0;
+}
+
+template <class ExecSpace>
+int simulate_on(const ExecSpace& space, const MdOptions& o, const MdState& start,
+                const MdSettings& settings) {
+  return o.precision == "single" ? simulate<ExecSpace, float>(space, o, start, settings)
+                                 : simulate<ExecSpace, double>(space, o, start, settings);
+}
+
+}  // namespace
+
+Action add_md_command(CLI::App& app) {
+  auto o = std::make_shared<MdOptions>();
+  auto* cmd = app.add_subcommand(
+      "md", "Lennard-Jones molecular dynamics (reduced units), H5MD trajectory and CSV log");
+  cmd->add_option("--atoms", o->atoms, "Atoms of the FCC start (rounded to 4 k^3)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--cells", o->cells, "FCC unit cells nx ny nz instead of --atoms")
+      ->expected(3)
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--density", o->density, "Number density of the FCC start");
+  cmd->add_option("--temperature", o->temperature, "Starting temperature, and the thermostat's");
+  cmd->add_option("--steps", o->steps, "Steps to run (0: evaluate the starting frame)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--dt", o->dt, "Time step");
+  cmd->add_option("--cutoff", o->cutoff, "Cutoff r_c of the shifted-force potential");
+  cmd->add_option("--skin", o->skin, "Neighbour-list skin");
+  cmd->add_option("--thermostat", o->thermostat, "none, andersen or langevin")
+      ->check(CLI::IsMember({"none", "andersen", "langevin"}));
+  cmd->add_option("--coupling", o->coupling,
+                  "Andersen collision frequency or Langevin friction (1/time)");
+  cmd->add_option("--seed", o->seed, "rand48 seed of the velocities and thermostat");
+  cmd->add_option("--impl", o->impl,
+                  "auto, all_pairs, cuda, cells, neighbour_half, neighbour_full or cpu");
+  cmd->add_option("--precision", o->precision, "single or double")
+      ->check(CLI::IsMember({"single", "double"}));
+  cmd->add_option("--device", o->device, "auto, cpu or gpu")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  cmd->add_option("--out", o->out, "H5MD trajectory file");
+  cmd->add_option("--every", o->every, "Steps between trajectory frames")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--log", o->log, "Thermodynamic log (CSV)");
+  cmd->add_option("--log-every", o->log_every, "Steps between log rows (default: --every)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--restart", o->restart, "Continue from the last frame of this H5MD file")
+      ->check(CLI::ExistingFile);
+  cmd->add_flag("--no-velocities", o->no_velocities, "Leave velocities out of the trajectory");
+  cmd->add_flag("--write-forces", o->write_forces, "Also store forces in the trajectory");
+  cmd->add_flag("--quiet", o->quiet, "No progress bar");
+  return [o] {
+    Runtime runtime({o->threads, -1});
+    MdSettings settings;
+    settings.cutoff = o->cutoff;
+    settings.skin = o->skin;
+    settings.dt = o->dt;
+    settings.thermostat = thermostat_from_string(o->thermostat);
+    settings.temperature = o->temperature;
+    settings.coupling = o->coupling;
+    settings.seed = o->seed;
+    settings.impl = md_force_impl_from_string(o->impl);
+    const MdState start = starting_state(*o);
+    if (o->device == "cpu")
+      return simulate_on(Kokkos::DefaultHostExecutionSpace(), *o, start, settings);
+#ifdef KOKKOS_ENABLE_CUDA
+    return simulate_on(Kokkos::Cuda(), *o, start, settings);
+#else
+    if (o->device == "gpu")
+      throw UnsupportedError(
+          "--device gpu: this build has no GPU backend (build KMOL_CONFIG=cuda)");
+    return simulate_on(Kokkos::DefaultHostExecutionSpace(), *o, start, settings);
+#endif
+  };
+}
+
+}  // namespace kmol::cli

@@ -1,0 +1,235 @@
+// kmol orbital: a molecular orbital of a Molden file on a lattice, written as a Gaussian cube or
+// OpenDX map, optionally with a heat map of a plane.
+#include <fmt/core.h>
+#include <fmt/os.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "drivers/cli/commands.hpp"
+#include "drivers/cli/plane_plot.hpp"
+#include "kernels/orbital/examples.hpp"
+#include "kernels/orbital/orbital.hpp"
+#include "kernels/orbital/overlap.hpp"
+#include "kernels/surface/surface.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/cube.hpp"
+#include "kmol/core/io/opendx.hpp"
+#include "kmol/core/runtime.hpp"
+
+namespace kmol::cli {
+namespace {
+
+struct OrbitalOptions {
+  std::string input, example, mo = "homo", spin = "Alpha", precision = "single", device = "auto",
+                              impl = "auto";
+  std::string out = "orbital.cube", plot, plot_axis = "z", write_molden, mesh;
+  double spacing = 0.1, padding = 5, plot_at = NAN, iso = NAN;
+  std::vector<double> origin;
+  std::vector<std::int64_t> counts;
+  int threads = -1;
+};
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+template <class T>
+OrbitalMap<T> run(const OrbitalOptions& o, const OrbitalBasis& basis, const MolecularOrbital& mo,
+                  const OrbitalSettings& s) {
+  if (o.device == "cpu")
+    return orbital_on_lattice<T>(Kokkos::DefaultHostExecutionSpace(), basis, mo, s);
+#ifdef KOKKOS_ENABLE_CUDA
+  if (o.device == "gpu" || !gpu_devices().empty())
+    return orbital_on_lattice<T>(Kokkos::Cuda(), basis, mo, s);
+#endif
+  if (o.device == "gpu")
+    throw UnsupportedError("--device gpu: no GPU backend or no GPU (build KMOL_CONFIG=cuda)");
+  return orbital_on_lattice<T>(Kokkos::DefaultHostExecutionSpace(), basis, mo, s);
+}
+
+template <class Space>
+SurfaceMesh lobe(const Space& space, const io::RegularGrid& grid, const std::vector<float>& values,
+                 float iso) {
+  return marching_cubes(space, grid, values.data(), iso);
+}
+
+// The orbital's two lobes, psi = +iso and psi = -iso, in one mesh (each closed where it does not
+// reach the lattice's edge; normals point away from each lobe's inside), with their measures.
+template <class T>
+void write_lobes(const OrbitalOptions& o, const OrbitalMap<T>& map) {
+  const Lattice& l = map.lattice;
+  const io::RegularGrid grid{l.origin, {l.spacing, l.spacing, l.spacing}, l.counts};
+  std::vector<float> values(map.values.begin(), map.values.end());
+  SurfaceMesh mesh;
+  std::string report;
+  for (const float sign : {1.0f, -1.0f}) {
+    if (sign < 0)
+      for (float& v : values) v = -v;
+    SurfaceMesh part;
+#ifdef KOKKOS_ENABLE_CUDA
+    if (o.device != "cpu" && !gpu_devices().empty())
+      part = lobe(Kokkos::Cuda(), grid, values, float(o.iso));
+    else
+      part = lobe(Kokkos::DefaultHostExecutionSpace(), grid, values, float(o.iso));
+#else
+    part = lobe(Kokkos::DefaultHostExecutionSpace(), grid, values, float(o.iso));
+#endif
+    const MeshMeasures m = measure_mesh(part);
+    report += fmt::format("; {} lobe: {} triangles, area {:.6g} A^2, volume {:.6g} A^3{}",
+                          sign > 0 ? "+" : "-", part.triangles.size(), m.area, m.volume,
+                          open_edges(part) == 0 ? "" : " (open: reaches the lattice's edge)");
+    const auto offset = std::int32_t(mesh.positions.size());
+    mesh.positions.insert(mesh.positions.end(), part.positions.begin(), part.positions.end());
+    mesh.normals.insert(mesh.normals.end(), part.normals.begin(), part.normals.end());
+    for (auto t : part.triangles)
+      mesh.triangles.push_back({t[0] + offset, t[1] + offset, t[2] + offset});
+  }
+  if (ends_with(o.mesh, ".obj"))
+    write_obj(o.mesh, mesh);
+  else
+    write_ply(o.mesh, mesh);
+  fmt::print("isosurfaces psi = +-{} bohr^-3/2{}; wrote {}\n", o.iso, report, o.mesh);
+}
+
+// Writes the plane through --plot-at (default: the middle) as text and draws it with
+// scripts/plot_slice.py under Debian's python3 (matplotlib).
+template <class T>
+int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSettings& s) {
+  const int index = select_orbital(molden, o.mo, o.spin);
+  const MolecularOrbital& mo = molden.orbitals[std::size_t(index)];
+  const OrbitalBasis basis(molden);
+  // The file's normalisation under kmol's conventions (docs/orbital.md), from analytic overlaps.
+  double norm = NAN;
+  if (basis.functions() <= 3000)
+    norm = overlap(overlap_matrix(basis), mo.coefficients, mo.coefficients);
+  if (std::isfinite(norm) && std::fabs(norm - 1) > 1e-3)
+    fmt::print(
+        stderr,
+        "kmol: warning: orbital {} has norm {:.6f} under the Molden conventions kmol assumes\n",
+        index + 1, norm);
+  Kokkos::Timer timer;
+  const OrbitalMap<T> map = run<T>(o, basis, mo, s);
+  const double seconds = timer.seconds();
+  const Lattice& l = map.lattice;
+  const io::RegularGrid grid{l.origin, {l.spacing, l.spacing, l.spacing}, l.counts};
+  const std::string title =
+      fmt::format("orbital {} ({} {}, E = {:.6f} Eh, occupation {})", index + 1, mo.spin,
+                  mo.symmetry.empty() ? "-" : mo.symmetry, mo.energy, mo.occupation);
+  if (ends_with(o.out, ".dx")) {
+    io::write_opendx(o.out, grid, map.values.data(), "MOLECULAR ORBITAL (bohr^-3/2): " + title);
+  } else {
+    std::vector<io::CubeAtom> atoms;
+    for (std::size_t a = 0; a < molden.positions.size(); ++a)
+      atoms.push_back({molden.atomic_numbers[a], molden.positions[a]});
+    io::write_cube(o.out, grid, map.values.data(), atoms, "kmol " + title);
+  }
+  if (!o.plot.empty())
+    plot_plane(
+        {o.plot, o.plot_axis, o.plot_at, fmt::format("orbital {}", index + 1), "bohr^-3/2", "psi"},
+        map.lattice,
+        [&map](std::int64_t i, std::int64_t j, std::int64_t k) { return double(map.at(i, j, k)); });
+  if (!o.mesh.empty()) write_lobes(o, map);
+  const double evaluations = double(l.points()) * double(basis.functions());
+  fmt::print(
+      "{} atoms, {} basis functions; {}; norm (analytic) {:.6f}; lattice {} x {} x {} at {} A; "
+      "{:.4f} s with {} "
+      "({}); {:.3g} G basis-function evaluations/s; wrote {}\n",
+      molden.atoms(), basis.functions(), title, norm, l.counts[0], l.counts[1], l.counts[2],
+      l.spacing, seconds, to_string(map.impl_used), map.launch, evaluations / seconds * 1e-9,
+      o.out);
+  return 0;
+}
+
+}  // namespace
+
+Action add_orbital_command(CLI::App& app) {
+  auto o = std::make_shared<OrbitalOptions>();
+  auto* cmd = app.add_subcommand(
+      "orbital", "A molecular orbital of a Molden file on a lattice (Gaussian cube or OpenDX)");
+  cmd->add_option("input", o->input, "Molden file (GTO basis, [MO] section)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--example", o->example,
+                  "Instead of a file: water (STO-3G) or c60 (6-31G*, valence), orthonormal test "
+                  "orbitals (docs/orbital.md)")
+      ->check(CLI::IsMember({"water", "c60"}));
+  cmd->add_option("--write-molden", o->write_molden,
+                  "Also write the input as a Molden file (to keep an --example)");
+  cmd->add_option("--mo", o->mo, "Orbital: homo, lumo or its number in the file (from 1)");
+  cmd->add_option("--spin", o->spin, "Alpha or Beta (for homo and lumo)")
+      ->check(CLI::IsMember({"Alpha", "Beta"}));
+  cmd->add_option("--spacing", o->spacing, "Lattice spacing (Angstrom)");
+  cmd->add_option("--padding", o->padding, "Automatic lattice: margin around the atoms (Angstrom)");
+  cmd->add_option("--origin", o->origin, "Lattice origin x y z (Angstrom; with --counts)")
+      ->expected(3);
+  cmd->add_option("--counts", o->counts, "Lattice points nx ny nz (with --origin)")->expected(3);
+  cmd->add_option("--precision", o->precision, "single or double")
+      ->check(CLI::IsMember({"single", "double"}));
+  cmd->add_option("--device", o->device, "auto, cpu or gpu")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--impl", o->impl, "auto, kokkos, host or cuda");
+  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  cmd->add_option("--out", o->out,
+                  "Output map: .cube (Gaussian cube, bohr) or .dx (OpenDX, Angstrom)");
+  cmd->add_option("--plot", o->plot, "Also draw a heat map of one lattice plane into this PNG");
+  cmd->add_option("--plot-axis", o->plot_axis, "Normal of the plotted plane: x, y or z")
+      ->check(CLI::IsMember({"x", "y", "z"}));
+  cmd->add_option("--plot-at", o->plot_at,
+                  "Coordinate of the plotted plane (Angstrom; default: the middle)");
+  cmd->add_option("--iso", o->iso, "Isosurfaces psi = +iso and -iso (bohr^-3/2; with --mesh)");
+  cmd->add_option("--mesh", o->mesh, "Write the isosurfaces by marching cubes: .ply or .obj");
+  return [o] {
+    Runtime runtime({o->threads, -1});
+    if (o->input.empty() == o->example.empty())
+      throw InputError({"", "input", -1}, "give either a Molden file or --example (not both)");
+    if (o->mesh.empty() != !std::isfinite(o->iso))
+      throw InputError({"", o->mesh.empty() ? "--mesh" : "--iso", -1},
+                       "--iso and --mesh go together");
+    if (!o->mesh.empty() && !(o->iso > 0))
+      throw InputError({"", "--iso", -1}, "must be positive (both signs are drawn)");
+    if (!o->mesh.empty() && !ends_with(o->mesh, ".ply") && !ends_with(o->mesh, ".obj"))
+      throw InputError({o->mesh, "--mesh", -1}, "expected a .ply or .obj mesh");
+    // Water's 7 functions hold 5 occupied orbitals; C60's 360 electrons 180.
+    ExampleOptions example;
+    example.valence = o->example == "c60";
+    example.orbitals = example.valence ? 184 : 7;
+    example.occupied = example.valence ? 180 : 5;
+    const MoldenData molden =
+        o->example.empty() ? read_molden(o->input)
+                           : example_molecule(o->example == "c60" ? ExampleMolecule::c60_631gs
+                                                                  : ExampleMolecule::water_sto3g,
+                                              example);
+    if (!o->write_molden.empty()) {
+      const std::string temporary = o->write_molden + ".tmp";
+      {
+        std::ofstream f(temporary);
+        write_molden(f, molden);
+        if (!f)
+          throw InputError({o->write_molden, "--write-molden", -1}, "cannot write the Molden file");
+      }
+      if (std::rename(temporary.c_str(), o->write_molden.c_str()) != 0)
+        throw InputError({o->write_molden, "--write-molden", -1},
+                         "cannot rename the output file into place");
+    }
+    OrbitalSettings s;
+    s.impl = orbital_impl_from_string(o->impl);
+    if (o->origin.empty() != o->counts.empty())
+      throw InputError({"", o->origin.empty() ? "--origin" : "--counts", -1},
+                       "--origin and --counts go together");
+    if (!o->origin.empty()) {
+      s.lattice.origin = {o->origin[0], o->origin[1], o->origin[2]};
+      s.lattice.spacing = o->spacing;
+      s.lattice.counts = {o->counts[0], o->counts[1], o->counts[2]};
+    } else {
+      s.lattice = lattice_around(molden.positions.data(), molden.atoms(), o->spacing, o->padding);
+    }
+    return o->precision == "double" ? orbital<double>(*o, molden, s)
+                                    : orbital<float>(*o, molden, s);
+  };
+}
+
+}  // namespace kmol::cli

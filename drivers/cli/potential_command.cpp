@@ -1,0 +1,285 @@
+// kmol potential: the electrostatic potential of a PQR structure on a lattice (direct Coulomb,
+// cutoff or multiple Debye-Hueckel), written as OpenDX or HDF5, optionally with a heat map of a
+// plane.
+#include <fmt/core.h>
+#include <fmt/os.h>
+#include <unistd.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "drivers/cli/commands.hpp"
+#include "drivers/cli/plane_plot.hpp"
+#include "drivers/cli/pool_options.hpp"
+#include "drivers/library/cluster.hpp"
+#include "drivers/library/pool_potential.hpp"
+#include "drivers/library/potential_hdf5.hpp"
+#include "kernels/coulomb/coulomb.hpp"
+#include "kernels/coulomb/validation.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/h5md_reader.hpp"
+#include "kmol/core/io/opendx.hpp"
+#include "kmol/core/io/pqr.hpp"
+#include "kmol/core/runtime.hpp"
+
+namespace kmol::cli {
+namespace {
+
+struct PotentialOptions {
+  std::string input, method = "direct", precision = "single", units = "kT/e", device = "auto",
+                     impl = "auto";
+  std::string out = "potential.dx", plot, plot_axis = "z";
+  double spacing = 0.5, cutoff = 12, ionic_strength = 0.15, temperature = 298.15, dielectric = 0,
+         padding = 10;
+  double plot_at = NAN;
+  std::vector<double> origin;
+  std::vector<std::int64_t> counts;
+  bool faces_only = false, compensated = false;
+  int threads = -1;
+  std::int64_t frame = 0;
+  PoolOptions pool;
+  std::int64_t slabs = 0;
+};
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// Frame `frame` of an H5MD file with a per-atom charge dataset, in the PQR reader's form. H5MD
+// carries no radii: they are 0, and mdh (which needs them) is refused.
+io::PqrAtoms read_h5md_charges(const std::string& path, std::int64_t frame, CoulombMethod method) {
+  io::H5mdReader reader(path);
+  if (reader.charges().empty())
+    throw InputError({path, "charge", -1},
+                     "the particle group has no charge dataset (needed for a potential)");
+  if (method == CoulombMethod::mdh)
+    throw InputError({path, "radius", -1},
+                     "H5MD files carry no atomic radii, which mdh needs: use a PQR file");
+  if (frame < 0 || frame >= reader.n_frames())
+    throw InputError({path, "--frame", frame},
+                     "the file has " + std::to_string(reader.n_frames()) + " frames");
+  for (const auto& warning : reader.warnings()) fmt::print(stderr, "kmol: warning: {}\n", warning);
+  io::PqrAtoms atoms;
+  atoms.positions.resize(std::size_t(reader.n_atoms()));
+  reader.read_frame(frame, atoms.positions.data());
+  atoms.charges = reader.charges();
+  atoms.radii.assign(atoms.size(), 0.0);
+  return atoms;
+}
+
+template <class T, class Space>
+PotentialMap<T> run_on(const Space& space, const CoulombInput<T>& input, const CoulombSettings& s) {
+  return coulomb_potential(space, input, s);
+}
+
+// Under MPI: rank r computes its own contiguous range of slabs (on --gpus GPUs, or on one CPU
+// worker with every host thread) and rank 0 gathers them.
+template <class T>
+PotentialMap<T> run_on_ranks(const PotentialOptions& o, const CoulombInput<T>& input,
+                             const CoulombSettings& s) {
+  const std::int64_t ranks = Cluster::size(), rank = Cluster::rank(), nz = s.lattice.counts[2];
+  const std::int64_t slabs = std::min(nz, o.slabs > 0 ? o.slabs : 3 * ranks);
+  WorkerPool pool(o.pool.wanted()
+                      ? pool_workers(o.pool, 0, 0)
+                      : pool_workers(o.pool, 1, Kokkos::DefaultHostExecutionSpace().concurrency()));
+  PotentialMap<T> map = coulomb_potential_on_pool(pool, input, s, slabs, slabs * rank / ranks,
+                                                  slabs * (rank + 1) / ranks);
+  std::vector<std::int64_t> offsets;
+  const std::int64_t plane = s.lattice.counts[0] * s.lattice.counts[1] * std::int64_t(sizeof(T));
+  for (std::int64_t r = 0; r <= ranks; ++r)
+    offsets.push_back(plane * slab_begin(nz, slabs, slabs * r / ranks));
+  Cluster::gather_to_root(reinterpret_cast<char*>(map.values.data()), offsets);
+  map.launch += " on " + std::to_string(ranks) + " MPI ranks";
+  return map;
+}
+
+template <class T>
+PotentialMap<T> run(const PotentialOptions& o, const CoulombInput<T>& input,
+                    const CoulombSettings& s) {
+  if (Cluster::size() > 1) return run_on_ranks(o, input, s);
+  if (o.pool.wanted()) {
+    WorkerPool pool(pool_workers(o.pool, 0, 0));
+    return coulomb_potential_on_pool(pool, input, s, o.slabs);
+  }
+  if (o.device == "cpu") return run_on(Kokkos::DefaultHostExecutionSpace(), input, s);
+#ifdef KOKKOS_ENABLE_CUDA
+  if (o.device == "gpu" || !gpu_devices().empty()) return run_on(Kokkos::Cuda(), input, s);
+#endif
+  if (o.device == "gpu")
+    throw UnsupportedError("--device gpu: no GPU backend or no GPU (build KMOL_CONFIG=cuda)");
+  return run_on(Kokkos::DefaultHostExecutionSpace(), input, s);
+}
+
+// Long maps go in slabs of z planes with a progress bar on a terminal; each slab is an
+// independent lattice, so the result is the same.
+template <class T>
+PotentialMap<T> compute(const PotentialOptions& o, const io::PqrAtoms& atoms,
+                        const CoulombSettings& s) {
+  std::vector<Vec3<T>> xyz;
+  std::vector<T> q(atoms.charges.begin(), atoms.charges.end()),
+      r(atoms.radii.begin(), atoms.radii.end());
+  for (const auto& p : atoms.positions) xyz.push_back(p.template cast<T>());
+  const CoulombInput<T> input{xyz.data(), q.data(), r.data(), std::int64_t(xyz.size())};
+  validate_coulomb(input.n, s, int(sizeof(T)));  // the whole lattice, before any slab of it
+  const double per_point =
+      s.method == CoulombMethod::cutoff
+          ? std::min<double>(atoms.size(),
+                             4.2 * std::pow(s.cutoff, 3) * atoms.size() /
+                                 (std::pow(s.lattice.spacing, 3) * s.lattice.points()))
+          : atoms.size();
+  const double work = per_point * double(s.lattice.points());
+  const std::int64_t nz = s.lattice.counts[2];
+  // The pool cuts its own slabs (it would otherwise see slabs of other origins).
+  const std::int64_t slabs = s.faces_only || work < 2e10 || o.pool.wanted() || Cluster::size() > 1
+                                 ? 1
+                                 : std::min<std::int64_t>(nz, 40);
+  if (slabs == 1) return run(o, input, s);
+  const bool show = isatty(fileno(stderr));
+  PotentialMap<T> map;
+  for (std::int64_t b = 0; b < slabs; ++b) {
+    const std::int64_t k0 = nz * b / slabs, k1 = nz * (b + 1) / slabs;
+    CoulombSettings part = s;
+    part.lattice.origin.z += double(k0) * s.lattice.spacing;
+    part.lattice.counts[2] = k1 - k0;
+    PotentialMap<T> piece = run(o, input, part);
+    if (b == 0) {
+      map = piece;
+      map.lattice = s.lattice;
+      map.values.assign(std::size_t(s.lattice.points()), T(0));
+    }
+    std::copy(piece.values.begin(), piece.values.end(),
+              map.values.begin() + s.lattice.index(0, 0, k0));
+    if (show) {
+      const int done = int(40 * (b + 1) / slabs);
+      fmt::print(stderr, "\r[{}{}] {:3d}%", std::string(done, '#'), std::string(40 - done, ' '),
+                 int(100 * (b + 1) / slabs));
+      std::fflush(stderr);
+    }
+  }
+  if (show) fmt::print(stderr, "\n");
+  return map;
+}
+
+// Writes the plane through --plot-at (default: the middle) as text and draws it with
+// scripts/plot_slice.py under Debian's python3 (matplotlib).
+template <class T>
+int potential(const PotentialOptions& o, const io::PqrAtoms& atoms, const CoulombSettings& s) {
+  Kokkos::Timer timer;
+  const PotentialMap<T> map = compute<T>(o, atoms, s);
+  const double seconds = timer.seconds();
+  if (!Cluster::root()) return 0;  // rank 0 writes
+  const Lattice& l = map.lattice;
+  const io::RegularGrid grid{l.origin, {l.spacing, l.spacing, l.spacing}, l.counts};
+  if (ends_with(o.out, ".h5") || ends_with(o.out, ".hdf5"))
+    write_potential_hdf5(o.out, grid, map.values.data(), to_string(map.units), o.method);
+  else
+    io::write_opendx(o.out, grid, map.values.data(), "POTENTIAL (" + to_string(map.units) + ")");
+  if (!o.plot.empty())
+    plot_plane({o.plot, o.plot_axis, o.plot_at, o.method + " potential", to_string(map.units), ""},
+               map.lattice, [&map](std::int64_t i, std::int64_t j, std::int64_t k) {
+                 return double(map.at(i, j, k));
+               });
+  const double points = s.faces_only
+                            ? double(2 * (l.counts[0] * l.counts[1] + l.counts[1] * l.counts[2] +
+                                          l.counts[0] * l.counts[2]))
+                            : double(l.points());
+  const std::string rate = s.method == CoulombMethod::cutoff
+                               ? fmt::format("{:.3g} M points/s", points / seconds * 1e-6)
+                               : fmt::format("{:.3g} G atom evaluations/s",
+                                             points * double(atoms.size()) / seconds * 1e-9);
+  fmt::print(
+      "{} atoms (total charge {:+.4f} e), lattice {} x {} x {} at {} A{}, {} in {:.4f} s with {} "
+      "({}); {}; "
+      "wrote {}\n",
+      atoms.size(), atoms.total_charge(), l.counts[0], l.counts[1], l.counts[2], l.spacing,
+      s.faces_only ? " (faces only)" : "", o.method, seconds, to_string(map.impl_used), map.launch,
+      rate, o.out);
+  return 0;
+}
+
+}  // namespace
+
+Action add_potential_command(CLI::App& app) {
+  auto o = std::make_shared<PotentialOptions>();
+  auto* cmd = app.add_subcommand("potential",
+                                 "Electrostatic potential map of a PQR structure (OpenDX or HDF5)");
+  cmd->add_option(
+         "input", o->input,
+         "PQR file (charges in e, radii in Angstrom), or H5MD (.h5md) with a charge dataset")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--frame", o->frame, "H5MD input: frame to map (0-based)");
+  cmd->add_option("--method", o->method,
+                  "direct (Coulomb sum), cutoff (NAMD shifting) or mdh (Debye-Hueckel)")
+      ->check(CLI::IsMember({"direct", "cutoff", "mdh"}));
+  cmd->add_option("--spacing", o->spacing, "Lattice spacing (Angstrom)");
+  cmd->add_option("--padding", o->padding, "Automatic lattice: margin around the atoms (Angstrom)");
+  cmd->add_option("--origin", o->origin, "Lattice origin x y z (Angstrom; with --counts)")
+      ->expected(3);
+  cmd->add_option("--counts", o->counts, "Lattice points nx ny nz (with --origin)")->expected(3);
+  cmd->add_option("--cutoff", o->cutoff, "cutoff: radius (Angstrom)");
+  cmd->add_option("--ionic-strength", o->ionic_strength,
+                  "mdh: ionic strength of a 1:1 salt (mol/L)");
+  cmd->add_option("--temperature", o->temperature,
+                  "Temperature (K): kT/e units and the Debye length");
+  cmd->add_option("--dielectric", o->dielectric,
+                  "Relative permittivity (default: 1 for direct/cutoff, 78.54 for mdh)");
+  cmd->add_flag("--faces-only", o->faces_only,
+                "mdh: only the six boundary faces (APBS' boundary condition)");
+  cmd->add_option("--precision", o->precision, "single or double")
+      ->check(CLI::IsMember({"single", "double"}));
+  cmd->add_flag("--compensated", o->compensated, "Compensated (Kahan) summation");
+  cmd->add_option("--units", o->units, "kT/e, V or kcal/mol/e");
+  cmd->add_option("--device", o->device, "auto, cpu or gpu")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--impl", o->impl, "auto, kokkos, host or cuda");
+  add_pool_options(cmd, o->pool, "slabs of z planes");
+  cmd->add_option("--slabs", o->slabs, "With --gpus: slabs of z planes (0: three per GPU)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  cmd->add_option("--out", o->out, "Output map: .dx (OpenDX, APBS' dialect) or .h5 (HDF5)");
+  cmd->add_option("--plot", o->plot, "Also draw a heat map of one lattice plane into this PNG");
+  cmd->add_option("--plot-axis", o->plot_axis, "Normal of the plotted plane: x, y or z")
+      ->check(CLI::IsMember({"x", "y", "z"}));
+  cmd->add_option("--plot-at", o->plot_at,
+                  "Coordinate of the plotted plane (Angstrom; default: the middle)");
+  return [o, cmd] {
+    Runtime runtime({o->threads, -1});
+    if (o->device == "cpu" && o->pool.wanted())
+      throw InputError({"", "--gpus", -1}, "needs --device auto or gpu");
+    CoulombSettings s;
+    s.method = coulomb_method_from_string(o->method);
+    const io::PqrAtoms atoms = ends_with(o->input, ".h5md")
+                                   ? read_h5md_charges(o->input, o->frame, s.method)
+                                   : io::read_pqr(o->input);
+    s.impl = coulomb_impl_from_string(o->impl);
+    s.units = potential_units_from_string(o->units);
+    s.cutoff = o->cutoff;
+    s.ionic_strength = o->ionic_strength;
+    s.temperature = o->temperature;
+    s.dielectric = o->dielectric;
+    s.faces_only = o->faces_only;
+    s.compensated = o->compensated;
+    if (cmd->count("--dielectric") > 0 && !(o->dielectric > 0))
+      throw InputError({"", "--dielectric", -1}, "must be positive");
+    if (o->origin.empty() != o->counts.empty())
+      throw InputError({"", o->origin.empty() ? "--origin" : "--counts", -1},
+                       "--origin and --counts go together");
+    if (!o->origin.empty()) {
+      if (!(o->spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
+      s.lattice.origin = {o->origin[0], o->origin[1], o->origin[2]};
+      s.lattice.spacing = o->spacing;
+      s.lattice.counts = {o->counts[0], o->counts[1], o->counts[2]};
+    } else {
+      s.lattice = lattice_around(atoms.positions.data(), std::int64_t(atoms.size()), o->spacing,
+                                 o->padding);
+    }
+    return o->precision == "double" ? potential<double>(*o, atoms, s)
+                                    : potential<float>(*o, atoms, s);
+  };
+}
+
+}  // namespace kmol::cli

@@ -1,0 +1,173 @@
+// kmol rdf: g(r) between two selections over a whole trajectory, through the frame pipeline.
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdio>
+
+#include "drivers/cli/commands.hpp"
+#include "drivers/cli/trajectory_options.hpp"
+#include "drivers/library/cluster.hpp"
+#include "drivers/library/rdf_output.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/runtime.hpp"
+
+namespace kmol::cli {
+namespace {
+
+struct RdfOptions {
+  TrajectoryOptions trajectory;
+  std::string sel1 = "all", sel2, norm = "rdf", exclude_same;
+  std::string out = "rdf.xvg", csv, h5, plot;
+};
+
+template <class V>
+std::vector<V> gather(const std::vector<V>& values, const std::vector<std::int64_t>& atoms) {
+  std::vector<V> out;
+  out.reserve(atoms.size());
+  for (auto i : atoms) out.push_back(values[i]);
+  return out;
+}
+
+int run_rdf(RdfOptions& o) {
+  const TrajectoryOptions& to = o.trajectory;
+  Runtime runtime({to.threads, -1});
+  Trajectory t = open_trajectory(to);
+  FrameJob job;
+  job.atoms_a = select_atoms(o.sel1, t.atoms, "--sel1");
+  if (job.atoms_a.empty())
+    throw InputError({"", "--sel1", -1}, "'" + o.sel1 + "' selects no atoms");
+  const std::string sel2 = o.sel2.empty() ? o.sel1 : o.sel2;
+  auto atoms_b = select_atoms(sel2, t.atoms, "--sel2");
+  if (atoms_b.empty()) throw InputError({"", "--sel2", -1}, "'" + sel2 + "' selects no atoms");
+  const bool one_set = atoms_b == job.atoms_a;
+  if (!one_set) job.atoms_b = atoms_b;
+
+  std::int64_t shared = 0, excluded = 0;
+  if (!one_set) {
+    std::vector<char> in_a(std::size_t(t.atoms.n_atoms), 0);
+    for (auto i : job.atoms_a) in_a[i] = 1;
+    for (auto j : job.atoms_b) shared += in_a[j];
+  }
+  if (!o.exclude_same.empty()) {
+    const auto& groups = grouping(t, o.exclude_same);
+    job.molecule_a = gather(groups, job.atoms_a);
+    if (!one_set) job.molecule_b = gather(groups, job.atoms_b);
+    excluded = excluded_pairs(job.molecule_a, job.molecule_b, one_set) - shared;
+  } else if (shared > 0) {
+    // An atom in both selections is not paired with itself: label every atom as its own group.
+    std::vector<std::int32_t> self(std::size_t(t.atoms.n_atoms));
+    for (std::size_t i = 0; i < self.size(); ++i) self[i] = std::int32_t(i);
+    job.molecule_a = gather(self, job.atoms_a);
+    job.molecule_b = gather(self, job.atoms_b);
+  }
+
+  job.settings.r_min = t.r_min;
+  job.settings.r_max = t.r_max;
+  job.settings.n_bins = to.bins;
+  job.settings.impl = pair_histogram_impl_from_string(to.impl);
+  job.periodic = !to.no_pbc;
+  job.precision = to.precision == "double" ? Precision::double_ : Precision::single;
+  const RdfNormalization norm = rdf_normalization_from_string(o.norm);
+  if (norm == RdfNormalization::rdf && to.no_pbc)
+    throw InputError(
+        {"", "--norm", -1},
+        "rdf normalisation needs the box volume; with --no-pbc use --norm density or none");
+
+  PipelineOptions workers = pipeline_workers(to);
+  const std::int64_t positions = std::int64_t(t.frames.size());
+  check_bins(to.bins, 1, (positions + to.interval - 1) / to.interval,
+             workers.cpu_workers + workers.gpu_workers);
+
+  const std::string fingerprint = fmt::format(
+      "rdf {} frames={} atoms={} group={} top={} sel1={} sel2={} slice={} rmin={} rmax={} bins={} "
+      "interval={} "
+      "precision={} exclude={} pbc={}",
+      t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->particle_group(),
+      to.top, o.sel1, sel2, to.frames, t.r_min, t.r_max, to.bins, to.interval, to.precision,
+      o.exclude_same, !to.no_pbc);
+  const std::string state_path = partial_state_path(o.out);
+  RunState state = resume_or_start(to.resume_policy(), state_path, positions, to.bins, fingerprint);
+  const PipelineStats stats = run_with_state(t, job, workers, state, state_path, to.quiet);
+  if (!Cluster::root()) {  // rank 0 writes the outputs
+    std::remove(state_path.c_str());
+    return 0;
+  }
+
+  RdfCountsSummary summary;
+  summary.counts = state.total();
+  summary.r_min = t.r_min;
+  summary.r_max = t.r_max;
+  summary.frames = positions;
+  summary.n_a = std::int64_t(job.atoms_a.size());
+  summary.n_b = std::int64_t(atoms_b.size());
+  summary.one_set = one_set;
+  summary.shared_atoms = shared;
+  summary.excluded_pairs = excluded;
+  summary.mean_inverse_volume = state.mean_inverse_volume();
+  RdfReport report;
+  report.rdf = normalize_rdf(summary, norm);
+  report.counts = summary.counts;
+  report.state = &state;
+  report.frames = t.frames;
+  report.header = {
+      fmt::format("trajectory: {} (particles/{}, {} atoms)", t.reader->path(),
+                  t.reader->particle_group(), t.reader->n_atoms()),
+      fmt::format("selections: \"{}\" ({} atoms) and \"{}\" ({} atoms){}", o.sel1,
+                  job.atoms_a.size(), sel2, atoms_b.size(),
+                  one_set ? ", one set: each pair once" : ""),
+      fmt::format("frames: {} ({} frames)", to.frames, positions),
+      fmt::format("range: [{}, {}) Angstrom in {} bins of {:.6g} Angstrom", t.r_min, t.r_max,
+                  to.bins, (t.r_max - t.r_min) / to.bins),
+      fmt::format("normalisation: {} ({})", o.norm,
+                  norm == RdfNormalization::rdf
+                      ? "1 for an ideal gas, with the mean 1/V over frames"
+                  : norm == RdfNormalization::density
+                      ? "number density of the second selection around the first"
+                      : "pairs per frame"),
+      fmt::format("excluded: {}",
+                  o.exclude_same.empty() ? "none" : "pairs in the same " + o.exclude_same),
+      fmt::format("boundaries: {}",
+                  to.no_pbc ? "none (plain distances)" : "periodic, minimum image"),
+      fmt::format("precision: {}; implementation {}", to.precision, stats.impl),
+      fmt::format("command: kmol rdf {} --sel1 '{}' --sel2 '{}' --rmin {} --rmax {} --bins {} "
+                  "--frames {} --norm {}{}",
+                  to.trajectory, o.sel1, sel2, t.r_min, t.r_max, to.bins, to.frames, o.norm,
+                  o.exclude_same.empty() ? "" : " --exclude-same " + o.exclude_same)};
+  // The plot first: it is the output most likely to fail (a missing matplotlib).
+  if (!o.plot.empty()) plot_rdf_png(o.plot, report);
+  if (!o.h5.empty()) write_rdf_h5(o.h5, report);
+  if (!o.csv.empty()) write_rdf_csv(o.csv, report);
+  write_rdf_xvg(o.out, report);
+  std::remove(state_path.c_str());
+  if (!to.quiet) fmt::print("{}\nwrote {}\n", describe_stats(stats, stats.frames), o.out);
+  return 0;
+}
+
+}  // namespace
+
+Action add_rdf_command(CLI::App& app) {
+  auto o = std::make_shared<RdfOptions>();
+  auto* cmd =
+      app.add_subcommand("rdf", "Radial distribution function g(r) over a whole H5MD trajectory");
+  add_trajectory_options(cmd, o->trajectory, 100);
+  cmd->add_option(
+      "--sel1", o->sel1,
+      "First selection (e.g. 'species 0', 'name OW', 'index 0:99 and not resname SOL')");
+  cmd->add_option("--sel2", o->sel2,
+                  "Second selection (default: the first; then each pair counts once)");
+  cmd->add_option("--norm", o->norm, "rdf (g(r)), density or none")
+      ->check(CLI::IsMember({"rdf", "density", "none"}));
+  cmd->add_option("--exclude-same", o->exclude_same,
+                  "Skip pairs within one residue or molecule (needs --top)")
+      ->check(CLI::IsMember({"residue", "molecule"}));
+  cmd->add_option("--out", o->out, "Grace .xvg output (r, g, n), as gmx rdf writes");
+  cmd->add_option("--csv", o->csv, "Also write CSV (r_low, r_high, r_centre, count, g, n)");
+  cmd->add_option("--h5", o->h5,
+                  "Also write HDF5: counts, edges, g, n, partial sums per interval, metadata");
+  cmd->add_option("--plot", o->plot, "Also plot g(r) and n(r) to this PNG file");
+  return [o] { return run_rdf(*o); };
+}
+
+}  // namespace kmol::cli

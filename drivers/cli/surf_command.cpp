@@ -1,0 +1,198 @@
+// kmol surf: the Gaussian density map of a structure (PQR, PDB or an H5MD frame) and its
+// isosurface (marching cubes), or the isosurface of an existing map (--map: OpenDX or MRC), with
+// the surface's area and enclosed volume.
+#include <fmt/core.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+
+#include "drivers/cli/commands.hpp"
+#include "drivers/cli/map_output.hpp"
+#include "kernels/density/density.hpp"
+#include "kernels/surface/surface.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/runtime.hpp"
+
+namespace kmol::cli {
+namespace {
+
+struct SurfOptions {
+  std::string input, map, top, out, mesh = "surface.ply", plot, plot_axis = "z", device = "auto",
+                                    impl = "auto";
+  std::string storage = "float";
+  double spacing = 1.0, scale = 1.0, threshold = 0.01, radius = 1.5, iso = 0.5, padding = -1,
+         memory_budget = 4e9;
+  double plot_at = NAN;
+  std::int64_t frame = 0;
+  int threads = -1;
+};
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+template <class Space>
+SurfaceMesh triangulate_on(const Space& space, const io::ScalarMap& map, float iso) {
+  return marching_cubes(space, map.grid, map.values.data(), iso);
+}
+
+template <class Space>
+DensityMap density_on(const Space& space, const Structure& s, const DensitySettings& settings) {
+  return gaussian_density(
+      space, {s.positions.data(), s.radii.data(), std::int64_t(s.positions.size())}, settings);
+}
+
+// Runs f on the space --device names (the GPU when there is one, by default).
+template <class F>
+auto on_device(const std::string& device, F&& f) {
+  if (device == "cpu") return f(Kokkos::DefaultHostExecutionSpace());
+#ifdef KOKKOS_ENABLE_CUDA
+  if (device == "gpu" || !gpu_devices().empty()) return f(Kokkos::Cuda());
+#endif
+  if (device == "gpu")
+    throw UnsupportedError("--device gpu: no GPU backend or no GPU (build KMOL_CONFIG=cuda)");
+  return f(Kokkos::DefaultHostExecutionSpace());
+}
+
+int surf(const SurfOptions& o) {
+  io::ScalarMap map;
+  std::string source;
+  Kokkos::Timer timer;
+  if (!o.map.empty()) {
+    map = read_map(o.map);
+    source = fmt::format("map {} ({} x {} x {})", o.map, map.grid.counts[0], map.grid.counts[1],
+                         map.grid.counts[2]);
+  } else {
+    const Structure s = read_structure(o.input, o.frame, o.top, o.radius);
+    DensitySettings settings;
+    settings.scale = o.scale;
+    settings.threshold = o.threshold;
+    settings.memory_budget = o.memory_budget;
+    settings.storage = o.storage == "half" ? DensityStorage::half : DensityStorage::single;
+    settings.impl = density_impl_from_string(o.impl);
+    if (!(o.scale > 0)) throw InputError({"", "--scale", -1}, "must be positive");
+    if (!(o.threshold > 0 && o.threshold < 1))
+      throw InputError({"", "--threshold", -1}, "must lie in (0, 1)");
+    double widest = 0;
+    for (float r : s.radii) widest = std::max(widest, double(r));
+    // Default margin: the widest Gaussian's cut radius and two lattice steps, so the surface
+    // closes.
+    const double padding = o.padding >= 0
+                               ? o.padding
+                               : density_cut_radius(o.scale * widest, o.threshold) + 2 * o.spacing;
+    settings.grid = density_grid_around(s.positions.data(), std::int64_t(s.positions.size()),
+                                        o.spacing, padding);
+    timer.reset();
+    const DensityMap density =
+        on_device(o.device, [&](const auto& space) { return density_on(space, s, settings); });
+    const double seconds = timer.seconds();
+    const auto& g = density.grid;
+    fmt::print(
+        "{} atoms: density on {} x {} x {} points at {} A in {:.4f} s ({:.3g} M points/s) with {} "
+        "({}), {} slab{}\n",
+        s.positions.size(), g.counts[0], g.counts[1], g.counts[2], g.spacing[0], seconds,
+        double(g.counts[0] * g.counts[1] * g.counts[2]) / seconds * 1e-6,
+        to_string(density.impl_used), density.launch, density.slabs, density.slabs == 1 ? "" : "s");
+    if (!o.out.empty()) {
+      write_map(o.out, g, density.values, density.half_values, "density");
+      fmt::print("wrote {}\n", o.out);
+    }
+    map.grid = g;
+    if (density.values.empty()) {
+      map.values.resize(density.half_values.size());
+      for (std::size_t p = 0; p < map.values.size(); ++p)
+        map.values[p] = density.at(std::int64_t(p));
+    } else {
+      map.values = density.values;
+    }
+    source = o.input;
+  }
+  if (!o.mesh.empty()) {
+    timer.reset();
+    const SurfaceMesh mesh = on_device(
+        o.device, [&](const auto& space) { return triangulate_on(space, map, float(o.iso)); });
+    const double seconds = timer.seconds();
+    const MeshMeasures m = measure_mesh(mesh);
+    const std::int64_t open = open_edges(mesh);
+    if (ends_with(o.mesh, ".obj"))
+      write_obj(o.mesh, mesh);
+    else if (ends_with(o.mesh, ".ply"))
+      write_ply(o.mesh, mesh);
+    else
+      throw InputError({o.mesh, "--mesh", -1}, "expected a .ply or .obj mesh");
+    fmt::print(
+        "isosurface {} of {}: {} triangles, {} vertices in {:.4f} s; area {:.6g} A^2, volume "
+        "{:.6g} A^3, {}; wrote {}\n",
+        o.iso, source, mesh.triangles.size(), mesh.positions.size(), seconds, m.area, m.volume,
+        open == 0
+            ? "closed"
+            : fmt::format("open ({} boundary edges: the surface reaches the map's edge)", open),
+        o.mesh);
+  }
+  if (!o.plot.empty()) {
+    const int axis = o.plot_axis == "x" ? 0 : o.plot_axis == "y" ? 1 : 2;
+    plot_map_slice(o.plot, map.grid, map.values, axis, o.plot_at, o.iso,
+                   o.map.empty() ? "density" : o.map, o.map.empty() ? "density" : "map value");
+  }
+  return 0;
+}
+
+}  // namespace
+
+Action add_surf_command(CLI::App& app) {
+  auto o = std::make_shared<SurfOptions>();
+  auto* cmd = app.add_subcommand(
+      "surf",
+      "Gaussian density map and isosurface (QuickSurf-style) of a structure, or the "
+      "isosurface of an existing map");
+  cmd->add_option("input", o->input,
+                  "Structure: PQR (radii from the file), PDB (radii by element) or H5MD (.h5md)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--map", o->map,
+                  "Triangulate this map instead (OpenDX .dx, MRC/CCP4 .mrc/.map/.ccp4)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--frame", o->frame, "H5MD input: frame (0-based)");
+  cmd->add_option("--top", o->top,
+                  "H5MD input: PDB/GRO/PQR topology giving atom names (radii by element)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--radius", o->radius,
+                  "Radius for atoms without one (H5MD without --top, unknown elements), Angstrom");
+  cmd->add_option("--scale", o->scale, "Gaussian width: sigma = scale * radius");
+  cmd->add_option("--threshold", o->threshold,
+                  "Drop each Gaussian where it falls below this (0 < t < 1)");
+  cmd->add_option("--spacing", o->spacing, "Lattice spacing (Angstrom)");
+  cmd->add_option(
+      "--padding", o->padding,
+      "Margin around the atoms (Angstrom; default: the widest cut radius + 2 spacings)");
+  cmd->add_option("--storage", o->storage, "Map values stored as float or half")
+      ->check(CLI::IsMember({"float", "half"}));
+  cmd->add_option("--memory-budget", o->memory_budget,
+                  "Device bytes for the map; larger maps go in slabs of z planes");
+  cmd->add_option("--iso", o->iso, "Iso value of the surface");
+  cmd->add_option("--out", o->out,
+                  "Write the density map: .dx, .h5/.hdf5 (dataset /density) or .mrc");
+  cmd->add_option("--mesh", o->mesh, "Write the isosurface: .ply (binary) or .obj ('' for none)");
+  cmd->add_option("--device", o->device, "auto, cpu or gpu")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--impl", o->impl, "Density implementation: auto, kokkos or cuda");
+  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  cmd->add_option("--plot", o->plot,
+                  "Draw a plane of the map (with the iso contour) into this PNG");
+  cmd->add_option("--plot-axis", o->plot_axis, "Normal of the plotted plane: x, y or z")
+      ->check(CLI::IsMember({"x", "y", "z"}));
+  cmd->add_option("--plot-at", o->plot_at,
+                  "Coordinate of the plotted plane (Angstrom; default: the middle)");
+  return [o] {
+    if (o->input.empty() == o->map.empty())
+      throw InputError({"", o->map.empty() ? "input" : "--map", -1},
+                       "give either a structure or --map, not both");
+    if (!(o->spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
+    if (!(o->memory_budget > 0))
+      throw InputError({"", "--memory-budget", -1}, "must be positive (bytes)");
+    Runtime runtime({o->threads, -1});
+    return surf(*o);
+  };
+}
+
+}  // namespace kmol::cli

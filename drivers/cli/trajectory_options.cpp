@@ -1,0 +1,113 @@
+#include "drivers/cli/trajectory_options.hpp"
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <memory>
+
+#include "drivers/cli/progress_bar.hpp"
+#include "drivers/library/cluster.hpp"
+#include "drivers/library/gpu_runtime.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/runtime.hpp"
+
+namespace kmol::cli {
+
+void add_trajectory_options(CLI::App* cmd, TrajectoryOptions& o, std::int64_t default_interval) {
+  o.interval = default_interval;
+  cmd->add_option("trajectory", o.trajectory,
+                  "H5MD trajectory (tools/convert-to-h5md converts others)")
+      ->required();
+  cmd->add_option("--group", o.group,
+                  "Particle group in the H5MD file (default: the only one, or 'all')");
+  cmd->add_option(
+      "--top", o.top,
+      "Topology with atom and residue names: PDB, GRO or PQR, atoms in trajectory order");
+  cmd->add_option("--frames", o.frames,
+                  "Frames start:stop:step (Python slice: stop excluded; default all)");
+  cmd->add_option("--rmin", o.r_min, "Smallest distance binned (Angstrom; or 0.1nm, 100pm)");
+  cmd->add_option("--rmax", o.r_max,
+                  "Largest distance binned (Angstrom; or 1.2nm); default: the first box's limit");
+  cmd->add_option("--bins", o.bins, "Number of bins");
+  cmd->add_option("--interval", o.interval,
+                  "Partial sums are kept per interval of this many frames")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--device", o.device,
+                  "auto (GPU if there is one), cpu, gpu or all (GPU and CPU workers)")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu", "all"}));
+  cmd->add_option("--impl", o.impl,
+                  "Pair-histogram implementation: auto, kokkos, host, cuda or cells");
+  cmd->add_option("--precision", o.precision, "single or double")
+      ->check(CLI::IsMember({"single", "double"}));
+  cmd->add_option("--threads", o.threads, "Host threads (default: all cores)");
+  cmd->add_option("--workers", o.workers,
+                  "CPU workers pulling frames (their kernels share the host threads)")
+      ->check(CLI::NonNegativeNumber);
+  add_pool_options(cmd, o.pool, "frames");
+  cmd->add_flag("--no-pbc", o.no_pbc, "Plain distances, ignoring the file's box");
+  cmd->add_flag("--resume", o.resume,
+                "Require a saved partial run to resume (the same command resumes anyway)");
+  cmd->add_flag("--quiet", o.quiet, "No progress bar or summary");
+}
+
+void check_bins(std::int32_t bins, std::int64_t histograms, std::int64_t intervals, int workers) {
+  if (bins <= 0)
+    throw InputError({"", "--bins", -1}, "must be positive, not " + std::to_string(bins));
+  const double bytes =
+      8.0 * double(bins) * double(histograms) * double(intervals + 2 * workers + 4);
+  const double memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  if (bins > HistogramRange<double>::max_bins || bytes > 0.5 * memory)
+    throw InputError(
+        {"", "--bins", -1},
+        fmt::format(
+            "{} bins: the counts would need about {:.3g} GB ({} histograms x {} bins x 8 bytes x "
+            "{} copies) of this machine's {:.3g} GB, and one histogram holds at most {} bins",
+            bins, bytes * 1e-9, histograms, bins, intervals + 2 * workers + 4, memory * 1e-9,
+            HistogramRange<double>::max_bins));
+}
+
+PipelineOptions pipeline_workers(const TrajectoryOptions& o) {
+  PipelineOptions p;
+  auto bar = std::make_shared<ProgressBar>(!o.quiet && Cluster::root());
+  p.on_progress = [bar](const PipelineProgress& progress) { bar->update(progress); };
+  if (o.pool.wanted()) {  // device workers (several GPUs)
+    if (o.device == "cpu")
+      throw InputError({"", "--gpus", -1},
+                       "--gpus and --simulated-gpus need --device auto, gpu or all");
+    p.devices = pool_workers(o.pool, 0, 0);
+    p.cpu_workers = o.device == "all" ? std::max(1, o.workers) : 0;
+    return p;
+  }
+  if (o.pool.inject_failures > 0)
+    throw InputError({"", "--inject-failures", -1}, "needs --gpus or --simulated-gpus");
+  const bool have_gpu = !gpu_devices().empty();
+  if ((o.device == "gpu" || o.device == "all") && !have_gpu)
+    throw UnsupportedError("--device " + o.device + ": no GPU (this build: " +
+                           fmt::format("{}", fmt::join(enabled_backends(), ", ")) + ")");
+  const bool gpu = o.device == "gpu" || o.device == "all" || (o.device == "auto" && have_gpu);
+  const bool cpu = o.device == "cpu" || o.device == "all" || (o.device == "auto" && !have_gpu);
+  p.gpu_workers = gpu ? 1 : 0;
+  p.cpu_workers = cpu ? std::max(1, o.workers) : 0;
+  return p;
+}
+
+std::string describe_stats(const PipelineStats& s, std::int64_t frames) {
+  std::string text = fmt::format(
+      "{} frames in {:.3f} s ({:.1f} frames/s); reading {:.3f} s ({:.0f}% of wall time)", frames,
+      s.wall_seconds, s.wall_seconds > 0 ? double(frames) / s.wall_seconds : 0, s.read_seconds,
+      s.wall_seconds > 0 ? 100 * s.read_seconds / s.wall_seconds : 0);
+  if (s.frames_on_gpu > 0)
+    text += fmt::format("; {}: {} frames, busy {:.0f}% of wall time",
+                        s.device_workers > 1 ? fmt::format("{} GPUs", s.device_workers) : "GPU",
+                        s.frames_on_gpu,
+                        100 * s.gpu_busy_seconds / std::max(1, s.device_workers) / s.wall_seconds);
+  if (s.device_setup_seconds > 0.001)
+    text += fmt::format(" (GPU setup before the first frame {:.2f} s)", s.device_setup_seconds);
+  if (s.device_failures > 0)
+    text += fmt::format("; {} frames redone on the host after device failures", s.device_failures);
+  if (s.frames_on_cpu > 0) text += fmt::format("; CPU: {} frames", s.frames_on_cpu);
+  return text + "; implementation " + s.impl + " (" + s.launch + ")";
+}
+
+}  // namespace kmol::cli

@@ -1,0 +1,42 @@
+#pragma once
+// The options `kmol rdf` and `kmol histograms` share: the trajectory source, lengths with units,
+// bins, workers and devices, resuming, and the progress bar.
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "drivers/cli/pool_options.hpp"
+#include "drivers/library/atomic_write.hpp"
+#include "drivers/library/exclusion.hpp"
+#include "drivers/library/frame_pipeline.hpp"
+#include "drivers/library/resumable_run.hpp"
+#include "drivers/library/selection.hpp"
+#include "drivers/library/trajectory.hpp"
+
+namespace kmol::cli {
+
+struct TrajectoryOptions : TrajectorySource {
+  std::int32_t bins = 200;
+  std::int64_t interval = 100;
+  std::string device = "auto", impl = "auto", precision = "single";
+  int threads = -1, workers = 1;
+  PoolOptions pool;  // --gpus N: one device worker per GPU on raw CUDA
+  bool resume = false;
+
+  ResumePolicy resume_policy() const { return {resume, quiet, interval}; }
+};
+
+void add_trajectory_options(CLI::App* command, TrajectoryOptions& options,
+                            std::int64_t default_interval);
+
+// Refuses bin counts that are not positive or whose counts memory cannot hold (with the estimate).
+void check_bins(std::int32_t bins, std::int64_t histograms, std::int64_t intervals, int workers);
+
+// Workers from --device and --workers, with a progress bar on a terminal unless --quiet.
+PipelineOptions pipeline_workers(const TrajectoryOptions& options);
+
+// One line on frames, rates, devices and the implementation, for the end of a run.
+std::string describe_stats(const PipelineStats& stats, std::int64_t frames);
+
+}  // namespace kmol::cli

@@ -1,0 +1,157 @@
+#include "drivers/library/rdf_output.hpp"
+
+#include <fmt/core.h>
+#include <fmt/os.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "drivers/library/atomic_write.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/hdf5_handle.hpp"
+#include "kmol/core/runtime.hpp"
+
+#ifndef KMOL_PLOT_SCRIPT
+#define KMOL_PLOT_SCRIPT ""
+#endif
+
+namespace kmol {
+
+using io::Hid;
+
+namespace {
+
+std::string ylabel(RdfNormalization mode) {
+  switch (mode) {
+    case RdfNormalization::density:
+      return "rho(r) (1/Angstrom^3)";
+    case RdfNormalization::none:
+      return "pairs per frame";
+    case RdfNormalization::rdf:
+      break;
+  }
+  return "g(r)";
+}
+
+}  // namespace
+
+void write_rdf_xvg(const std::string& path, const RdfReport& report) {
+  write_atomically(path, [&](const std::string& temporary) {
+    auto f = fmt::output_file(temporary);
+    f.print("# This file was created by kmol {}\n", kmol_version());
+    for (const auto& line : report.header) f.print("# {}\n", line);
+    f.print("# columns: r (Angstrom, bin centre), {}, n(r) (cumulative coordination number)\n",
+            ylabel(report.rdf.mode));
+    f.print("@    title \"Radial distribution\"\n");
+    f.print("@    xaxis  label \"r (\\cE\\C)\"\n");
+    f.print("@    yaxis  label \"{}\"\n", ylabel(report.rdf.mode));
+    f.print("@TYPE xy\n");
+    f.print("@ s0 legend \"{}\"\n@ s1 legend \"n(r)\"\n", ylabel(report.rdf.mode));
+    for (std::size_t k = 0; k < report.rdf.g.size(); ++k)
+      f.print("{:12.6f} {:14.8g} {:14.8g}\n", report.rdf.centres[k], report.rdf.g[k],
+              report.rdf.coordination[k]);
+  });
+}
+
+void write_rdf_csv(const std::string& path, const RdfReport& report) {
+  write_atomically(path, [&](const std::string& temporary) {
+    auto f = fmt::output_file(temporary);
+    f.print("# kmol {} rdf; r in Angstrom\n", kmol_version());
+    for (const auto& line : report.header) f.print("# {}\n", line);
+    f.print("r_low,r_high,r_centre,count,g,n\n");
+    for (std::size_t k = 0; k < report.rdf.g.size(); ++k)
+      f.print("{:.6f},{:.6f},{:.6f},{},{:.10g},{:.10g}\n", report.rdf.edges[k],
+              report.rdf.edges[k + 1], report.rdf.centres[k], report.counts[k], report.rdf.g[k],
+              report.rdf.coordination[k]);
+  });
+}
+
+namespace {
+
+void dataset(hid_t parent, const char* name, hid_t file_type, hid_t memory_type,
+             std::vector<hsize_t> dims, const void* data, const char* unit = nullptr) {
+  Hid space(H5Screate_simple(int(dims.size()), dims.data(), nullptr));
+  Hid properties(H5Pcreate(H5P_DATASET_CREATE));
+  H5Pset_obj_track_times(properties.get(), false);  // no timestamps: equal runs write equal bytes
+  if (dims.size() == 2 && dims[0] > 0 && dims[1] > 0) {
+    H5Pset_chunk(properties.get(), 2, dims.data());
+    H5Pset_deflate(properties.get(), 4);
+  }
+  Hid d(
+      H5Dcreate2(parent, name, file_type, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT));
+  if (!d.valid() || H5Dwrite(d.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    throw std::runtime_error(std::string("cannot write dataset ") + name);
+  if (unit) io::write_string_attribute(d.get(), "unit", unit);
+}
+
+}  // namespace
+
+void write_rdf_h5(const std::string& path, const RdfReport& report) {
+  write_atomically(path, [&](const std::string& temporary) {
+    io::QuietHdf5 quiet;
+    Hid file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+    if (!file.valid()) throw InputError({path, "", -1}, "cannot create the file");
+    Hid group_properties(H5Pcreate(H5P_GROUP_CREATE));
+    H5Pset_obj_track_times(group_properties.get(), false);
+    Hid rdf(H5Gcreate2(file.get(), "rdf", H5P_DEFAULT, group_properties.get(), H5P_DEFAULT));
+    io::write_string_attribute(rdf.get(), "creator", "kmol " + kmol_version());
+    for (const auto& line : report.header) {
+      const auto colon = line.find(": ");
+      if (colon != std::string::npos)
+        io::write_string_attribute(rdf.get(), line.substr(0, colon), line.substr(colon + 2));
+    }
+    const hsize_t n = report.rdf.g.size();
+    dataset(rdf.get(), "edges", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n + 1}, report.rdf.edges.data(),
+            "Angstrom");
+    dataset(rdf.get(), "centres", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n}, report.rdf.centres.data(),
+            "Angstrom");
+    dataset(rdf.get(), "counts", H5T_STD_U64LE, H5T_NATIVE_UINT64, {n}, report.counts.data());
+    dataset(rdf.get(), "g", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n}, report.rdf.g.data());
+    dataset(rdf.get(), "n", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n}, report.rdf.coordination.data());
+    dataset(rdf.get(), "frames", H5T_STD_I64LE, H5T_NATIVE_INT64, {hsize_t(report.frames.size())},
+            report.frames.data());
+    if (report.state) {
+      const RunState& s = *report.state;
+      std::vector<std::uint64_t> flat;
+      for (std::int64_t k = 0; k < s.n_intervals(); ++k)
+        flat.insert(flat.end(), s.interval_counts(k).begin(), s.interval_counts(k).end());
+      dataset(rdf.get(), "interval_counts", H5T_STD_U64LE, H5T_NATIVE_UINT64,
+              {hsize_t(s.n_intervals()), n}, flat.data());
+      io::write_int_attribute(rdf.get(), "interval_frames", {int(s.interval())});
+    }
+  });
+}
+
+void plot_rdf_png(const std::string& path, const RdfReport& report) {
+  // The script reads a CSV of the values; both temporary files live beside the plot.
+  const std::string data = path + ".data-" + std::to_string(getpid()) + ".csv";
+  write_rdf_csv(data, report);
+  std::string script = KMOL_PLOT_SCRIPT;
+  char exe[4096] = {};
+  if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) > 0) {
+    std::string installed(exe);
+    installed = installed.substr(0, installed.rfind('/')) + "/../share/kmol/plot_rdf.py";
+    if (access(installed.c_str(), R_OK) == 0) script = installed;
+  }
+  std::string title;
+  for (const auto& line : report.header)
+    if (line.rfind("selections: ", 0) == 0) title = line.substr(12);
+  try {
+    write_atomically(path, [&](const std::string& temporary) {
+      const std::string command = fmt::format("/usr/bin/python3 '{}' '{}' '{}' '{}' '{}'", script,
+                                              data, temporary, ylabel(report.rdf.mode), title);
+      if (std::system(command.c_str()) != 0)
+        throw InputError(
+            {path, "--plot", -1},
+            "the plot failed (needs /usr/bin/python3 with Debian's python3-matplotlib: "
+            "scripts/bootstrap installs it)");
+    });
+  } catch (...) {
+    std::remove(data.c_str());
+    throw;
+  }
+  std::remove(data.c_str());
+}
+
+}  // namespace kmol

@@ -1,0 +1,28 @@
+#pragma once
+// Outputs of `kmol rdf`: Grace .xvg (as gmx rdf writes), CSV, HDF5 (counts, edges, g, n, partial
+// sums per interval and every setting) and a PNG plot. Each is written to a temporary file and
+// renamed; every one states that lengths are in Angstrom.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "drivers/library/run_state.hpp"
+#include "kernels/pair_histogram/gr.hpp"
+
+namespace kmol {
+
+struct RdfReport {
+  std::vector<std::string> header;  // "key: value" lines: command, version, selections, frames, ...
+  Rdf rdf;
+  std::vector<std::uint64_t> counts;
+  const RunState* state = nullptr;  // partial sums per interval (for the HDF5 output)
+  std::vector<std::int64_t> frames;
+};
+
+void write_rdf_xvg(const std::string& path, const RdfReport& report);
+void write_rdf_csv(const std::string& path, const RdfReport& report);
+void write_rdf_h5(const std::string& path, const RdfReport& report);
+// Runs the plotting script (Debian's python3-matplotlib) on the values.
+void plot_rdf_png(const std::string& path, const RdfReport& report);
+
+}  // namespace kmol

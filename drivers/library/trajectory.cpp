@@ -1,0 +1,66 @@
+#include "drivers/library/trajectory.hpp"
+
+#include <fmt/core.h>
+
+#include <cstdio>
+
+#include "drivers/library/frame_list.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/units.hpp"
+
+namespace kmol {
+
+Trajectory open_trajectory(const TrajectorySource& o) {
+  Trajectory t;
+  t.reader = std::make_unique<io::H5mdReader>(o.trajectory, o.group);
+  io::H5mdReader& r = *t.reader;
+  if (!o.quiet)
+    for (const auto& w : r.warnings()) fmt::print(stderr, "kmol: warning: {}\n", w);
+  if (r.n_frames() == 0)
+    throw InputError({o.trajectory, "position/value", -1}, "the trajectory has no frames");
+  t.frames = frame_list(o.frames, r.n_frames());
+  t.atoms.n_atoms = r.n_atoms();
+  t.atoms.species = r.species();
+  t.atoms.species_names = r.species_names();
+  if (!o.top.empty()) {
+    t.topology = std::make_unique<io::Topology>(io::read_topology(o.top));
+    if (std::int64_t(t.topology->size()) != r.n_atoms())
+      throw InputError({o.top, "", -1}, "has " + std::to_string(t.topology->size()) +
+                                            " atoms, the trajectory " +
+                                            std::to_string(r.n_atoms()));
+    t.atoms.names = t.topology->names;
+    t.atoms.resnames = t.topology->resnames;
+    t.atoms.resids = t.topology->resids;
+  }
+  if (!o.no_pbc && r.box_kind() == BoxKind::none)
+    throw InputError({o.trajectory, "particles/" + r.particle_group() + "/box", -1},
+                     "the trajectory has no periodic box, but periodic distances are asked for "
+                     "(use --no-pbc for "
+                     "plain distances)");
+  t.first_box = o.no_pbc ? BoxSpec::none() : r.frame_info(t.frames.front()).box;
+  t.r_min = io::parse_length(o.r_min, "--rmin");
+  if (o.r_max.empty()) {
+    if (t.first_box.kind == BoxKind::none)
+      throw InputError({"", "--rmax", -1}, "required without a periodic box");
+    t.r_max = 0.999999 * inscribed_radius(validated(t.first_box));
+  } else {
+    t.r_max = io::parse_length(o.r_max, "--rmax");
+  }
+  if (!(t.r_max > t.r_min) || t.r_min < 0)
+    throw InputError(
+        {"", "--rmax", -1},
+        fmt::format("must exceed --rmin ({} Angstrom) and --rmin must not be negative", t.r_min));
+  if (t.first_box.kind != BoxKind::none) {
+    const double limit = inscribed_radius(validated(t.first_box));
+    if (t.r_max > limit)
+      throw InputError(
+          {o.trajectory, "--rmax", long(t.frames.front())},
+          fmt::format(
+              "{} Angstrom exceeds the radius of the largest sphere inside the box of this frame "
+              "({:.6f} Angstrom), the limit of the minimum-image convention",
+              t.r_max, limit));
+  }
+  return t;
+}
+
+}  // namespace kmol

@@ -1,0 +1,39 @@
+#pragma once
+// A trajectory opened for a whole-trajectory run: the reader, the topology, what selections can
+// ask about the atoms, the frames to visit and the distance range, all checked against the file.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "drivers/library/selection.hpp"
+#include "kmol/core/box.hpp"
+#include "kmol/core/io/h5md_reader.hpp"
+#include "kmol/core/io/topology.hpp"
+
+namespace kmol {
+
+// Where the frames come from and which of them, as a user names them.
+struct TrajectorySource {
+  std::string trajectory;  // path
+  std::string group;       // particle group; empty: the only one, or 'all'
+  std::string top;         // topology path (PDB, GRO or PQR), or empty
+  std::string frames = "::";
+  std::string r_min = "0", r_max;  // lengths with units; empty r_max: the first box's limit
+  bool no_pbc = false;             // plain distances, ignoring the file's box
+  bool quiet = false;              // no warnings on stderr
+};
+
+struct Trajectory {
+  std::unique_ptr<io::H5mdReader> reader;
+  std::unique_ptr<io::Topology> topology;  // null without a topology
+  AtomTable atoms;
+  std::vector<std::int64_t> frames;  // file frames to process
+  double r_min = 0, r_max = 0;       // Angstrom
+  BoxSpec first_box;
+};
+
+// Throws InputError naming the file and field, or the option, that does not fit.
+Trajectory open_trajectory(const TrajectorySource& source);
+
+}  // namespace kmol
