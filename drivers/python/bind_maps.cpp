@@ -1,0 +1,324 @@
+// Maps on lattices: electrostatic potentials, Gaussian densities, their isosurfaces and the
+// cross-correlation of two maps. Every map comes back as a kmol.Map with its grid.
+#include <pybind11/stl.h>
+
+#include <optional>
+
+#include "drivers/python/common.hpp"
+#include "kernels/correlation/correlation.hpp"
+#include "kernels/coulomb/coulomb.hpp"
+#include "kernels/density/density.hpp"
+#include "kernels/surface/surface.hpp"
+#include "kmol/core/io/mrc.hpp"
+#include "kmol/core/io/pqr.hpp"
+
+namespace kmol::python {
+
+namespace {
+
+// The values of `map` as one float32 array in kmol's order (i fastest), converted when needed.
+py::array_t<float, py::array::f_style | py::array::forcecast> map_values(
+    const py::handle& values, const io::RegularGrid& grid, const std::string& name) {
+  auto a = py::array_t<float, py::array::f_style | py::array::forcecast>::ensure(values);
+  if (!a || a.ndim() != 3) bad_input(name, "an (nx, ny, nz) array of map values");
+  for (int d = 0; d < 3; ++d)
+    if (a.shape(d) != grid.counts[d])
+      bad_input(name, "values of shape (" + std::to_string(grid.counts[0]) + ", " +
+                          std::to_string(grid.counts[1]) + ", " + std::to_string(grid.counts[2]) +
+                          ") to match the grid");
+  return a;
+}
+
+// A kmol.Map, or values with origin and spacing, as float32 values and their grid.
+struct MapIn {
+  io::RegularGrid grid;
+  py::array_t<float, py::array::f_style | py::array::forcecast> values;
+};
+
+MapIn map_in(const py::object& map, const py::object& origin, const py::object& spacing,
+             const std::string& name) {
+  if (py::isinstance<MapOut>(map)) {
+    const auto& m = map.cast<const MapOut&>();
+    return {m.grid, map_values(m.values, m.grid, name)};
+  }
+  const auto a = py::array::ensure(map);
+  if (!a || a.ndim() != 3) bad_input(name, "a kmol.Map or an (nx, ny, nz) array");
+  if (origin.is_none() || spacing.is_none())
+    bad_input("origin", "origin and spacing with an array");
+  const io::RegularGrid grid =
+      grid_from(origin, spacing, py::make_tuple(a.shape(0), a.shape(1), a.shape(2)));
+  return {grid, map_values(a, grid, name)};
+}
+
+template <class T>
+MapOut potential_in(const py::object& positions, const py::object& charges, const py::object& radii,
+                    CoulombSettings s, double padding, const std::string& device) {
+  const Coordinates<T> xyz = coordinates<T>(positions, "positions");
+  if (xyz.size() == 0) bad_input("positions", "at least one atom");
+  const auto q = values<T>(charges, "charges", xyz.size());
+  py::array_t<T, py::array::c_style | py::array::forcecast> r;
+  if (!radii.is_none()) r = values<T>(radii, "radii", xyz.size());
+  if (s.method == CoulombMethod::mdh && radii.is_none()) bad_input("radii", "radii for mdh");
+  if (s.lattice.points() == 0) {
+    const Coordinates<double> exact = coordinates<double>(positions, "positions");
+    s.lattice = lattice_around(exact.data(), exact.size(), s.lattice.spacing, padding);
+  }
+  const CoulombInput<T> in{xyz.data(), q.data(), radii.is_none() ? nullptr : r.data(), xyz.size()};
+  PotentialMap<T> map = without_gil([&] {
+    return on_device(device, [&](const auto& space) { return coulomb_potential(space, in, s); });
+  });
+  const io::RegularGrid grid{map.lattice.origin,
+                             {map.lattice.spacing, map.lattice.spacing, map.lattice.spacing},
+                             map.lattice.counts};
+  return map_of(adopt_map(std::move(map.values), map.lattice.counts), grid,
+                to_string(map.impl_used), map.launch, to_string(map.units));
+}
+
+MapOut potential(py::object positions, py::object charges, py::object radii,
+                 const std::string& method, double spacing, double padding, py::object origin,
+                 py::object counts, double cutoff, double ionic_strength, double temperature,
+                 double dielectric, bool faces_only, bool compensated, const std::string& units,
+                 const std::string& impl, const std::string& device, const std::string& precision) {
+  CoulombSettings s;
+  s.method = coulomb_method_from_string(method);
+  s.impl = coulomb_impl_from_string(impl);
+  s.units = potential_units_from_string(units);
+  s.ionic_strength = ionic_strength;
+  s.temperature = temperature;
+  s.cutoff = cutoff;
+  s.dielectric = dielectric;
+  s.faces_only = faces_only;
+  s.compensated = compensated;
+  if (!(spacing > 0)) bad_input("spacing", "a positive lattice spacing (Angstrom)");
+  s.lattice.spacing = spacing;
+  if (origin.is_none() != counts.is_none()) bad_input("origin", "origin and counts together");
+  // Without origin and counts, potential_in places the lattice around the atoms.
+  if (!origin.is_none()) {
+    const io::RegularGrid g = grid_from(origin, py::float_(spacing), counts);
+    s.lattice.origin = g.origin;
+    s.lattice.counts = g.counts;
+  }
+  const Precision p = precision_from(precision, positions);
+  return p == Precision::single
+             ? potential_in<float>(positions, charges, radii, s, padding, device)
+             : potential_in<double>(positions, charges, radii, s, padding, device);
+}
+
+MapOut density(py::object positions, py::object radii, double spacing, double padding,
+               py::object origin, py::object counts, double scale, double threshold,
+               const std::string& storage, double memory_budget, const std::string& impl,
+               const std::string& device) {
+  const Coordinates<float> xyz = coordinates<float>(positions, "positions");
+  if (xyz.size() == 0) bad_input("positions", "at least one atom");
+  const auto r = values<float>(radii, "radii", xyz.size());
+  DensitySettings s;
+  s.scale = scale;
+  s.threshold = threshold;
+  s.memory_budget = memory_budget;
+  if (storage != "float" && storage != "half") bad_input("storage", "'float' or 'half'");
+  s.storage = storage == "half" ? DensityStorage::half : DensityStorage::single;
+  s.impl = density_impl_from_string(impl);
+  if (!(spacing > 0)) bad_input("spacing", "a positive lattice spacing (Angstrom)");
+  if (!(scale > 0)) bad_input("scale", "a positive scale");
+  if (!(threshold > 0 && threshold < 1)) bad_input("threshold", "a threshold in (0, 1)");
+  if (origin.is_none() != counts.is_none()) bad_input("origin", "origin and counts together");
+  if (!origin.is_none()) {
+    s.grid = grid_from(origin, py::float_(spacing), counts);
+  } else {
+    float widest = 0;
+    for (py::ssize_t i = 0; i < r.shape(0); ++i) widest = std::max(widest, r.data()[i]);
+    // As kmol surf: room for the widest Gaussian and two lattice steps, so surfaces close.
+    const double margin =
+        padding >= 0 ? padding : density_cut_radius(scale * widest, threshold) + 2 * spacing;
+    s.grid = density_grid_around(xyz.data(), xyz.size(), spacing, margin);
+  }
+  const DensityInput in{xyz.data(), r.data(), xyz.size()};
+  DensityMap map = without_gil([&] {
+    return on_device(device, [&](const auto& space) { return gaussian_density(space, in, s); });
+  });
+  // Half maps are binary16 bits, which numpy reads as float16.
+  py::array values = s.storage == DensityStorage::half
+                         ? adopt_map(std::move(map.half_values), map.grid.counts)
+                               .attr("view")(py::dtype("float16"))
+                         : adopt_map(std::move(map.values), map.grid.counts);
+  return map_of(values, map.grid, to_string(map.impl_used), map.launch, "density");
+}
+
+struct MeshOut {
+  py::array vertices, normals, faces;
+  double area = 0, volume = 0;
+  std::int64_t open_edges = 0;
+};
+
+MeshOut isosurface(py::object map, double iso, py::object origin, py::object spacing,
+                   const std::string& device) {
+  const MapIn in = map_in(map, origin, spacing, "map");
+  SurfaceMesh mesh = without_gil([&] {
+    return on_device(device, [&](const auto& space) {
+      return marching_cubes(space, in.grid, in.values.data(), float(iso));
+    });
+  });
+  MeshOut out;
+  const MeshMeasures measures = measure_mesh(mesh);
+  out.area = measures.area;
+  out.volume = measures.volume;
+  out.open_edges = open_edges(mesh);
+  const auto n = py::ssize_t(mesh.positions.size()), t = py::ssize_t(mesh.triangles.size());
+  out.vertices = adopt<float>(std::move(mesh.positions), {n, 3});
+  out.normals = adopt<float>(std::move(mesh.normals), {n, 3});
+  out.faces = adopt<std::int32_t>(std::move(mesh.triangles), {t, 3});
+  return out;
+}
+
+struct CorrelationOut {
+  double global = 0;
+  std::int64_t voxels = 0;
+  MapOut local;
+};
+
+CorrelationOut correlate(py::object simulated, py::object reference, py::object threshold,
+                         py::object origin, py::object spacing, const std::string& device) {
+  const MapIn a = map_in(simulated, origin, spacing, "simulated");
+  const MapIn b = map_in(reference, origin, spacing, "reference");
+  for (int d = 0; d < 3; ++d)
+    if (a.grid.counts[d] != b.grid.counts[d] || a.grid.spacing[d] != b.grid.spacing[d])
+      bad_input("reference", "a map on the lattice of the simulated map");
+  CorrelationSettings s;
+  if (!threshold.is_none()) s.threshold = threshold.cast<double>();
+  Correlation c = without_gil([&] {
+    return on_device(device, [&](const auto& space) {
+      return cross_correlation(space, a.grid, a.values.data(), b.values.data(), s);
+    });
+  });
+  CorrelationOut out;
+  out.global = c.global;
+  out.voxels = c.voxels;
+  out.local = map_of(adopt_map(std::move(c.local), c.tiles.counts), c.tiles, "", "", "cc");
+  return out;
+}
+
+py::dict read_pqr(const std::string& path) {
+  io::PqrAtoms atoms = io::read_pqr(path);
+  const auto n = py::ssize_t(atoms.size());
+  py::dict d;
+  d["positions"] = adopt<double>(std::move(atoms.positions), {n, 3});
+  d["charges"] = adopt(std::move(atoms.charges), {n});
+  d["radii"] = adopt(std::move(atoms.radii), {n});
+  d["atom_names"] = atoms.atom_names;
+  d["residue_names"] = atoms.residue_names;
+  d["residue_ids"] = atoms.residue_ids;
+  return d;
+}
+
+MapOut read_map(const std::string& path) {
+  const bool dx = path.size() > 3 && path.compare(path.size() - 3, 3, ".dx") == 0;
+  io::ScalarMap map = dx ? io::read_opendx(path) : io::read_mrc(path);
+  return map_of(adopt_map(std::move(map.values), map.grid.counts), map.grid, "", "", "");
+}
+
+void write_dx(const MapOut& map, const std::string& path, const std::string& title) {
+  if (py::array_t<double>::check_(map.values)) {
+    auto v = py::array_t<double, py::array::f_style | py::array::forcecast>::ensure(map.values);
+    io::write_opendx(path, map.grid, v.data(), title);
+  } else {
+    io::write_opendx(path, map.grid, map_values(map.values, map.grid, "values").data(), title);
+  }
+}
+
+py::array vector_of(const Vec3<double>& v) { return py::array_t<double>(3, &v.x); }
+
+}  // namespace
+
+void bind_maps(py::module_& m) {
+  py::class_<MapOut>(m, "Map", R"(A scalar map on a regular lattice.
+
+values[i, j, k] (numpy, shape (nx, ny, nz)) is the value at origin + (i, j, k) * spacing; origin
+and spacing are in Angstrom; impl and launch say what computed it, units what the values are in.)")
+      .def_readonly("values", &MapOut::values)
+      .def_property_readonly("origin", [](const MapOut& m) { return vector_of(m.grid.origin); })
+      .def_property_readonly(
+          "spacing", [](const MapOut& m) { return py::array_t<double>(3, m.grid.spacing.data()); })
+      .def_property_readonly("counts", [](const MapOut& m) { return m.grid.counts; })
+      .def_readonly("impl", &MapOut::impl)
+      .def_readonly("launch", &MapOut::launch)
+      .def_readonly("units", &MapOut::units)
+      .def(
+          "axis",
+          [](const MapOut& m, int d) {
+            if (d < 0 || d > 2) bad_input("axis", "0, 1 or 2");
+            std::vector<double> x(std::size_t(m.grid.counts[d]));
+            const double o = (&m.grid.origin.x)[d];
+            for (std::size_t i = 0; i < x.size(); ++i) x[i] = o + double(i) * m.grid.spacing[d];
+            const auto n = py::ssize_t(x.size());
+            return adopt(std::move(x), {n});
+          },
+          py::arg("axis"), "Coordinates of the lattice points along axis 0, 1 or 2 (Angstrom).")
+      .def("write_dx", &write_dx, py::arg("path"), py::arg("title") = "map",
+           "Writes the map as OpenDX (APBS' dialect) through a temporary file.");
+
+  m.def("potential", &potential, py::arg("positions"), py::arg("charges"),
+        py::arg("radii") = py::none(), py::kw_only(), py::arg("method") = "direct",
+        py::arg("spacing") = 0.5, py::arg("padding") = 10.0, py::arg("origin") = py::none(),
+        py::arg("counts") = py::none(), py::arg("cutoff") = 12.0, py::arg("ionic_strength") = 0.15,
+        py::arg("temperature") = 298.15, py::arg("dielectric") = 0.0, py::arg("faces_only") = false,
+        py::arg("compensated") = false, py::arg("units") = "kT/e", py::arg("impl") = "auto",
+        py::arg("device") = "auto", py::arg("precision") = "auto",
+        R"(Electrostatic potential map of point charges (as `kmol potential`).
+
+positions: (n, 3) Angstrom; charges: (n,) e; radii: (n,) Angstrom (method 'mdh' only).
+method: 'direct' (Coulomb), 'cutoff' (NAMD shifting at cutoff, Angstrom) or 'mdh' (APBS' multiple
+Debye-Hueckel at ionic_strength mol/L, temperature K). dielectric: relative permittivity (0: 1, or
+78.54 for mdh). The lattice: spacing (Angstrom) around the atoms with padding (Angstrom), or given
+by origin (3,) and counts (3,). units: 'kT/e', 'V' or 'kcal/mol/e'. impl: 'auto', 'kokkos', 'host'
+or 'cuda'; precision: 'auto' (dtype of positions), 'single' or 'double'. Returns a kmol.Map.)");
+  m.def("density", &density, py::arg("positions"), py::arg("radii"), py::kw_only(),
+        py::arg("spacing") = 1.0, py::arg("padding") = -1.0, py::arg("origin") = py::none(),
+        py::arg("counts") = py::none(), py::arg("scale") = 1.0, py::arg("threshold") = 0.01,
+        py::arg("storage") = "float", py::arg("memory_budget") = 4e9, py::arg("impl") = "auto",
+        py::arg("device") = "auto",
+        R"(Gaussian density map (QuickSurf's model, as `kmol surf`).
+
+rho(r) = sum_i exp(-|r - r_i|^2 / (2 (scale radius_i)^2)), each Gaussian cut below threshold.
+positions: (n, 3) Angstrom (computed in float32); radii: (n,) Angstrom. The lattice: spacing
+(Angstrom) around the atoms with padding (Angstrom; negative: the widest cut radius plus two
+spacings), or origin and counts. storage: 'float' or 'half' (float16 values). memory_budget: device
+bytes before the map is computed in slabs. impl: 'auto', 'kokkos' or 'cuda'. Returns a kmol.Map.)");
+
+  py::class_<MeshOut>(m, "Mesh", R"(A triangle mesh from marching cubes.
+
+vertices and normals: (n, 3) float32 (Angstrom; unit outward normals); faces: (t, 3) int32 vertex
+indices, counter-clockwise seen from outside; area (Angstrom^2), volume (Angstrom^3, enclosed),
+open_edges (0 for a closed surface).)")
+      .def_readonly("vertices", &MeshOut::vertices)
+      .def_readonly("normals", &MeshOut::normals)
+      .def_readonly("faces", &MeshOut::faces)
+      .def_readonly("area", &MeshOut::area)
+      .def_readonly("volume", &MeshOut::volume)
+      .def_readonly("open_edges", &MeshOut::open_edges);
+  m.def("marching_cubes", &isosurface, py::arg("map"), py::arg("iso"), py::kw_only(),
+        py::arg("origin") = py::none(), py::arg("spacing") = py::none(), py::arg("device") = "auto",
+        R"(Isosurface at `iso` of a kmol.Map, or of an (nx, ny, nz) array with origin and spacing
+(Angstrom); values above iso are inside. Values are read as float32. Returns a kmol.Mesh.)");
+
+  py::class_<CorrelationOut>(
+      m, "Correlation",
+      "coefficient: Pearson coefficient (global) over the counted voxels; voxels: how "
+      "many; local: kmol.Map of the coefficient on 8^3 tiles.")
+      .def_readonly("coefficient", &CorrelationOut::global)
+      .def_readonly("voxels", &CorrelationOut::voxels)
+      .def_readonly("local", &CorrelationOut::local);
+  m.def(
+      "cross_correlation", &correlate, py::arg("simulated"), py::arg("reference"), py::kw_only(),
+      py::arg("threshold") = py::none(), py::arg("origin") = py::none(),
+      py::arg("spacing") = py::none(), py::arg("device") = "auto",
+      R"(Cross-correlation of two maps on one lattice (kmol.Map or arrays with origin and spacing):
+the global Pearson coefficient and local ones on 8^3 tiles. threshold: count only
+voxels whose reference value exceeds it. Values are read as float32. Returns kmol.Correlation.)");
+
+  m.def("read_pqr", &read_pqr, py::arg("path"),
+        "A PQR file's atoms: positions (n, 3) Angstrom, charges (e), radii (Angstrom), names.");
+  m.def("read_map", &read_map, py::arg("path"),
+        "An OpenDX (.dx) or MRC/CCP4 map as a kmol.Map (float32 values).");
+}
+
+}  // namespace kmol::python

@@ -1,0 +1,102 @@
+// kmol.orbital: a molecular orbital of a Molden file on a lattice.
+#include <pybind11/stl.h>
+
+#include <fstream>
+
+#include "drivers/python/common.hpp"
+#include "kernels/orbital/examples.hpp"
+#include "kernels/orbital/orbital.hpp"
+
+namespace kmol::python {
+namespace {
+
+template <class T>
+MapOut orbital_as(const OrbitalBasis& basis, const MolecularOrbital& mo, const OrbitalSettings& s,
+                  const std::string& device) {
+  OrbitalMap<T> map = without_gil([&] {
+    return on_device(device,
+                     [&](const auto& space) { return orbital_on_lattice<T>(space, basis, mo, s); });
+  });
+  const Lattice& l = map.lattice;
+  const io::RegularGrid grid{l.origin, {l.spacing, l.spacing, l.spacing}, l.counts};
+  return map_of(adopt_map(std::move(map.values), l.counts), grid, to_string(map.impl_used),
+                map.launch, "bohr^-3/2");
+}
+
+MapOut orbital(const std::string& path, py::object mo, const std::string& spin, double spacing,
+               double padding, py::object origin, py::object counts, const std::string& impl,
+               const std::string& device, const std::string& precision) {
+  const MoldenData molden = read_molden(path);
+  const std::string which =
+      py::isinstance<py::int_>(mo) ? std::to_string(mo.cast<int>()) : mo.cast<std::string>();
+  const MolecularOrbital& chosen =
+      molden.orbitals[std::size_t(select_orbital(molden, which, spin))];
+  OrbitalSettings s;
+  s.impl = orbital_impl_from_string(impl);
+  if (!(spacing > 0)) bad_input("spacing", "a positive lattice spacing (Angstrom)");
+  if (origin.is_none() != counts.is_none()) bad_input("origin", "origin and counts together");
+  if (origin.is_none()) {
+    s.lattice = lattice_around(molden.positions.data(), molden.atoms(), spacing, padding);
+  } else {
+    const io::RegularGrid g = grid_from(origin, py::float_(spacing), counts);
+    s.lattice.origin = g.origin;
+    s.lattice.spacing = spacing;
+    s.lattice.counts = g.counts;
+  }
+  const OrbitalBasis basis(molden);
+  if (precision != "single" && precision != "double")
+    bad_input("precision", "'single' or 'double', not '" + precision + "'");
+  return precision == "double" ? orbital_as<double>(basis, chosen, s, device)
+                               : orbital_as<float>(basis, chosen, s, device);
+}
+
+py::list orbitals_of(const std::string& path) {
+  const MoldenData molden = read_molden(path);
+  py::list out;
+  for (const auto& mo : molden.orbitals) {
+    py::dict d;
+    d["symmetry"] = mo.symmetry;
+    d["spin"] = mo.spin;
+    d["energy"] = mo.energy;
+    d["occupation"] = mo.occupation;
+    out.append(d);
+  }
+  return out;
+}
+
+void write_example(const std::string& path, const std::string& molecule) {
+  if (molecule != "water" && molecule != "c60") bad_input("molecule", "'water' or 'c60'");
+  // The orbitals `kmol orbital --example` lists.
+  ExampleOptions options;
+  options.valence = molecule == "c60";
+  options.orbitals = options.valence ? 184 : 7;
+  options.occupied = options.valence ? 180 : 5;
+  const MoldenData molden = example_molecule(
+      molecule == "water" ? ExampleMolecule::water_sto3g : ExampleMolecule::c60_631gs, options);
+  std::ofstream out(path);
+  write_molden(out, molden);
+  if (!out) throw InputError({path, "", -1}, "cannot write the Molden file");
+}
+
+}  // namespace
+
+void bind_orbital(py::module_& m) {
+  m.def("orbital", &orbital, py::arg("molden"), py::arg("mo") = "homo", py::kw_only(),
+        py::arg("spin") = "Alpha", py::arg("spacing") = 0.1, py::arg("padding") = 5.0,
+        py::arg("origin") = py::none(), py::arg("counts") = py::none(), py::arg("impl") = "auto",
+        py::arg("device") = "auto", py::arg("precision") = "single",
+        R"(A molecular orbital of a Molden file on a lattice (as `kmol orbital`).
+
+molden: path of the file (GTO basis, Cartesian or spherical, up to g). mo: 'homo', 'lumo' (of spin
+'Alpha' or 'Beta') or the orbital's number in the file (from 1). The lattice: spacing (Angstrom)
+around the atoms with padding (Angstrom), or origin (3,) and counts (3,). impl: 'auto', 'kokkos',
+'host' or 'cuda'; precision: 'single' or 'double'. Returns a kmol.Map of psi in bohr^-3/2.)");
+  m.def("molden_orbitals", &orbitals_of, py::arg("molden"),
+        "The orbitals a Molden file lists, in order: symmetry, spin, energy (hartree), "
+        "occupation.");
+  m.def("write_example_molden", &write_example, py::arg("path"), py::arg("molecule") = "water",
+        "Writes kmol's test molecule ('water', STO-3G, or 'c60', 6-31G* valence) with orthonormal "
+        "orbitals as a Molden file (as `kmol orbital --example ... --write-molden`).");
+}
+
+}  // namespace kmol::python

@@ -1,0 +1,89 @@
+#include "drivers/python/common.hpp"
+
+#include <cmath>
+
+namespace kmol::python {
+
+void bad_input(const std::string& field, const std::string& expected) {
+  throw InputError({"", field, -1}, "expected " + expected);
+}
+
+BoxSpec box_from(const py::handle& object) {
+  if (object.is_none()) return BoxSpec::none();
+  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(object);
+  if (!a) bad_input("box", "None, (3,) lengths, (3, 3) edge vectors or (6,) dimensions");
+  const double* v = a.data();
+  if (a.ndim() == 1 && a.shape(0) == 3) return BoxSpec::orthorhombic(v[0], v[1], v[2]);
+  if (a.ndim() == 2 && a.shape(0) == 3 && a.shape(1) == 3)
+    return BoxSpec::triclinic({v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]});
+  if (a.ndim() == 1 && a.shape(0) == 6) {
+    // Edge lengths and angles as MDAnalysis and PDB CRYST1 give them: a along x, b in the xy plane.
+    if (v[3] == 90 && v[4] == 90 && v[5] == 90) return BoxSpec::orthorhombic(v[0], v[1], v[2]);
+    const double radian = M_PI / 180;
+    const double ca = std::cos(v[3] * radian), cb = std::cos(v[4] * radian);
+    const double cg = std::cos(v[5] * radian), sg = std::sin(v[5] * radian);
+    const double cx = v[2] * cb, cy = v[2] * (ca - cb * cg) / sg;
+    const double cz2 = v[2] * v[2] - cx * cx - cy * cy;
+    if (!(cz2 > 0)) bad_input("box", "angles that make a cell with volume");
+    return BoxSpec::triclinic({v[0], 0, 0}, {v[1] * cg, v[1] * sg, 0}, {cx, cy, std::sqrt(cz2)});
+  }
+  bad_input("box",
+            "None, (3,) lengths, (3, 3) edge vectors or (6,) dimensions [a b c alpha beta "
+            "gamma]");
+}
+
+py::object box_to_python(const BoxSpec& box) {
+  if (box.kind == BoxKind::none) return py::none();
+  py::array_t<double> edges({3, 3});
+  auto e = edges.mutable_unchecked<2>();
+  for (int i = 0; i < 3; ++i) {
+    e(i, 0) = box.edges[i].x;
+    e(i, 1) = box.edges[i].y;
+    e(i, 2) = box.edges[i].z;
+  }
+  return std::move(edges);
+}
+
+io::RegularGrid grid_from(const py::handle& origin, const py::handle& spacing,
+                          const py::handle& counts) {
+  io::RegularGrid grid;
+  auto o = values<double>(origin, "origin", 3);
+  grid.origin = {o.at(0), o.at(1), o.at(2)};
+  auto h = py::array_t<double, py::array::forcecast>::ensure(spacing);
+  if (!h || !(h.size() == 1 || h.size() == 3)) bad_input("spacing", "a scalar or 3 spacings");
+  for (int d = 0; d < 3; ++d) grid.spacing[d] = h.data()[h.size() == 1 ? 0 : d];
+  auto n = values<std::int64_t>(counts, "counts", 3);
+  for (int d = 0; d < 3; ++d) grid.counts[d] = n.at(d);
+  for (int d = 0; d < 3; ++d) {
+    if (!(grid.spacing[d] > 0)) bad_input("spacing", "positive spacings (Angstrom)");
+    if (grid.counts[d] < 1) bad_input("counts", "at least one point along each axis");
+  }
+  return grid;
+}
+
+Precision precision_from(const std::string& name, const py::handle& like) {
+  if (name == "single") return Precision::single;
+  if (name == "double") return Precision::double_;
+  if (name != "auto") bad_input("precision", "'auto', 'single' or 'double', not '" + name + "'");
+  const auto array = py::array::ensure(like);
+  return array && array.dtype().is(py::dtype::of<float>()) ? Precision::single : Precision::double_;
+}
+
+bool use_gpu(const std::string& device) {
+  if (device != "auto" && device != "cpu" && device != "gpu")
+    bad_input("device", "'auto', 'cpu' or 'gpu', not '" + device + "'");
+  if (device == "cpu") return false;
+#ifdef KOKKOS_ENABLE_CUDA
+  const bool present = !gpu_devices().empty();
+  if (device == "gpu" && !present)
+    throw UnsupportedError("device='gpu': this CUDA build of kmol finds no GPU on this machine");
+  return present;
+#else
+  if (device == "gpu")
+    throw UnsupportedError(
+        "device='gpu': this build of kmol has no GPU backend (build with KMOL_CONFIG=cuda)");
+  return false;
+#endif
+}
+
+}  // namespace kmol::python

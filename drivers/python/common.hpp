@@ -1,0 +1,140 @@
+#pragma once
+// What every binding of the Python module shares: numpy arrays in and out, the device and precision
+// options the command line has, boxes, and running a kernel without the GIL.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kmol/core/box.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/opendx.hpp"
+#include "kmol/core/runtime.hpp"
+#include "kmol/core/vec3.hpp"
+
+namespace kmol::python {
+
+namespace py = pybind11;
+
+[[noreturn]] void bad_input(const std::string& field, const std::string& expected);
+
+// Coordinates as (n, 3) reals of type T. A C-contiguous array of that dtype is used in place (the
+// caller's memory, no copy); anything else (other dtype, strides, nested lists) is converted once.
+template <class T>
+struct Coordinates {
+  py::array_t<T, py::array::c_style | py::array::forcecast> array;
+  const Vec3<T>* data() const { return reinterpret_cast<const Vec3<T>*>(array.data()); }
+  std::int64_t size() const { return std::int64_t(array.shape(0)); }
+};
+
+template <class T>
+Coordinates<T> coordinates(const py::handle& object, const std::string& name) {
+  if (object.is_none()) bad_input(name, "an (n, 3) array of coordinates, not None");
+  auto array = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(object);
+  if (!array) bad_input(name, "an (n, 3) array of real coordinates");
+  if (array.ndim() != 2 || array.shape(1) != 3)
+    bad_input(name, "an (n, 3) array of coordinates, not shape " +
+                        std::string(py::str(py::tuple(py::cast(std::vector<py::ssize_t>(
+                            array.shape(), array.shape() + array.ndim()))))));
+  return {std::move(array)};
+}
+
+// A one-dimensional array of n values of type T (n < 0: any length), converted when needed.
+template <class T>
+py::array_t<T, py::array::c_style | py::array::forcecast> values(const py::handle& object,
+                                                                 const std::string& name,
+                                                                 std::int64_t n) {
+  auto array = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(object);
+  if (!array || array.ndim() != 1) bad_input(name, "a one-dimensional array");
+  if (n >= 0 && array.shape(0) != n)
+    bad_input(name, "one value per atom (" + std::to_string(n) + "), not " +
+                        std::to_string(array.shape(0)));
+  return array;
+}
+
+// A numpy array of Scalar that owns `v` (moved, not copied), shaped as given; strides in bytes
+// (empty: C order). Scalar defaults to the vector's element; vectors of Vec3 or std::array give
+// their components (shape (n, 3)).
+template <class Scalar = void, class Vector>
+py::array adopt(Vector&& v, std::vector<py::ssize_t> shape, std::vector<py::ssize_t> strides = {}) {
+  using V = std::decay_t<Vector>;
+  using Value = std::conditional_t<std::is_void_v<Scalar>, typename V::value_type, Scalar>;
+  auto* owner = new V(std::forward<Vector>(v));
+  py::capsule release(owner, [](void* p) { delete static_cast<V*>(p); });
+  return py::array_t<Value>(std::move(shape), std::move(strides),
+                            reinterpret_cast<const Value*>(owner->data()), release);
+}
+
+// A lattice map as an (nx, ny, nz) array indexed [i, j, k] over kmol's memory (i fastest).
+template <class Vector>
+py::array adopt_map(Vector&& v, const std::array<std::int64_t, 3>& n) {
+  using Value = typename std::decay_t<Vector>::value_type;
+  const py::ssize_t s = sizeof(Value);
+  return adopt(std::forward<Vector>(v), {n[0], n[1], n[2]}, {s, s * n[0], s * n[0] * n[1]});
+}
+
+// A box from None (no periodicity), (3,) edge lengths, (3, 3) edge vectors (rows) or MDAnalysis'
+// (6,) dimensions [a, b, c, alpha, beta, gamma] (degrees).
+BoxSpec box_from(const py::handle& object);
+py::object box_to_python(const BoxSpec& box);
+
+// A regular grid from origin (3,), spacing (scalar or (3,)) and counts (3,).
+io::RegularGrid grid_from(const py::handle& origin, const py::handle& spacing,
+                          const py::handle& counts);
+
+enum class Precision { single, double_ };
+// "single", "double", or "auto": the dtype of `like` (float32: single; anything else: double).
+Precision precision_from(const std::string& name, const py::handle& like);
+
+// Whether `device` ("cpu", "gpu", or "auto": the GPU when the build has one and a GPU is present)
+// means the GPU. Throws UnsupportedError for "gpu" without one.
+bool use_gpu(const std::string& device);
+
+// Calls f with the execution space `device` names.
+
+template <class F>
+auto on_device(const std::string& device, F&& f) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if (use_gpu(device)) return f(Kokkos::Cuda());
+#else
+  use_gpu(device);
+#endif
+  return f(Kokkos::DefaultHostExecutionSpace());
+}
+
+// Runs f with the GIL released, so other Python threads (a trajectory reader) run meanwhile.
+template <class F>
+auto without_gil(F&& f) {
+  py::gil_scoped_release release;
+  return f();
+}
+
+// A scalar map (kmol.Map): values[i, j, k] at origin + (i, j, k) * spacing (Angstrom).
+struct MapOut {
+  py::array values;  // (nx, ny, nz), i fastest in memory
+  io::RegularGrid grid;
+  std::string impl, launch, units;
+};
+
+inline MapOut map_of(py::array values, const io::RegularGrid& grid, std::string impl,
+                     std::string launch, std::string units) {
+  return {std::move(values), grid, std::move(impl), std::move(launch), std::move(units)};
+}
+
+// Frees the device memory of every kmol.MD still alive (called at exit, before Kokkos stops).
+void release_simulations();
+
+// Registration of each part of the module.
+void bind_pair_histogram(py::module_& m);
+void bind_maps(py::module_& m);
+void bind_orbital(py::module_& m);
+void bind_md(py::module_& m);
+void bind_rand48(py::module_& m);
+
+}  // namespace kmol::python

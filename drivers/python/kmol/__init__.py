@@ -1,0 +1,22 @@
+"""kmol: performance-portable molecular-modelling kernels on numpy arrays.
+
+Lengths are in Angstrom (MD in reduced LJ units). Every function takes the options of the
+``kmol`` command: ``impl``, ``device`` ('auto', 'cpu', 'gpu') and, where it applies, ``precision``.
+
+    import kmol, numpy as np
+    xyz = np.random.default_rng(1).uniform(0, 40, (20000, 3))
+    h = kmol.pair_histogram(xyz, r_max=15, bins=300, box=[40, 40, 40])
+
+Bad input raises ValueError with kmol's message; a request no implementation or device can run
+raises kmol.UnsupportedError. ``kmol.mdanalysis`` holds drop-ins for MDAnalysis' InterRDF and
+InterRDF_s.
+"""
+from ._kmol import (MD, RDF, Correlation, Map, Mesh, PairHistogram, Rand48, UnsupportedError,
+                    __version__, cross_correlation, density, info, marching_cubes, molden_orbitals,
+                    orbital, pair_histogram, potential, read_map, read_pqr,
+                    write_example_molden)
+
+__all__ = ["MD", "RDF", "Correlation", "Map", "Mesh", "PairHistogram", "Rand48",
+           "UnsupportedError", "__version__", "cross_correlation", "density", "info",
+           "marching_cubes", "molden_orbitals", "orbital", "pair_histogram", "potential",
+           "read_map", "read_pqr", "write_example_molden"]

@@ -1,0 +1,91 @@
+// kmol's Python module: the kernels on numpy arrays. Kokkos starts when the module is imported and
+// stops when the interpreter exits; kmol's errors arrive as Python exceptions.
+#include <pybind11/stl.h>
+
+#include <cstdlib>
+
+#include "drivers/python/common.hpp"
+#include "kernels/registry.hpp"
+
+namespace kmol::python {
+namespace {
+
+Runtime* runtime = nullptr;
+
+void start_kokkos() {
+  // Kokkos advises thread binding when OMP_PROC_BIND is unset; binding would pin the interpreter's
+  // own thread (and a reader thread beside it) to one core, so the module leaves it off unless the
+  // user chose otherwise.
+  setenv("OMP_PROC_BIND", "false", 0);
+  runtime = new Runtime();
+  // Before the interpreter tears down modules, so no kernel or view outlives Kokkos.
+  py::module_::import("atexit").attr("register")(py::cpp_function([] {
+    release_simulations();
+    delete runtime;
+    runtime = nullptr;
+  }));
+}
+
+py::dict info() {
+  py::dict d;
+  d["version"] = kmol_version();
+  d["kokkos"] = kokkos_version();
+  d["backends"] = enabled_backends();
+  d["host_threads"] = host_threads();
+  py::list gpus;
+  for (const auto& g : gpu_devices()) {
+    py::dict gpu;
+    gpu["id"] = g.id;
+    gpu["name"] = g.name;
+    gpu["compute_capability"] = py::make_tuple(g.compute_major, g.compute_minor);
+    gpu["multiprocessors"] = g.multiprocessors;
+    gpu["memory_bytes"] = g.memory_bytes;
+    gpus.append(gpu);
+  }
+  d["gpus"] = gpus;
+  py::dict algorithms;
+  for (const auto& a : algorithm_catalog()) {
+    py::dict entry;
+    entry["description"] = a.description;
+    py::dict impls;
+    for (const auto& impl : a.implementations) {
+      py::dict i;
+      i["supports"] = impl.supports;
+      i["chosen_when"] = impl.chosen_when;
+      impls[py::str(impl.name)] = i;
+    }
+    entry["implementations"] = impls;
+    algorithms[py::str(a.name)] = entry;
+  }
+  d["algorithms"] = algorithms;
+  return d;
+}
+
+}  // namespace
+}  // namespace kmol::python
+
+PYBIND11_MODULE(_kmol, m) {
+  using namespace kmol::python;
+  m.doc() = "kmol's kernels on numpy arrays (lengths in Angstrom).";
+  static py::exception<kmol::UnsupportedError> unsupported(m, "UnsupportedError",
+                                                           PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const kmol::InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const kmol::UnsupportedError& e) {
+      unsupported(e.what());
+    }
+  });
+  start_kokkos();
+  m.attr("__version__") = kmol::kmol_version();
+  m.def("info", &info,
+        "What this build runs on: version, Kokkos version, backends, host threads, GPUs and the "
+        "implementations of every algorithm with when each is chosen.");
+  bind_pair_histogram(m);
+  bind_maps(m);
+  bind_orbital(m);
+  bind_md(m);
+  bind_rand48(m);
+}

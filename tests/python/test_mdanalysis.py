@@ -1,0 +1,169 @@
+"""kmol.mdanalysis.InterRDF / InterRDF_s against MDAnalysis itself on the same Universe, for
+trajectories written by MDAnalysis' own writers in every box type."""
+import warnings
+
+import numpy as np
+import pytest
+
+mda = pytest.importorskip("MDAnalysis")
+from MDAnalysis.analysis import rdf as reference  # noqa: E402
+from MDAnalysis.lib.distances import distance_array  # noqa: E402
+
+from kmol.mdanalysis import InterRDF, InterRDF_s  # noqa: E402
+
+warnings.filterwarnings("ignore", category=DeprecationWarning)
+
+BOXES = {
+    "orthorhombic": (np.array([30.0, 31.0, 32.0, 90, 90, 90]), "xtc"),
+    "triclinic": (np.array([30.0, 31.0, 32.0, 70, 80, 100]), "dcd"),
+    "none": (None, "pdb"),
+}
+
+
+def water_universe(path, dimensions, frames=3, molecules=300, seed=5):
+    """Random three-site molecules (OW HW1 HW2) written with MDAnalysis' writers and read back."""
+    n = 3 * molecules
+    u = mda.Universe.empty(n, n_residues=molecules, atom_resindex=np.repeat(np.arange(molecules), 3),
+                           trajectory=True)
+    u.add_TopologyAttr("name", ["OW", "HW1", "HW2"] * molecules)
+    u.add_TopologyAttr("resname", ["SOL"] * molecules)
+    u.add_TopologyAttr("resid", np.arange(1, molecules + 1))
+    rng = np.random.default_rng(seed)
+    lengths = dimensions[:3] if dimensions is not None else np.array([30.0, 30.0, 30.0])
+    with mda.Writer(str(path), n, multiframe=True) as w:
+        for _ in range(frames):
+            oxygens = rng.uniform(0, 1, (molecules, 3)) * lengths
+            u.atoms.positions = np.repeat(oxygens, 3, axis=0) + rng.normal(0, 0.6, (n, 3))
+            u.dimensions = dimensions
+            w.write(u.atoms)
+    topology = path.with_suffix(".gro") if dimensions is not None else path
+    if dimensions is not None:
+        u.trajectory[0]
+        u.atoms.write(str(topology))
+    return mda.Universe(str(topology), str(path)) if dimensions is not None else mda.Universe(
+        str(path))
+
+
+@pytest.fixture(scope="module", params=list(BOXES))
+def universe(request, tmp_path_factory):
+    dimensions, suffix = BOXES[request.param]
+    u = water_universe(tmp_path_factory.mktemp("mda") / f"water.{suffix}", dimensions)
+    return request.param, u
+
+
+def edge_ties(u, g1, g2, edges, tolerance):
+    """Pairs (summed over frames) whose double-precision distance lies within `tolerance` of a
+    bin edge: the only ones MDAnalysis and kmol may bin differently."""
+    ties = 0
+    for ts in u.trajectory:
+        d = distance_array(g1.positions, g2.positions, box=ts.dimensions)
+        ties += int((np.abs(d[..., None] - edges) < tolerance).sum())
+    return ties
+
+
+def tie_tolerance(u):
+    """How far from a bin edge MDAnalysis' distance may put a pair on the other side: it wraps
+    coordinates into the box and subtracts them in single precision (lib/nsgrid.pyx), three
+    roundings of half a float32 ulp at the box's size per component."""
+    sizes = [np.abs(u.trajectory[0].positions).max()]
+    if u.dimensions is not None:
+        sizes += list(u.dimensions[:3])
+    size = max(sizes)
+    return 3 * np.sqrt(3) * float(np.spacing(np.float32(size)))
+
+
+def compare(kind, u, g1, g2, **options):
+    ours = InterRDF(g1, g2, nbins=120, range=(0.0, 12.0), **options).run()
+    theirs = reference.InterRDF(g1, g2, nbins=120, range=(0.0, 12.0), **options).run()
+    np.testing.assert_array_equal(ours.results.edges, theirs.results.edges)
+    np.testing.assert_array_equal(ours.results.bins, theirs.results.bins)
+    differ = np.abs(ours.results.count - theirs.results.count).sum()
+    if differ:
+        assert differ <= 2 * edge_ties(u, g1, g2, theirs.results.edges, tie_tolerance(u))
+    same = ours.results.count == theirs.results.count
+    assert same.mean() > 0.95
+    np.testing.assert_allclose(ours.results.rdf[same], theirs.results.rdf[same], rtol=1e-6,
+                               atol=0)
+    return ours, theirs
+
+
+@pytest.mark.parametrize("norm", ["rdf", "density", "none"])
+def test_interrdf_equals_mdanalysis(universe, norm):
+    kind, u = universe
+    if kind == "none" and norm == "rdf":
+        pytest.skip("g(r) needs a box volume, in MDAnalysis too")
+    ow, hw = u.select_atoms("name OW"), u.select_atoms("name HW1 HW2")
+    compare(kind, u, ow, ow, norm=norm)
+    compare(kind, u, ow, hw, norm=norm)
+    compare(kind, u, ow, u.atoms, norm=norm)
+
+
+def test_exclusion_blocks_equal_mdanalysis(universe):
+    kind, u = universe
+    norm = "density" if kind == "none" else "rdf"
+    ow, hw = u.select_atoms("name OW"), u.select_atoms("name HW1 HW2")
+    compare(kind, u, ow, ow, exclusion_block=(1, 1), norm=norm)
+    compare(kind, u, ow, hw, exclusion_block=(1, 2), norm=norm)
+    compare(kind, u, u.atoms, u.atoms, exclusion_block=(3, 3), norm=norm)
+
+
+def test_exclude_same_residue_is_the_block_of_a_molecule(universe):
+    kind, u = universe
+    everything = u.atoms
+    by_block = InterRDF(everything, everything, nbins=60, range=(0, 12), norm="none",
+                        exclusion_block=(3, 3)).run()
+    by_residue = InterRDF(everything, everything, nbins=60, range=(0, 12), norm="none",
+                          exclude_same="residue").run()
+    np.testing.assert_array_equal(by_block.results.count, by_residue.results.count)
+    with pytest.raises(ValueError):
+        InterRDF(everything, everything, exclude_same="molecule")
+    with pytest.raises(ValueError):
+        InterRDF(everything, everything, exclude_same="residue", exclusion_block=(3, 3))
+
+
+def test_run_slices_like_mdanalysis(universe):
+    kind, u = universe
+    ow = u.select_atoms("name OW")
+    norm = "density" if kind == "none" else "rdf"
+    for run in ({"start": 1}, {"stop": 2}, {"step": 2}, {"frames": [0, 2]}):
+        ours = InterRDF(ow, ow, nbins=50, range=(0, 10), norm=norm).run(**run)
+        theirs = reference.InterRDF(ow, ow, nbins=50, range=(0, 10), norm=norm).run(**run)
+        assert ours.n_frames == theirs.n_frames
+        np.testing.assert_array_equal(ours.results.count, theirs.results.count)
+
+
+@pytest.mark.parametrize("norm", ["rdf", "density", "none"])
+def test_interrdf_s_equals_mdanalysis(universe, norm):
+    kind, u = universe
+    if kind == "none" and norm == "rdf":
+        pytest.skip("g(r) needs a box volume")
+    ow, hw = u.select_atoms("name OW"), u.select_atoms("name HW1 HW2")
+    ags = [[ow[:7], hw[:200]], [ow[:150], ow[100:300]]]
+    ours = InterRDF_s(u, ags, nbins=40, range=(0.0, 10.0), norm=norm).run()
+    theirs = reference.InterRDF_s(u, ags, nbins=40, range=(0.0, 10.0), norm=norm).run()
+    tolerance = tie_tolerance(u)
+    for k, (a, b) in enumerate(ags):
+        assert ours.results.count[k].shape == (len(a), len(b), 40)
+        differ = np.abs(ours.results.count[k] - theirs.results.count[k]).sum()
+        if differ:
+            assert differ <= 2 * edge_ties(u, a, b, theirs.results.edges, tolerance)
+        same = ours.results.count[k] == theirs.results.count[k]
+        np.testing.assert_allclose(ours.results.rdf[k][same], theirs.results.rdf[k][same],
+                                   rtol=1e-6)
+        np.testing.assert_array_equal(ours.results.indices[k][1], theirs.results.indices[k][1])
+    for mine, other in zip(ours.get_cdf(), theirs.get_cdf()):
+        np.testing.assert_allclose(mine, other, atol=2 / u.trajectory.n_frames)
+    assert ours.results.cdf is not None
+
+
+def test_bad_arguments_raise_value_error(universe):
+    _, u = universe
+    ow = u.select_atoms("name OW")
+    with pytest.raises(ValueError, match="invalid norm"):
+        InterRDF(ow, ow, norm="wrong")
+    with pytest.raises(ValueError):
+        InterRDF(ow, ow, range=(5.0, 1.0))
+    with pytest.raises(ValueError):
+        InterRDF(ow, ow, device="tpu")
+    with pytest.raises(ValueError, match="invalid norm"):
+        InterRDF_s(u, [[ow, ow]], norm="wrong")
