@@ -49,7 +49,7 @@ std::vector<std::string> enabled_backends() {
   return names;
 }
 
-int host_threads() { return Kokkos::DefaultHostExecutionSpace::concurrency(); }
+int host_threads() { return Kokkos::DefaultHostExecutionSpace().concurrency(); }
 
 std::vector<DeviceInfo> gpu_devices() {
 #ifdef KMOL_HAVE_CUDA

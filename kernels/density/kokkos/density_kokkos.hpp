@@ -56,7 +56,7 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(
         for (int d = 0; d < 3; ++d) in = in && c[d] >= 0 && c[d] < grid.dims[d];
         const std::int64_t cell = in ? (c[2] * grid.dims[1] + c[1]) * grid.dims[0] + c[0] : -1;
         cell_of(a) = cell;
-        if (in) Kokkos::atomic_increment(&cursor(cell));
+        if (in) Kokkos::atomic_add(&cursor(cell), std::int64_t(1));
       });
   std::int64_t placed = 0;
   Kokkos::parallel_scan(

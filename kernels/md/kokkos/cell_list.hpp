@@ -88,7 +88,7 @@ struct CellList {
         KOKKOS_LAMBDA(int i) {
           const int c = g.cell_of(load<T>(xs, i));
           of(i) = c;
-          Kokkos::atomic_increment(&cur(c));
+          Kokkos::atomic_add(&cur(c), 1);
         });
     Kokkos::parallel_scan(
         "kmol::md::cells::offsets", Kokkos::RangePolicy<ExecSpace>(space, 0, cells),

@@ -81,7 +81,7 @@ void count_with_atomics(const ExecSpace& space, const Counter& counter, std::int
       "kmol::pair_histogram::cells::count_pairs",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(space, 0, n_a),
       KOKKOS_LAMBDA(std::int32_t p) {
-        counter.count_partners(p, [&](std::int64_t k) { Kokkos::atomic_increment(&totals(k)); });
+        counter.count_partners(p, [&](std::int64_t k) { Kokkos::atomic_add(&totals(k), 1ULL); });
       });
 }
 
