@@ -72,13 +72,7 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
   else
     map.values.resize(std::size_t(plane * nz));
   const std::int64_t per_slab = density::planes_per_slab(job, settings.memory_budget, half ? 2 : 4);
-  density::DeviceAtoms<Memory> atoms;
-  if (map.impl_used == DensityImpl::kokkos) {
-    atoms.x = density::upload<Memory>(job.coords[0], "kmol::density::x");
-    atoms.y = density::upload<Memory>(job.coords[1], "kmol::density::y");
-    atoms.z = density::upload<Memory>(job.coords[2], "kmol::density::z");
-    atoms.factor = density::upload<Memory>(job.factors, "kmol::density::factor");
-  }
+  const auto atoms = density::upload_atoms<Memory>(job, map.impl_used == DensityImpl::kokkos);
   map.slabs = 0;
   for (std::int64_t k0 = 0; k0 < nz; k0 += per_slab) {
     density::narrow_to_slab(job, k0, std::min(nz, k0 + per_slab));

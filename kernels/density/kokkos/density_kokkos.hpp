@@ -34,6 +34,20 @@ struct DeviceAtoms {
   Kokkos::View<float*, Memory> x, y, z, factor;
 };
 
+// The atoms' arrays in Memory, or zero-length ones where no kernel reads them: allocated views
+// only, since copying a default-constructed one crashes with g++ 12 and the mdspan-based View.
+template <class Memory>
+DeviceAtoms<Memory> upload_atoms(const DensityJob& job, bool needed) {
+  const std::vector<float> none;
+  const auto& pick = [&](const std::vector<float>& v) -> const std::vector<float>& {
+    return needed ? v : none;
+  };
+  return {upload<Memory>(pick(job.coords[0]), "kmol::density::x"),
+          upload<Memory>(pick(job.coords[1]), "kmol::density::y"),
+          upload<Memory>(pick(job.coords[2]), "kmol::density::z"),
+          upload<Memory>(pick(job.factors), "kmol::density::factor")};
+}
+
 template <class ExecSpace>
 DeviceCells<typename ExecSpace::memory_space> build_cells(
     const ExecSpace& space, const DensityJob& job,
@@ -80,16 +94,13 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(
         if (cell >= 0)
           order(starts(cell) + Kokkos::atomic_fetch_add(&cursor(cell), std::int64_t(1))) = a;
       });
-  DeviceCells<Memory> out;
-  out.starts = starts;
   auto alloc = [placed](const char* label) {
     return Kokkos::View<float*, Memory>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), placed);
   };
-  out.x = alloc("kmol::density::cell_x");
-  out.y = alloc("kmol::density::cell_y");
-  out.z = alloc("kmol::density::cell_z");
-  out.factor = alloc("kmol::density::cell_factor");
+  const DeviceCells<Memory> out{starts, alloc("kmol::density::cell_x"),
+                                alloc("kmol::density::cell_y"), alloc("kmol::density::cell_z"),
+                                alloc("kmol::density::cell_factor")};
   const auto sx = out.x, sy = out.y, sz = out.z, sf = out.factor, f = atoms.factor;
   Kokkos::parallel_for(
       "kmol::density::sort_cells", Kokkos::RangePolicy<ExecSpace>(space, 0, cells),

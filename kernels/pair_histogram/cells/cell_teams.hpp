@@ -203,9 +203,10 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
   const std::int32_t size = std::int32_t(totals.extent(0)), n_cells = counter.grid.count();
   const auto next_cell = kept.template array<std::int32_t>("next_cell", 1);
   Kokkos::deep_copy(space, next_cell, 0);
-  const CellBounds<ExecSpace, T> bounds = takes_shifts<Counter, T>
-                                              ? bounds_of_cells(space, counter.a, n_cells, kept)
-                                              : CellBounds<ExecSpace, T>{};
+  // Only orthorhombic boxes shift partners by the cells' bounds; other boxes get zero-length
+  // arrays, since copying a default-constructed view crashes with g++ 12 and the mdspan-based View.
+  const CellBounds<ExecSpace, T> bounds =
+      bounds_of_cells(space, counter.a, takes_shifts<Counter, T> ? n_cells : 0, kept);
   const std::int32_t league =
       std::int32_t(math::min<std::int64_t>(n_cells, math::max(1, space.concurrency() / team_size)));
   const Policy policy =

@@ -30,10 +30,12 @@ namespace detail {
 template <class V>
 using HostArray = Kokkos::View<V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 
-// A copy of n host values in Memory; an empty view for a null pointer (an absent label).
+// A copy of n host values in Memory; a zero-length one for a null pointer (an absent label):
+// allocated, since copying a default-constructed view crashes with g++ 12 and the mdspan-based
+// View.
 template <class Memory, class V>
 Kokkos::View<const V*, Memory> device_copy(const V* host, std::int64_t n, const char* label) {
-  if (host == nullptr) return {};
+  if (host == nullptr) n = 0;
   Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
                                n);
   Kokkos::deep_copy(out, HostArray<const V>(host, n));
@@ -65,11 +67,15 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   const auto mol_b = job.one_set ? mol_a
                                  : detail::device_copy<Memory>(job.labels.molecule_b, job.n_b,
                                                                "kmol::pair_histogram::molecule_b");
+  // Absent labels stay null (a zero-length view's data need not be).
+  const auto on_device = [](const auto* host, const auto& view) {
+    return host != nullptr ? view.data() : nullptr;
+  };
   PairLabels labels = job.labels;
-  labels.species = species.data();
-  labels.enabled = enabled.data();
-  labels.molecule_a = mol_a.data();
-  labels.molecule_b = mol_b.data();
+  labels.species = on_device(job.labels.species, species);
+  labels.enabled = on_device(job.labels.enabled, enabled);
+  labels.molecule_a = on_device(job.labels.molecule_a, mol_a);
+  labels.molecule_b = on_device(job.one_set ? job.labels.molecule_a : job.labels.molecule_b, mol_b);
   const bool plain = labels.trivial();
 
   const std::int64_t flat_bins = std::int64_t(job.n_histograms) * job.range.n_bins;
