@@ -49,6 +49,24 @@ struct Accumulator {
   KMOL_INLINE T value() const { return Compensated ? sum - carry : sum; }
 };
 
+// P running sums side by side (structure of arrays, so that a loop over them vectorises), each
+// added to exactly as Accumulator adds.
+template <class T, bool Compensated, int P>
+struct Accumulators {
+  T sum[P] = {}, carry[P] = {};
+  KMOL_INLINE void add(int l, T x) {
+    if constexpr (Compensated) {
+      const T y = x - carry[l];
+      const T t = sum[l] + y;
+      carry[l] = (t - sum[l]) - y;
+      sum[l] = t;
+    } else {
+      sum[l] += x;
+    }
+  }
+  KMOL_INLINE T value(int l) const { return Compensated ? sum[l] - carry[l] : sum[l]; }
+};
+
 // q / r. An atom exactly on a lattice point is left out of that point (its self-term is infinite).
 template <class T>
 KMOL_INLINE T direct_term(T q, T r2) {
