@@ -13,6 +13,7 @@
 #include "kernels/coulomb/evaluator.hpp"
 #include "kernels/coulomb/job.hpp"
 #include "kernels/coulomb/point_table.hpp"
+#include "kmol/core/vectorise.hpp"
 
 namespace kmol {
 namespace coulomb_detail {
@@ -76,6 +77,7 @@ void all_atoms(const ExecSpace& space, const CoulombJob<T>& job, const coulomb::
         for (std::int64_t a = 0; a < n; ++a) {
           const T xa = x(a), dy = y(a) - py, dz = z(a) - pz, qa = q(a);
           const T across = math::fma(dy, dy, dz * dz);
+          KMOL_VECTORISE
           for (int l = 0; l < run_length; ++l) {
             const T dx = xa - px[l];
             const T r2 = math::fma(dx, dx, across);
@@ -126,6 +128,7 @@ void cells(const ExecSpace& space, const CoulombJob<T>& job, const coulomb::Poin
             for (std::int64_t a = start(row + lo[0]); a < start(row + hi[0] + 1); ++a) {
               const T xa = x(a), dy = y(a) - py, dz = z(a) - pz, qa = q(a);
               const T across = math::fma(dy, dy, dz * dz);
+              KMOL_VECTORISE
               for (int l = 0; l < run_length; ++l) {
                 const T dx = xa - px[l];
                 const T r2 = math::fma(dx, dx, across);
