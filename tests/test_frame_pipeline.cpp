@@ -35,7 +35,7 @@ struct Totals {
   PipelineStats stats;
 };
 
-Totals run(io::H5mdReader& reader, const FrameJob& job, int cpu, int gpu) {
+Totals run(io::TrajectoryReader& reader, const FrameJob& job, int cpu, int gpu) {
   PipelineOptions options;
   for (std::int64_t f = 0; f < reader.n_frames(); ++f) options.frames.push_back(f);
   options.cpu_workers = cpu;
@@ -61,7 +61,8 @@ FrameJob gas_job(std::int64_t atoms) {
 
 TEST(FramePipeline, CountsDoNotDependOnTheWorkers) {
   const std::string path = write_gas("workers.h5", 600, 24);
-  io::H5mdReader reader(path);
+  const auto opened = io::open_trajectory_file(path);
+  io::TrajectoryReader& reader = *opened;
   const FrameJob job = gas_job(600);
   const Totals one = run(reader, job, 1, 0);
   EXPECT_EQ(one.seen, std::vector<int>(24, 1));
@@ -87,7 +88,8 @@ TEST(FramePipeline, CountsDoNotDependOnTheWorkers) {
 
 TEST(FramePipeline, FramesBeforeAnErrorAreDelivered) {
   const std::string path = write_gas("error.h5", 100, 6);
-  io::H5mdReader reader(path);
+  const auto opened = io::open_trajectory_file(path);
+  io::TrajectoryReader& reader = *opened;
   const FrameJob job = gas_job(100);
   PipelineOptions options;
   options.frames = {0, 1, 2, 99};  // the file has 6 frames

@@ -191,7 +191,7 @@ std::string write_gas_trajectory(std::int64_t atoms, std::int64_t frames) {
   return path;
 }
 
-std::vector<std::uint64_t> pipeline_counts(io::H5mdReader& reader, const FrameJob& job,
+std::vector<std::uint64_t> pipeline_counts(io::TrajectoryReader& reader, const FrameJob& job,
                                            PipelineOptions options,
                                            PipelineStats* stats = nullptr) {
   for (std::int64_t f = 0; f < reader.n_frames(); ++f) options.frames.push_back(f);
@@ -214,7 +214,8 @@ FrameJob gas_frames_job(std::int64_t atoms) {
 
 TEST(PoolFrames, DeviceWorkersWithAFailingDeviceCountEveryFrameOnce) {
   const std::string path = write_gas_trajectory(500, 20);
-  io::H5mdReader reader(path);
+  const auto opened = io::open_trajectory_file(path);
+  io::TrajectoryReader& reader = *opened;
   const FrameJob job = gas_frames_job(500);
   PipelineOptions cpu;
   cpu.cpu_workers = 1;
@@ -289,7 +290,8 @@ TEST(MultiGpu, PotentialSlabsEqualTheSingleGpuRun) {
 TEST(MultiGpu, TrajectoryFramesOnEveryGpuEqualTheCpuRun) {
   if (!two_gpus()) GTEST_SKIP() << "needs 2 GPUs";
   const std::string path = write_gas_trajectory(3000, 12);
-  io::H5mdReader reader(path);
+  const auto opened = io::open_trajectory_file(path);
+  io::TrajectoryReader& reader = *opened;
   const FrameJob job = gas_frames_job(3000);
   PipelineOptions cpu;
   cpu.cpu_workers = 1;

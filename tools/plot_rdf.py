@@ -12,12 +12,14 @@ import numpy as np
 def main():
     data, out, ylabel, title = sys.argv[1:5]
     with open(data) as f:
-        rows = [line for line in f if not line.startswith("#")]
+        lines = f.readlines()
+    rows = [line for line in lines if not line.startswith("#")]
+    unit = "nm" if lines and "r in nm" in lines[0] else "Å"  # kmol rdf --gmx writes nm
     table = np.genfromtxt(rows, delimiter=",", names=True)
     fig, left = plt.subplots(figsize=(7, 4.5), dpi=120)
     left.plot(table["r_centre"], table["g"], color="tab:blue", lw=1.4)
     left.axhline(1.0, color="grey", lw=0.6, ls=":")
-    left.set_xlabel("r (Å)")
+    left.set_xlabel(f"r ({unit})")
     left.set_ylabel(ylabel, color="tab:blue")
     right = left.twinx()
     right.plot(table["r_centre"], table["n"], color="tab:orange", lw=1.0, ls="--")

@@ -118,9 +118,8 @@ int run_histograms(HistogramsOptions& o) {
       "histograms {} frames={} atoms={} group={} top={} sel={} slice={} rmin={} rmax={} bins={} "
       "interval={} "
       "precision={} pbc={}",
-      t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->particle_group(),
-      to.top, o.selection, to.frames, t.r_min, t.r_max, to.bins, to.interval, to.precision,
-      !to.no_pbc);
+      t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->description(), to.top,
+      o.selection, to.frames, t.r_min, t.r_max, to.bins, to.interval, to.precision, !to.no_pbc);
   const std::string state_path = partial_state_path(o.out);
   RunState state =
       resume_or_start(to.resume_policy(), state_path, positions, n_pairs * to.bins, fingerprint);

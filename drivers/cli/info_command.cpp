@@ -2,6 +2,7 @@
 
 #include "drivers/cli/commands.hpp"
 #include "kernels/registry.hpp"
+#include "kmol/core/io/trajectory_reader.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace kmol::cli {
@@ -22,6 +23,8 @@ Action add_info_command(CLI::App& app) {
           d.id, d.name, d.compute_major, d.compute_minor, d.multiprocessors,
           double(d.memory_bytes) / (1 << 30), d.shared_memory_per_block_optin / 1024,
           d.constant_memory_bytes / 1024, d.clock_khz / 1000);
+    fmt::print("trajectory formats:\n");
+    for (const auto& format : io::trajectory_formats()) fmt::print("  {}\n", format);
     fmt::print("algorithms:\n");
     for (const auto& algorithm : algorithm_catalog()) {
       fmt::print("  {}: {}\n", algorithm.name, algorithm.description);

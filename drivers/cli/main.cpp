@@ -21,6 +21,7 @@ void report(const char* what) {
 
 int main(int argc, char** argv) {
   kmol::Cluster cluster(argc, argv);  // MPI, when run under mpirun
+  kmol::cli::record_command_line(argc, argv);
   // Thread placement OpenMP recommends, unless the user chose otherwise.
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);

@@ -23,14 +23,16 @@
 #include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/io/opendx.hpp"
 #include "kmol/core/io/pqr.hpp"
+#include "kmol/core/io/topology.hpp"
+#include "kmol/core/io/trajectory_reader.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace kmol::cli {
 namespace {
 
 struct PotentialOptions {
-  std::string input, method = "direct", precision = "single", units = "kT/e", device = "auto",
-                     impl = "auto";
+  std::string input, top, method = "direct", precision = "single", units = "kT/e", device = "auto",
+                          impl = "auto";
   std::string out = "potential.dx", plot, plot_axis = "z";
   double spacing = 0.5, cutoff = 12, ionic_strength = 0.15, temperature = 298.15, dielectric = 0,
          padding = 10;
@@ -68,6 +70,50 @@ io::PqrAtoms read_h5md_charges(const std::string& path, std::int64_t frame, Coul
   atoms.charges = reader.charges();
   atoms.radii.assign(atoms.size(), 0.0);
   return atoms;
+}
+
+// Frame `frame` of any trajectory kmol reads, charges from the topology (a GROMACS TPR, say).
+io::PqrAtoms read_trajectory_charges(const std::string& path, const std::string& top,
+                                     std::int64_t frame, CoulombMethod method) {
+  const io::Topology topology = io::read_topology(top);
+  if (topology.charges.empty())
+    throw InputError({top, "charges", -1},
+                     "the topology has no charges (needed for a potential): use a TPR or PQR");
+  if (method == CoulombMethod::mdh)
+    throw InputError({top, "radius", -1},
+                     "mdh needs atomic radii, which only PQR files carry: use a PQR file");
+  const auto reader = io::open_trajectory_file(path);
+  if (std::int64_t(topology.size()) != reader->n_atoms())
+    throw InputError({top, "", -1}, "has " + std::to_string(topology.size()) +
+                                        " atoms, the trajectory " + path + " " +
+                                        std::to_string(reader->n_atoms()));
+  if (frame < 0 || frame >= reader->n_frames())
+    throw InputError({path, "--frame", frame},
+                     "the file has " + std::to_string(reader->n_frames()) + " frames");
+  for (const auto& warning : reader->warnings()) fmt::print(stderr, "kmol: warning: {}\n", warning);
+  io::PqrAtoms atoms;
+  atoms.positions.resize(std::size_t(reader->n_atoms()));
+  reader->read_frame(frame, atoms.positions.data());
+  atoms.charges = topology.charges;
+  atoms.radii.assign(atoms.size(), 0.0);
+  return atoms;
+}
+
+io::PqrAtoms read_atoms(const PotentialOptions& o, CoulombMethod method) {
+  const io::FileKind kind = io::sniff_file(o.input);
+  if (kind == io::FileKind::text) {
+    if (!o.top.empty())
+      throw InputError({o.top, "--top", -1}, "applies to trajectories; " + o.input +
+                                                 " is a PQR structure with its own charges");
+    return io::read_pqr(o.input);
+  }
+  if (o.top.empty()) {
+    if (kind == io::FileKind::h5md_or_hdf5) return read_h5md_charges(o.input, o.frame, method);
+    throw InputError({o.input, "--top", -1},
+                     "is " + io::describe_file(o.input) +
+                         ", which has no charges: give them with --top (a TPR, say)");
+  }
+  return read_trajectory_charges(o.input, o.top, o.frame, method);
 }
 
 template <class T, class Space>
@@ -206,12 +252,14 @@ Action add_potential_command(CLI::App& app) {
   auto o = std::make_shared<PotentialOptions>();
   auto* cmd = app.add_subcommand("potential",
                                  "Electrostatic potential map of a PQR structure (OpenDX or HDF5)");
-  cmd->add_option(
-         "input", o->input,
-         "PQR file (charges in e, radii in Angstrom), or H5MD (.h5md) with a charge dataset")
+  cmd->add_option("input", o->input,
+                  "PQR file (charges in e, radii in Angstrom), H5MD with a charge dataset, or any "
+                  "trajectory with --top")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--frame", o->frame, "H5MD input: frame to map (0-based)");
+  cmd->add_option("--frame", o->frame, "Trajectory input: frame to map (0-based)");
+  cmd->add_option("--top", o->top,
+                  "Trajectory input: charges from this topology (TPR or PQR, atoms in order)");
   cmd->add_option("--method", o->method,
                   "direct (Coulomb sum), cutoff (NAMD shifting) or mdh (Debye-Hueckel)")
       ->check(CLI::IsMember({"direct", "cutoff", "mdh"}));
@@ -252,9 +300,7 @@ Action add_potential_command(CLI::App& app) {
       throw InputError({"", "--gpus", -1}, "needs --device auto or gpu");
     CoulombSettings s;
     s.method = coulomb_method_from_string(o->method);
-    const io::PqrAtoms atoms = ends_with(o->input, ".h5md")
-                                   ? read_h5md_charges(o->input, o->frame, s.method)
-                                   : io::read_pqr(o->input);
+    const io::PqrAtoms atoms = read_atoms(*o, s.method);
     s.impl = coulomb_impl_from_string(o->impl);
     s.units = potential_units_from_string(o->units);
     s.cutoff = o->cutoff;

@@ -20,6 +20,7 @@ struct RdfOptions {
   TrajectoryOptions trajectory;
   std::string sel1 = "all", sel2, norm = "rdf", exclude_same;
   std::string out = "rdf.xvg", csv, h5, plot;
+  bool gmx = false;  // gmx rdf's bins, normalisation and units in every output
 };
 
 template <class V>
@@ -66,6 +67,14 @@ int run_rdf(RdfOptions& o) {
   job.settings.r_min = t.r_min;
   job.settings.r_max = t.r_max;
   job.settings.n_bins = to.bins;
+  if (o.gmx) {
+    // gmx's bins are centred on multiples of the width: count in half bins and add pairs of them.
+    if (t.r_min != 0) throw InputError({"", "--rmin", -1}, "--gmx bins start at r = 0");
+    if (!o.h5.empty())
+      throw InputError({"", "--h5", -1}, "keeps kmol's own bins: run it without --gmx");
+    job.settings.r_max = t.r_max - 0.5 * t.r_max / to.bins;
+    job.settings.n_bins = 2 * to.bins - 1;
+  }
   job.settings.impl = pair_histogram_impl_from_string(to.impl);
   job.periodic = !to.no_pbc;
   job.precision = to.precision == "double" ? Precision::double_ : Precision::single;
@@ -77,18 +86,19 @@ int run_rdf(RdfOptions& o) {
 
   PipelineOptions workers = pipeline_workers(to);
   const std::int64_t positions = std::int64_t(t.frames.size());
-  check_bins(to.bins, 1, (positions + to.interval - 1) / to.interval,
+  check_bins(job.settings.n_bins, 1, (positions + to.interval - 1) / to.interval,
              workers.cpu_workers + workers.gpu_workers);
 
   const std::string fingerprint = fmt::format(
       "rdf {} frames={} atoms={} group={} top={} sel1={} sel2={} slice={} rmin={} rmax={} bins={} "
       "interval={} "
-      "precision={} exclude={} pbc={}",
-      t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->particle_group(),
-      to.top, o.sel1, sel2, to.frames, t.r_min, t.r_max, to.bins, to.interval, to.precision,
-      o.exclude_same, !to.no_pbc);
+      "precision={} exclude={} pbc={} gmx={}",
+      t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->description(), to.top,
+      o.sel1, sel2, to.frames, t.r_min, t.r_max, to.bins, to.interval, to.precision, o.exclude_same,
+      !to.no_pbc, o.gmx);
   const std::string state_path = partial_state_path(o.out);
-  RunState state = resume_or_start(to.resume_policy(), state_path, positions, to.bins, fingerprint);
+  RunState state =
+      resume_or_start(to.resume_policy(), state_path, positions, job.settings.n_bins, fingerprint);
   const PipelineStats stats = run_with_state(t, job, workers, state, state_path, to.quiet);
   if (!Cluster::root()) {  // rank 0 writes the outputs
     std::remove(state_path.c_str());
@@ -98,7 +108,7 @@ int run_rdf(RdfOptions& o) {
   RdfCountsSummary summary;
   summary.counts = state.total();
   summary.r_min = t.r_min;
-  summary.r_max = t.r_max;
+  summary.r_max = job.settings.r_max;
   summary.frames = positions;
   summary.n_a = std::int64_t(job.atoms_a.size());
   summary.n_b = std::int64_t(atoms_b.size());
@@ -107,21 +117,26 @@ int run_rdf(RdfOptions& o) {
   summary.excluded_pairs = excluded;
   summary.mean_inverse_volume = state.mean_inverse_volume();
   RdfReport report;
-  report.rdf = normalize_rdf(summary, norm);
-  report.counts = summary.counts;
+  report.rdf = o.gmx ? gmx_rdf(summary, norm) : normalize_rdf(summary, norm);
+  report.counts = o.gmx ? gmx_bin_counts(summary.counts) : summary.counts;
+  report.gmx = o.gmx;
+  report.selections = {o.sel1, sel2};
   report.state = &state;
   report.frames = t.frames;
   report.header = {
-      fmt::format("trajectory: {} (particles/{}, {} atoms)", t.reader->path(),
-                  t.reader->particle_group(), t.reader->n_atoms()),
+      fmt::format("trajectory: {} ({}, {} atoms)", t.reader->path(), t.reader->description(),
+                  t.reader->n_atoms()),
       fmt::format("selections: \"{}\" ({} atoms) and \"{}\" ({} atoms){}", o.sel1,
                   job.atoms_a.size(), sel2, atoms_b.size(),
                   one_set ? ", one set: each pair once" : ""),
       fmt::format("frames: {} ({} frames)", to.frames, positions),
-      fmt::format("range: [{}, {}) Angstrom in {} bins of {:.6g} Angstrom", t.r_min, t.r_max,
-                  to.bins, (t.r_max - t.r_min) / to.bins),
+      o.gmx ? fmt::format("range: {} bins of {:.6g} nm centred on 0 to {:.6g} nm (gmx rdf's bins)",
+                          to.bins, 0.1 * t.r_max / to.bins, 0.1 * t.r_max * (to.bins - 1) / to.bins)
+            : fmt::format("range: [{}, {}) Angstrom in {} bins of {:.6g} Angstrom", t.r_min,
+                          t.r_max, to.bins, (t.r_max - t.r_min) / to.bins),
       fmt::format("normalisation: {} ({})", o.norm,
-                  norm == RdfNormalization::rdf
+                  o.gmx ? "gmx rdf's: pairs from both atoms over N_A N_B, excluded pairs included"
+                  : norm == RdfNormalization::rdf
                       ? "1 for an ideal gas, with the mean 1/V over frames"
                   : norm == RdfNormalization::density
                       ? "number density of the second selection around the first"
@@ -131,10 +146,7 @@ int run_rdf(RdfOptions& o) {
       fmt::format("boundaries: {}",
                   to.no_pbc ? "none (plain distances)" : "periodic, minimum image"),
       fmt::format("precision: {}; implementation {}", to.precision, stats.impl),
-      fmt::format("command: kmol rdf {} --sel1 '{}' --sel2 '{}' --rmin {} --rmax {} --bins {} "
-                  "--frames {} --norm {}{}",
-                  to.trajectory, o.sel1, sel2, t.r_min, t.r_max, to.bins, to.frames, o.norm,
-                  o.exclude_same.empty() ? "" : " --exclude-same " + o.exclude_same)};
+      "command: " + command_line()};
   // The plot first: it is the output most likely to fail (a missing matplotlib).
   if (!o.plot.empty()) plot_rdf_png(o.plot, report);
   if (!o.h5.empty()) write_rdf_h5(o.h5, report);
@@ -167,6 +179,9 @@ Action add_rdf_command(CLI::App& app) {
   cmd->add_option("--h5", o->h5,
                   "Also write HDF5: counts, edges, g, n, partial sums per interval, metadata");
   cmd->add_option("--plot", o->plot, "Also plot g(r) and n(r) to this PNG file");
+  cmd->add_flag("--gmx", o->gmx,
+                "gmx rdf's conventions: r in nm, --bins bins centred on multiples of --rmax/--bins "
+                "from 0, its normalisation and xvg legends (docs/trajectories.md compares them)");
   return [o] { return run_rdf(*o); };
 }
 

@@ -17,13 +17,14 @@ namespace kmol::cli {
 void add_trajectory_options(CLI::App* cmd, TrajectoryOptions& o, std::int64_t default_interval) {
   o.interval = default_interval;
   cmd->add_option("trajectory", o.trajectory,
-                  "H5MD trajectory (tools/convert-to-h5md converts others)")
+                  "Trajectory: H5MD, GROMACS XTC, TRR or TNG, or AMBER NetCDF (told by content)")
       ->required();
   cmd->add_option("--group", o.group,
                   "Particle group in the H5MD file (default: the only one, or 'all')");
   cmd->add_option(
       "--top", o.top,
-      "Topology with atom and residue names: PDB, GRO or PQR, atoms in trajectory order");
+      "Topology, atoms in trajectory order: TPR (names, molecules, charges, masses), PDB, GRO "
+      "or PQR");
   cmd->add_option("--frames", o.frames,
                   "Frames start:stop:step (Python slice: stop excluded; default all)");
   cmd->add_option("--rmin", o.r_min, "Smallest distance binned (Angstrom; or 0.1nm, 100pm)");

@@ -9,7 +9,7 @@ namespace kmol {
 const std::vector<std::int32_t>& grouping(const Trajectory& t, const std::string& kind) {
   if (!t.topology)
     throw InputError({"", "--exclude-same", -1},
-                     kind + "s come from a topology: give one with --top (PDB, GRO or PQR)");
+                     kind + "s come from a topology: give one with --top (TPR, PDB, GRO or PQR)");
   return kind == "residue" ? t.topology->residues : t.topology->molecules;
 }
 

@@ -115,7 +115,7 @@ class Failure {
 template <class T>
 class Pipeline {
  public:
-  Pipeline(io::H5mdReader& reader, const FrameJob& job, const PipelineOptions& options)
+  Pipeline(io::TrajectoryReader& reader, const FrameJob& job, const PipelineOptions& options)
       : reader_(reader),
         job_(job),
         options_(options),
@@ -214,7 +214,7 @@ class Pipeline {
       auto slot = free_.pop();
       if (!slot) return;
       const auto begin = Clock::now();
-      const io::H5mdFrameInfo info = reader_.read_frame(options_.frames[p], all.data());
+      const io::FrameInfo info = reader_.read_frame(options_.frames[p], all.data());
       FrameSlot<T>& s = **slot;
       s.position = std::int64_t(p);
       s.frame = options_.frames[p];
@@ -385,7 +385,7 @@ class Pipeline {
     }
   }
 
-  io::H5mdReader& reader_;
+  io::TrajectoryReader& reader_;
   const FrameJob& job_;
   const PipelineOptions& options_;
   int workers_;
@@ -405,7 +405,7 @@ class Pipeline {
 
 }  // namespace
 
-PipelineStats run_frame_pipeline(io::H5mdReader& reader, const FrameJob& job,
+PipelineStats run_frame_pipeline(io::TrajectoryReader& reader, const FrameJob& job,
                                  const PipelineOptions& options) {
   if (job.precision == Precision::double_) return Pipeline<double>(reader, job, options).run();
   return Pipeline<float>(reader, job, options).run();

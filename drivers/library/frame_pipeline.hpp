@@ -22,7 +22,7 @@
 
 #include "drivers/library/worker_pool.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
-#include "kmol/core/io/h5md_reader.hpp"
+#include "kmol/core/io/trajectory_reader.hpp"
 #include "kmol/core/precision.hpp"
 
 namespace kmol {
@@ -73,7 +73,7 @@ struct PipelineStats {
 
 // Runs the job over the frames. On the first error anywhere (a damaged frame, say) the pipeline
 // stops: results of frames finished before it have been delivered, and the error is rethrown.
-PipelineStats run_frame_pipeline(io::H5mdReader& reader, const FrameJob& job,
+PipelineStats run_frame_pipeline(io::TrajectoryReader& reader, const FrameJob& job,
                                  const PipelineOptions& options);
 
 }  // namespace kmol

@@ -36,7 +36,28 @@ std::string ylabel(RdfNormalization mode) {
 
 }  // namespace
 
+// As gmx rdf writes it: r in nm, the selections in the legends.
+void write_gmx_xvg(const std::string& path, const RdfReport& report) {
+  write_atomically(path, [&](const std::string& temporary) {
+    auto f = fmt::output_file(temporary);
+    f.print("# This file was created by kmol {} in gmx rdf's conventions\n", kmol_version());
+    for (const auto& line : report.header) f.print("# {}\n", line);
+    const char* y = report.rdf.mode == RdfNormalization::rdf       ? "g(r)"
+                    : report.rdf.mode == RdfNormalization::density ? "number density (nm\\S-3\\N)"
+                                                                   : "pairs per nm";
+    f.print("@    title \"Radial distribution\"\n");
+    f.print("@    xaxis  label \"r (nm)\"\n");
+    f.print("@    yaxis  label \"{}\"\n", y);
+    f.print("@TYPE xy\n");
+    f.print("@ subtitle \"reference {}\"\n", report.selections.at(0));
+    f.print("@ legend on\n@ s0 legend \"{}\"\n", report.selections.at(1));
+    for (std::size_t k = 0; k < report.rdf.g.size(); ++k)
+      f.print("{:10.4f} {:12.6f}\n", report.rdf.centres[k], report.rdf.g[k]);
+  });
+}
+
 void write_rdf_xvg(const std::string& path, const RdfReport& report) {
+  if (report.gmx) return write_gmx_xvg(path, report);
   write_atomically(path, [&](const std::string& temporary) {
     auto f = fmt::output_file(temporary);
     f.print("# This file was created by kmol {}\n", kmol_version());
@@ -57,7 +78,8 @@ void write_rdf_xvg(const std::string& path, const RdfReport& report) {
 void write_rdf_csv(const std::string& path, const RdfReport& report) {
   write_atomically(path, [&](const std::string& temporary) {
     auto f = fmt::output_file(temporary);
-    f.print("# kmol {} rdf; r in Angstrom\n", kmol_version());
+    f.print("# kmol {} rdf; r in {}\n", kmol_version(),
+            report.gmx ? "nm (gmx rdf's bins and normalisation)" : "Angstrom");
     for (const auto& line : report.header) f.print("# {}\n", line);
     f.print("r_low,r_high,r_centre,count,g,n\n");
     for (std::size_t k = 0; k < report.rdf.g.size(); ++k)

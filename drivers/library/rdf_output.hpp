@@ -17,6 +17,8 @@ struct RdfReport {
   std::vector<std::uint64_t> counts;
   const RunState* state = nullptr;  // partial sums per interval (for the HDF5 output)
   std::vector<std::int64_t> frames;
+  bool gmx = false;                     // lengths in nm and gmx rdf's xvg legends
+  std::vector<std::string> selections;  // as given, for the legends
 };
 
 void write_rdf_xvg(const std::string& path, const RdfReport& report);

@@ -165,7 +165,7 @@ class Parser {
           for (long long i = std::max(a, 0LL); i <= b && i < (long long)n; ++i) m[i] = 1;
         } else {
           const auto& resids =
-              need(atoms_.resids, keyword, "give a topology with --top (PDB, GRO or PQR)");
+              need(atoms_.resids, keyword, "give a topology with --top (TPR, PDB, GRO or PQR)");
           for (std::size_t i = 0; i < n; ++i) m[i] = m[i] || (resids[i] >= a && resids[i] <= b);
         }
       }
@@ -192,7 +192,7 @@ class Parser {
       }
     } else if (k == "name" || k == "resname") {
       const auto& labels = need(k == "name" ? atoms_.names : atoms_.resnames, keyword,
-                                "give a topology with --top (PDB, GRO or PQR)");
+                                "give a topology with --top (TPR, PDB, GRO or PQR)");
       for (const auto& t : values(keyword))
         for (std::size_t i = 0; i < n; ++i)
           m[i] = m[i] || fnmatch(t.text.c_str(), labels[i].c_str(), 0) == 0;

@@ -12,12 +12,12 @@ namespace kmol {
 
 Trajectory open_trajectory(const TrajectorySource& o) {
   Trajectory t;
-  t.reader = std::make_unique<io::H5mdReader>(o.trajectory, o.group);
-  io::H5mdReader& r = *t.reader;
+  t.reader = io::open_trajectory_file(o.trajectory, o.group);
+  io::TrajectoryReader& r = *t.reader;
   if (!o.quiet)
     for (const auto& w : r.warnings()) fmt::print(stderr, "kmol: warning: {}\n", w);
   if (r.n_frames() == 0)
-    throw InputError({o.trajectory, "position/value", -1}, "the trajectory has no frames");
+    throw InputError({o.trajectory, "frames", -1}, "the trajectory has no frames");
   t.frames = frame_list(o.frames, r.n_frames());
   t.atoms.n_atoms = r.n_atoms();
   t.atoms.species = r.species();
@@ -26,14 +26,14 @@ Trajectory open_trajectory(const TrajectorySource& o) {
     t.topology = std::make_unique<io::Topology>(io::read_topology(o.top));
     if (std::int64_t(t.topology->size()) != r.n_atoms())
       throw InputError({o.top, "", -1}, "has " + std::to_string(t.topology->size()) +
-                                            " atoms, the trajectory " +
+                                            " atoms, the trajectory " + o.trajectory + " " +
                                             std::to_string(r.n_atoms()));
     t.atoms.names = t.topology->names;
     t.atoms.resnames = t.topology->resnames;
     t.atoms.resids = t.topology->resids;
   }
   if (!o.no_pbc && r.box_kind() == BoxKind::none)
-    throw InputError({o.trajectory, "particles/" + r.particle_group() + "/box", -1},
+    throw InputError({o.trajectory, "box", -1},
                      "the trajectory has no periodic box, but periodic distances are asked for "
                      "(use --no-pbc for "
                      "plain distances)");

@@ -8,16 +8,16 @@
 
 #include "drivers/library/selection.hpp"
 #include "kmol/core/box.hpp"
-#include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/io/topology.hpp"
+#include "kmol/core/io/trajectory_reader.hpp"
 
 namespace kmol {
 
 // Where the frames come from and which of them, as a user names them.
 struct TrajectorySource {
   std::string trajectory;  // path
-  std::string group;       // particle group; empty: the only one, or 'all'
-  std::string top;         // topology path (PDB, GRO or PQR), or empty
+  std::string group;       // H5MD particle group; empty: the only one, or 'all'
+  std::string top;         // topology path (TPR, PDB, GRO or PQR), or empty
   std::string frames = "::";
   std::string r_min = "0", r_max;  // lengths with units; empty r_max: the first box's limit
   bool no_pbc = false;             // plain distances, ignoring the file's box
@@ -25,7 +25,7 @@ struct TrajectorySource {
 };
 
 struct Trajectory {
-  std::unique_ptr<io::H5mdReader> reader;
+  std::unique_ptr<io::TrajectoryReader> reader;
   std::unique_ptr<io::Topology> topology;  // null without a topology
   AtomTable atoms;
   std::vector<std::int64_t> frames;  // file frames to process

@@ -1,5 +1,6 @@
 #include "kernels/pair_histogram/gr.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "kernels/pair_histogram/binning.hpp"
@@ -67,6 +68,59 @@ Rdf normalize_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
     out.coordination.push_back(
         frames > 0 && s.n_a > 0 ? per_a * cumulative / (frames * double(s.n_a)) : 0);
   }
+  return out;
+}
+
+std::vector<std::uint64_t> gmx_bin_counts(const std::vector<std::uint64_t>& half_bins) {
+  if (half_bins.size() % 2 != 1)
+    throw UnsupportedError("gmx bins need an odd number of half bins, not " +
+                           std::to_string(half_bins.size()));
+  std::vector<std::uint64_t> counts{half_bins[0]};
+  for (std::size_t k = 1; k + 1 < half_bins.size(); k += 2)
+    counts.push_back(half_bins[k] + half_bins[k + 1]);
+  return counts;
+}
+
+Rdf gmx_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
+  if (s.r_min != 0) throw UnsupportedError("gmx rdf's bins start at r = 0");
+  const std::vector<std::uint64_t> counts = gmx_bin_counts(s.counts);
+  const auto n = std::int64_t(counts.size());
+  constexpr double nm_per_angstrom = 0.1;
+  const double width = nm_per_angstrom * s.r_max / (double(n) - 0.5);
+  const double frames = double(s.frames);
+  const double n_b = s.one_set ? double(s.n_a) : double(s.n_b);
+  const double from_both_ends = s.one_set ? 2.0 : 1.0;
+  const double inverse_volume = s.mean_inverse_volume / std::pow(nm_per_angstrom, 3);
+  if (mode == RdfNormalization::rdf && !(inverse_volume > 0))
+    throw UnsupportedError(
+        "g(r) normalisation needs a periodic box (a volume); use --norm none or density");
+  Rdf out;
+  out.mode = mode;
+  double cumulative = 0;
+  for (std::int64_t k = 0; k < n; ++k) {
+    const double lo = std::max(0.0, (double(k) - 0.5) * width), hi = (double(k) + 0.5) * width;
+    const double shell = 4.0 / 3.0 * M_PI * (hi * hi * hi - lo * lo * lo);
+    const double per_reference =
+        frames > 0 && s.n_a > 0 ? from_both_ends * double(counts[k]) / (frames * double(s.n_a)) : 0;
+    out.edges.push_back(lo);
+    out.centres.push_back(double(k) * width);
+    double value = 0;
+    switch (mode) {
+      case RdfNormalization::rdf:
+        value = n_b > 0 ? per_reference / (shell * n_b * inverse_volume) : 0;
+        break;
+      case RdfNormalization::density:
+        value = per_reference / shell;
+        break;
+      case RdfNormalization::none:
+        value = per_reference / width;
+        break;
+    }
+    out.g.push_back(value);
+    cumulative += per_reference;
+    out.coordination.push_back(cumulative);
+  }
+  out.edges.push_back((double(n) - 0.5) * width);
   return out;
 }
 

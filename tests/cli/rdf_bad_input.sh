@@ -36,10 +36,10 @@ with h5py.File("noparticles.h5", "w") as f: f.create_group("observables")
 PY
 echo "plain text" > text.h5
 expect_error "missing.h5: no such file" missing.h5
-expect_error "text.h5: not an HDF5 file" text.h5
+expect_error "text.h5: not a trajectory kmol reads (H5MD, GROMACS XTC, TRR or TNG, AMBER NetCDF): it is text starting with .plain text." text.h5
 expect_error "noparticles.h5: particles: no 'particles' group" noparticles.h5
 expect_error "badshape.h5: particles/all/position/value: shape is \[3\]\[10\]\[2\], expected \[frames\]\[atoms\]\[3\]" badshape.h5
-expect_error "nobox.h5: particles/all/box: the trajectory has no periodic box.*--no-pbc" nobox.h5 --rmax 3
+expect_error "nobox.h5: box: the trajectory has no periodic box.*--no-pbc" nobox.h5 --rmax 3
 expect_error "exceeds the radius of the largest sphere inside the box of this frame (10.000000 Angstrom)" gas.h5 --rmax 11
 expect_error "nan.h5: particles/all/position/value: \[2\] atom 7 has a non-finite coordinate" nan.h5 --rmax 4
 expect_error "--sel1: 'name CA' selects no atoms\|--sel1: the trajectory has no names" gas.h5 --rmax 4 --sel1 'name CA'

@@ -4,6 +4,10 @@
 #include <fstream>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/trajectory_reader.hpp"
+#ifdef KMOL_HAVE_GROMACS
+#include "gromacs_readers.hpp"
+#endif
 #include "kmol/core/io/pqr.hpp"
 
 namespace kmol::io {
@@ -93,9 +97,24 @@ Topology read_gro(const std::string& path, std::ifstream& in) {
   return t;
 }
 
+Topology read_tpr_topology(const std::string& path) {
+#ifdef KMOL_HAVE_GROMACS
+  return gromacs::read_tpr(path);
+#else
+  throw UnsupportedError(path +
+                         ": a GROMACS run input (TPR) needs libgromacs, which this build "
+                         "lacks (install libgromacs-dev and rebuild; `kmol info` lists formats)");
+#endif
+}
+
 }  // namespace
 
 Topology read_topology(const std::string& path) {
+  const FileKind kind = sniff_file(path);
+  if (kind == FileKind::tpr) return read_tpr_topology(path);
+  if (kind != FileKind::text)
+    throw InputError({path, "", -1}, "is " + describe_file(path) +
+                                         ", not a topology (expected TPR, PDB, GRO or PQR)");
   std::ifstream in(path);
   if (!in) throw InputError({path, "", -1}, "cannot open the topology file");
   const auto dot = path.rfind('.');
@@ -111,9 +130,11 @@ Topology read_topology(const std::string& path) {
     t.resnames = pqr.residue_names;
     t.resids = pqr.residue_ids;
     t.chains = pqr.chains;
+    t.charges = pqr.charges;
   } else {
-    throw InputError({path, "", -1}, "unknown topology format '." + extension +
-                                         "' (expected .pdb, .ent, .gro or .pqr)");
+    throw InputError({path, "", -1}, "unknown topology format '." + extension + "': the file is " +
+                                         describe_file(path) +
+                                         " (expected .tpr, .pdb, .ent, .gro or .pqr)");
   }
   if (t.size() == 0) throw InputError({path, "", -1}, "no atoms found");
   number_residues(t);

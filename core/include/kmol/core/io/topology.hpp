@@ -1,7 +1,8 @@
 #pragma once
 // Atom names and residues from a structure file given with --top, for selections and for
-// excluding pairs within one residue or molecule. The file's atoms must be the trajectory's, in
-// the same order.
+// excluding pairs within one residue or molecule, and charges and masses where the file has them.
+// The file's atoms must be the trajectory's, in the same order. The format is told by content.
+//   TPR (GROMACS run input, through libgromacs): names, residues, molecules, charges, masses.
 //   PDB (.pdb, .ent): ATOM/HETATM records; molecules end at TER records and chain changes.
 //   GRO (.gro): fixed columns; each residue is a molecule (GRO has no molecule records).
 //   PQR (.pqr): read by read_pqr; each residue is a molecule.
@@ -17,11 +18,12 @@ struct Topology {
   std::vector<std::int32_t>
       residues;  // 0-based: a new residue where chain, resid or resname changes
   std::vector<std::int32_t> molecules;  // 0-based
+  std::vector<double> charges, masses;  // elementary charges and g/mol, or empty
 
   std::size_t size() const { return names.size(); }
 };
 
-// Chooses the format by extension. Throws InputError naming the file and line.
+// Throws InputError naming the file and line, or what the file looks like when it is no topology.
 Topology read_topology(const std::string& path);
 
 }  // namespace kmol::io

@@ -1,0 +1,285 @@
+// GROMACS trajectories through libgromacs: XTC by frame offsets (random access), TRR and TNG
+// sequentially through trxio (random access reopens and skips). Coordinates and boxes are
+// converted from nm to Angstrom here, once.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "gromacs/fileio/trxio.h"
+#include "gromacs/trajectory/trajectoryframe.h"
+#include "gromacs/utility/baseversion.h"
+#include "gromacs/utility/programcontext.h"
+#include "gromacs_api.hpp"
+#include "gromacs_readers.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/xtc_index.hpp"
+
+namespace kmol::io::gromacs {
+namespace {
+
+constexpr double angstrom_per_nm = 10.0;
+
+BoxSpec box_from(const matrix box) {
+  const double f = angstrom_per_nm;
+  const bool off_diagonal = box[0][1] != 0 || box[0][2] != 0 || box[1][0] != 0 || box[1][2] != 0 ||
+                            box[2][0] != 0 || box[2][1] != 0;
+  if (!off_diagonal && box[0][0] == 0 && box[1][1] == 0 && box[2][2] == 0) return BoxSpec::none();
+  if (!off_diagonal) return BoxSpec::orthorhombic(f * box[0][0], f * box[1][1], f * box[2][2]);
+  return BoxSpec::triclinic({f * box[0][0], f * box[0][1], f * box[0][2]},
+                            {f * box[1][0], f * box[1][1], f * box[1][2]},
+                            {f * box[2][0], f * box[2][1], f * box[2][2]});
+}
+
+template <class T>
+void convert(const std::vector<float>& nm, Vec3<T>* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i)
+    out[i] = {T(angstrom_per_nm * nm[3 * i]), T(angstrom_per_nm * nm[3 * i + 1]),
+              T(angstrom_per_nm * nm[3 * i + 2])};
+}
+
+// libgromacs tells formats by file name: a file whose name says otherwise (kmol tells them by
+// content) is opened through a symbolic link with the right extension in a private directory.
+class NameForLibgromacs {
+ public:
+  NameForLibgromacs(const std::string& path, const std::string& extension) : name_(path) {
+    if (path.size() > extension.size() &&
+        path.compare(path.size() - extension.size(), extension.size(), extension) == 0)
+      return;
+    std::string pattern = (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
+    pattern += "/kmol-XXXXXX";
+    char* target = realpath(path.c_str(), nullptr);
+    if (target == nullptr || mkdtemp(pattern.data()) == nullptr) {
+      std::free(target);
+      throw InputError({path, "", -1}, "cannot link the file under a " + extension + " name");
+    }
+    directory_ = pattern;
+    name_ = directory_ + "/trajectory" + extension;
+    const bool linked = symlink(target, name_.c_str()) == 0;
+    std::free(target);
+    if (!linked)
+      throw InputError({path, "", -1}, "cannot link the file under a " + extension + " name");
+  }
+  ~NameForLibgromacs() {
+    if (directory_.empty()) return;
+    unlink(name_.c_str());
+    rmdir(directory_.c_str());
+  }
+  NameForLibgromacs(const NameForLibgromacs&) = delete;
+  NameForLibgromacs& operator=(const NameForLibgromacs&) = delete;
+  const char* c_str() const { return name_.c_str(); }
+
+ private:
+  std::string name_, directory_;
+};
+
+class XtcReader final : public TrajectoryReader {
+ public:
+  explicit XtcReader(const std::string& path)
+      : path_(path), name_(path, ".xtc"), index_(index_xtc(path)) {
+    if (!index_.cache_note.empty()) warnings_.push_back(index_.cache_note);
+    file_ = open_xtc(name_.c_str(), "r");
+    if (file_ == nullptr) throw InputError({path, "", -1}, "libgromacs cannot open the XTC file");
+    coordinates_.resize(3 * std::size_t(index_.n_atoms));
+    first_box_ = frame_info(0).box;
+  }
+  ~XtcReader() override { close_xtc(file_); }
+
+  const std::string& path() const override { return path_; }
+  std::string description() const override { return "GROMACS XTC"; }
+  std::int64_t n_frames() const override {
+    return std::int64_t(index_.offsets.size()) + (index_.damaged_frame >= 0 ? 1 : 0);
+  }
+  std::int64_t n_atoms() const override { return index_.n_atoms; }
+  BoxKind box_kind() const override { return first_box_.kind; }
+  const std::vector<std::string>& warnings() const override { return warnings_; }
+
+  FrameInfo read_frame(std::int64_t t, Vec3<float>* p) override { return read(t, p); }
+  FrameInfo read_frame(std::int64_t t, Vec3<double>* p) override { return read(t, p); }
+  FrameInfo frame_info(std::int64_t t) override { return decode(t); }
+
+ private:
+  template <class T>
+  FrameInfo read(std::int64_t t, Vec3<T>* positions) {
+    const FrameInfo info = decode(t);
+    convert(coordinates_, positions, index_.n_atoms);
+    return info;
+  }
+
+  // The whole frame: XTC's header and coordinates come in one compressed record.
+  FrameInfo decode(std::int64_t t) {
+    if (t == index_.damaged_frame)
+      throw InputError({path_, "frame", long(t)},
+                       "damaged: " + index_.damage + "; frames 0 to " + std::to_string(t - 1) +
+                           " are whole (--frames :" + std::to_string(t) + " reads them)");
+    if (t < 0 || t >= std::int64_t(index_.offsets.size()))
+      throw InputError({path_, "frame", long(t)},
+                       "the file has " + std::to_string(n_frames()) + " frames");
+    std::int64_t step = 0;
+    float time = 0, precision = 0;
+    bool ok = false;
+    matrix box;
+    if (gmx_fio_seek(file_, index_.offsets[std::size_t(t)]) != 0 ||
+        read_next_xtc(file_, index_.n_atoms, &step, &time, box,
+                      reinterpret_cast<rvec*>(coordinates_.data()), &precision, &ok) == 0 ||
+        !ok)
+      throw InputError({path_, "frame", long(t)},
+                       "libgromacs cannot decompress this frame (the file is damaged)");
+    return {t, step, double(time), box_from(box)};
+  }
+
+  std::string path_;
+  NameForLibgromacs name_;
+  XtcIndex index_;
+  t_fileio* file_ = nullptr;
+  std::vector<float> coordinates_;  // nm, as decoded
+  BoxSpec first_box_;
+  std::vector<std::string> warnings_;
+};
+
+// TRR and TNG through trxio's sequential reader: frames without coordinates are skipped, double-
+// precision TRR files are read through the single-precision library (float coordinates).
+class SequentialReader final : public TrajectoryReader {
+ public:
+  SequentialReader(const std::string& path, std::string format, const std::string& extension)
+      : path_(path), format_(std::move(format)), name_(path, extension) {
+    // Counting needs one pass: neither format says how many frames it holds. libgromacs announces
+    // the TRR version on its first read.
+    QuietStderr quiet;
+    rewind();
+    if (!have_frame_)
+      throw InputError({path_, "frame", 0},
+                       "no frame with coordinates in this " + format_ + " file");
+    atoms_ = frame_.natoms;
+    first_box_ = frame_.bBox ? box_from(frame_.box) : BoxSpec::none();
+    while (advance()) {
+    }
+    frames_ = current_ + 1;
+    rewind();
+  }
+  ~SequentialReader() override { close(); }
+
+  const std::string& path() const override { return path_; }
+  std::string description() const override { return "GROMACS " + format_; }
+  std::int64_t n_frames() const override { return frames_; }
+  std::int64_t n_atoms() const override { return atoms_; }
+  BoxKind box_kind() const override { return first_box_.kind; }
+
+  FrameInfo read_frame(std::int64_t t, Vec3<float>* p) override { return read(t, p); }
+  FrameInfo read_frame(std::int64_t t, Vec3<double>* p) override { return read(t, p); }
+  FrameInfo frame_info(std::int64_t t) override {
+    seek(t);
+    return info();
+  }
+
+ private:
+  template <class T>
+  FrameInfo read(std::int64_t t, Vec3<T>* positions) {
+    seek(t);
+    const float* x = &frame_.x[0][0];
+    for (std::int64_t i = 0; i < atoms_; ++i) {
+      const float* r = x + 3 * i;
+      if (!std::isfinite(r[0]) || !std::isfinite(r[1]) || !std::isfinite(r[2]))
+        throw InputError({path_, "frame", long(t)},
+                         "atom " + std::to_string(i) + " has non-finite coordinates");
+      positions[i] = {T(angstrom_per_nm * r[0]), T(angstrom_per_nm * r[1]),
+                      T(angstrom_per_nm * r[2])};
+    }
+    return info();
+  }
+
+  FrameInfo info() const {
+    return {current_, frame_.bStep ? std::int64_t(frame_.step) : current_,
+            frame_.bTime ? double(frame_.time) : 0.0,
+            frame_.bBox ? box_from(frame_.box) : BoxSpec::none()};
+  }
+
+  void seek(std::int64_t t) {
+    if (t < 0 || t >= frames_)
+      throw InputError({path_, "frame", long(t)},
+                       "the file has " + std::to_string(frames_) + " frames");
+    if (t < current_) rewind();
+    while (current_ < t)
+      if (!advance())
+        throw InputError({path_, "frame", long(current_ + 1)},
+                         "libgromacs cannot read this frame (the file changed or is damaged)");
+    if (frame_.natoms != atoms_)
+      throw InputError({path_, "frame", long(t)}, "has " + std::to_string(frame_.natoms) +
+                                                      " atoms, frame 0 " + std::to_string(atoms_));
+  }
+
+  void rewind() {
+    close();
+    have_frame_ =
+        read_first_frame(quiet_output_environment(), &status_, name_.c_str(), &frame_, TRX_NEED_X);
+    current_ = 0;
+  }
+
+  bool advance() {
+    if (!read_next_frame(quiet_output_environment(), status_, &frame_)) return false;
+    ++current_;
+    return true;
+  }
+
+  void close() {
+    if (status_ != nullptr) close_trx(status_);
+    status_ = nullptr;
+    if (have_frame_) done_frame(&frame_);  // the coordinates read_first_frame allocated
+    have_frame_ = false;
+  }
+
+  std::string path_, format_;
+  NameForLibgromacs name_;
+  t_trxstatus* status_ = nullptr;
+  t_trxframe frame_{};
+  bool have_frame_ = false;
+  std::int64_t current_ = -1, frames_ = 0, atoms_ = 0;
+  BoxSpec first_box_;
+};
+
+}  // namespace
+
+const gmx_output_env_t* quiet_output_environment() {
+  static gmx_output_env_t* environment = [] {
+    // trxio prints "Reading frame N" unless this is 0; read when the environment is made.
+    setenv("GMX_TRAJECTORY_IO_VERBOSITY", "0", 1);
+    gmx_output_env_t* e = nullptr;
+    output_env_init(&e, gmx::getProgramContext(), gmx::TimeUnit::Picoseconds, false,
+                    XvgFormat::None, 0);
+    return e;
+  }();
+  return environment;
+}
+
+QuietStderr::QuietStderr() {
+  std::fflush(stderr);
+  saved_ = dup(STDERR_FILENO);
+  const int null = open("/dev/null", O_WRONLY);
+  if (null >= 0) {
+    dup2(null, STDERR_FILENO);
+    ::close(null);
+  }
+}
+
+QuietStderr::~QuietStderr() {
+  std::fflush(stderr);
+  if (saved_ >= 0) {
+    dup2(saved_, STDERR_FILENO);
+    ::close(saved_);
+  }
+}
+
+std::unique_ptr<TrajectoryReader> open_trajectory(const std::string& path, FileKind kind) {
+  if (kind == FileKind::xtc) return std::make_unique<XtcReader>(path);
+  if (kind == FileKind::trr) return std::make_unique<SequentialReader>(path, "TRR", ".trr");
+  return std::make_unique<SequentialReader>(path, "TNG", ".tng");
+}
+
+std::string library_version() {
+  return std::string("libgromacs ") + gmx_version() + " (single precision)";
+}
+
+}  // namespace kmol::io::gromacs

@@ -1,0 +1,16 @@
+#pragma once
+// The libnetcdf-backed reader, built only when CMake finds libnetcdf (KMOL_HAVE_NETCDF).
+#include <memory>
+#include <string>
+
+#include "kmol/core/io/trajectory_reader.hpp"
+
+namespace kmol::io::netcdf {
+
+// An AMBER-convention NetCDF trajectory (coordinates, cell_lengths, cell_angles).
+std::unique_ptr<TrajectoryReader> open_amber(const std::string& path);
+
+// "libnetcdf 4.9.0 of ...".
+std::string library_version();
+
+}  // namespace kmol::io::netcdf

@@ -1,0 +1,170 @@
+#include "kmol/core/io/trajectory_reader.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <fstream>
+
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/h5md_reader.hpp"
+#include "kmol/core/io/hdf5_handle.hpp"
+#ifdef KMOL_HAVE_GROMACS
+#include "gromacs_readers.hpp"
+#endif
+#ifdef KMOL_HAVE_NETCDF
+#include "netcdf_readers.hpp"
+#endif
+
+namespace kmol::io {
+namespace {
+
+std::string first_bytes(const std::string& path, std::size_t n) {
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0) throw InputError({path, "", -1}, "no such file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError({path, "", -1}, "cannot open the file");
+  std::string bytes(n, '\0');
+  in.read(bytes.data(), std::streamsize(n));
+  bytes.resize(std::size_t(in.gcount()));
+  return bytes;
+}
+
+bool starts_with(const std::string& s, const char* prefix, std::size_t n) {
+  return s.size() >= n && std::memcmp(s.data(), prefix, n) == 0;
+}
+
+bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
+
+bool is_text(const std::string& bytes) {
+  return !bytes.empty() && std::all_of(bytes.begin(), bytes.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u == '\n' || u == '\r' || u == '\t' || (u >= 32 && u < 127) || u >= 128;
+  });
+}
+
+class H5mdTrajectory final : public TrajectoryReader {
+ public:
+  H5mdTrajectory(const std::string& path, const std::string& group) : reader_(path, group) {}
+
+  const std::string& path() const override { return reader_.path(); }
+  std::string description() const override { return "H5MD particles/" + reader_.particle_group(); }
+  std::int64_t n_frames() const override { return reader_.n_frames(); }
+  std::int64_t n_atoms() const override { return reader_.n_atoms(); }
+  BoxKind box_kind() const override { return reader_.box_kind(); }
+  const std::vector<std::int32_t>& species() const override { return reader_.species(); }
+  const std::vector<std::string>& species_names() const override { return reader_.species_names(); }
+  const std::vector<std::string>& warnings() const override { return reader_.warnings(); }
+  FrameInfo read_frame(std::int64_t t, Vec3<float>* p) override {
+    return converted(reader_.read_frame(t, p));
+  }
+  FrameInfo read_frame(std::int64_t t, Vec3<double>* p) override {
+    return converted(reader_.read_frame(t, p));
+  }
+  FrameInfo frame_info(std::int64_t t) override { return converted(reader_.frame_info(t)); }
+
+ private:
+  static FrameInfo converted(const H5mdFrameInfo& i) { return {i.index, i.step, i.time, i.box}; }
+  H5mdReader reader_;
+};
+
+// NetCDF-4 files are HDF5 files: an AMBER one has a root `coordinates` and no H5MD `particles`.
+bool is_netcdf4_amber(const std::string& path) {
+  QuietHdf5 quiet;
+  Hid file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  return file.valid() && H5Lexists(file.get(), "coordinates", H5P_DEFAULT) > 0 &&
+         H5Lexists(file.get(), "particles", H5P_DEFAULT) <= 0;
+}
+
+std::unique_ptr<TrajectoryReader> open_netcdf(const std::string& path) {
+#ifdef KMOL_HAVE_NETCDF
+  return netcdf::open_amber(path);
+#else
+  throw UnsupportedError(path +
+                         " is an AMBER NetCDF trajectory, which needs libnetcdf; this "
+                         "build lacks it (install libnetcdf-dev and rebuild)");
+#endif
+}
+
+}  // namespace
+
+FileKind sniff_file(const std::string& path) {
+  const std::string b = first_bytes(path, 64);
+  if (starts_with(b, "\x89HDF\r\n\x1a\n", 8)) return FileKind::h5md_or_hdf5;
+  if (starts_with(b, "CDF\x01", 4) || starts_with(b, "CDF\x02", 4) || starts_with(b, "CDF\x05", 4))
+    return FileKind::netcdf;
+  if (starts_with(b, "\x00\x00\x07\xcb", 4)) return FileKind::xtc;  // 1995, big-endian
+  if (starts_with(b, "\x00\x00\x07\xc9", 4)) return FileKind::trr;  // 1993
+  if (contains(b, "GENERAL INFO")) return FileKind::tng;
+  if (b.size() >= 16 && b.compare(8, 8, "VERSION ") == 0) return FileKind::tpr;
+  if (is_text(b)) return FileKind::text;
+  return FileKind::unknown;
+}
+
+std::string describe_file(const std::string& path) {
+  switch (sniff_file(path)) {
+    case FileKind::h5md_or_hdf5:
+      return "an HDF5 file";
+    case FileKind::netcdf:
+      return "a NetCDF (classic) file";
+    case FileKind::xtc:
+      return "a GROMACS XTC trajectory";
+    case FileKind::trr:
+      return "a GROMACS TRR trajectory";
+    case FileKind::tng:
+      return "a GROMACS TNG trajectory";
+    case FileKind::tpr:
+      return "a GROMACS run input (TPR)";
+    case FileKind::text: {
+      std::string line = first_bytes(path, 60);
+      line = line.substr(0, line.find('\n'));
+      return "text starting with '" + line + "'";
+    }
+    case FileKind::unknown:
+      break;
+  }
+  return "binary data of no format kmol knows";
+}
+
+std::unique_ptr<TrajectoryReader> open_trajectory_file(const std::string& path,
+                                                       const std::string& particle_group) {
+  const FileKind kind = sniff_file(path);
+  if (kind == FileKind::netcdf || (kind == FileKind::h5md_or_hdf5 && is_netcdf4_amber(path)))
+    return open_netcdf(path);
+  if (kind == FileKind::h5md_or_hdf5) return std::make_unique<H5mdTrajectory>(path, particle_group);
+  if (kind == FileKind::xtc || kind == FileKind::trr || kind == FileKind::tng) {
+#ifdef KMOL_HAVE_GROMACS
+    if (!particle_group.empty())
+      throw InputError({path, "--group", -1},
+                       "applies to H5MD files only; this is " + describe_file(path));
+    return gromacs::open_trajectory(path, kind);
+#else
+    throw UnsupportedError(path + " is " + describe_file(path) +
+                           ", which needs libgromacs; this build lacks it (install "
+                           "libgromacs-dev and rebuild, or convert with tools/convert-to-h5md)");
+#endif
+  }
+  throw InputError({path, "", -1},
+                   "not a trajectory kmol reads (H5MD, GROMACS XTC, TRR or TNG, AMBER NetCDF): "
+                   "it is " +
+                       describe_file(path) + " (tools/convert-to-h5md converts other formats)");
+}
+
+std::vector<std::string> trajectory_formats() {
+  std::vector<std::string> formats{"H5MD (HDF5)"};
+#ifdef KMOL_HAVE_GROMACS
+  formats.push_back("GROMACS XTC, TRR, TNG trajectories and TPR topologies through " +
+                    gromacs::library_version());
+#else
+  formats.push_back("no GROMACS formats (built without libgromacs)");
+#endif
+#ifdef KMOL_HAVE_NETCDF
+  formats.push_back("AMBER NetCDF trajectories through " + netcdf::library_version());
+#else
+  formats.push_back("no AMBER NetCDF (built without libnetcdf)");
+#endif
+  return formats;
+}
+
+}  // namespace kmol::io

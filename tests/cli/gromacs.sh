@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# GROMACS files straight into kmol: an SPC water run made here with Debian's gmx, read as XTC and
+# TRR with its TPR topology (names, molecules, charges); the potential of a TPR-backed frame
+# equals the same frame written as PQR; bad input is refused clearly, with no output left.
+set -uo pipefail
+kmol=$1
+source "$(dirname "$0")/scratch.sh"
+source "$(dirname "$0")/refusal.sh"
+source "$(dirname "$0")/gromacs_water.sh"
+"$kmol" info | grep -q "GROMACS XTC, TRR, TNG" || { echo "kmol built without libgromacs: skipped"; exit 77; }
+cd "$dir"
+make_water water 2.3 100 10
+make_water other 2.1 20 10
+
+# g(r) O-O without pairs in one molecule, from XTC and TRR, each with the TPR.
+for traj in md.xtc md.trr; do
+  "$kmol" rdf water/$traj --top water/topol.tpr --sel1 'name OW' --exclude-same molecule \
+      --rmax 1.1nm --bins 110 --out ${traj%.*}-${traj#*.}.xvg --quiet || fail "rdf $traj"
+  grep -q "^# command: kmol rdf water/$traj --top water/topol.tpr --sel1 'name OW' --exclude-same molecule" \
+      ${traj%.*}-${traj#*.}.xvg || fail "the command line is not recorded whole: $(grep command: ${traj%.*}-${traj#*.}.xvg)"
+done
+grep -q "GROMACS XTC" md-xtc.xvg || fail "the xvg does not say it read XTC"
+# The first water peak of SPC near 2.75 Angstrom in both.
+for f in md-xtc.xvg md-trr.xvg; do
+  awk '!/^[#@]/ && $2 > g { g = $2; r = $1 } END { if (r < 2.6 || r > 2.9 || g < 2) exit 1 }' $f ||
+    fail "$f: no first O-O peak near 2.75 Angstrom"
+done
+# --gmx reproduces gmx rdf on the same files and bins (gmx prints three decimals; a pair within
+# float rounding of a bin edge, nm against Angstrom, may sit in the next bin).
+"$kmol" rdf water/md.xtc --top water/topol.tpr --sel1 'name OW' --rmax 1.1nm --bins 110 --gmx \
+    --out kmol-gmx.xvg --quiet || fail "rdf --gmx"
+OMP_NUM_THREADS=1 gmx -quiet rdf -f water/md.xtc -s water/topol.tpr -ref 'name OW' -sel 'name OW' \
+    -bin 0.01 -rmax 1.1 -o gmx.xvg > gmx-rdf.log 2>&1 || fail "gmx rdf: $(tail -5 gmx-rdf.log)"
+grep -q 'xaxis  label "r (nm)"' kmol-gmx.xvg || fail "--gmx: the xvg is not in nm"
+paste <(grep -v '^[#@]' kmol-gmx.xvg) <(grep -v '^[#@]' gmx.xvg) |
+  awk '{ n++; if ($1 - $3 > 1e-4 || $3 - $1 > 1e-4) exit 1; d = $2 - $4; if (d < 0) d = -d; if (d > 0.01) exit 1 }
+       END { if (n != 110) exit 1 }' || fail "kmol rdf --gmx differs from gmx rdf"
+
+# Molecules come from the TPR: excluding them removes the 392 intramolecular H-H pairs (1.63 A).
+for exclude in none molecule; do
+  extra=(); [[ $exclude == molecule ]] && extra=(--exclude-same molecule)
+  "$kmol" rdf water/md.xtc --top water/topol.tpr --sel1 'name HW1' --sel2 'name HW2' --norm none \
+      --rmax 2 --bins 20 "${extra[@]}" --out hh-$exclude.xvg --quiet || fail "rdf HW1-HW2"
+done
+awk '!/^[#@]/ && $1 > 1.6 && $1 < 1.7 { print $2 }' hh-none.xvg hh-molecule.xvg | paste -sd' ' |
+  awk '{ d = $1 - $2 - 392; if (d > 0.001 || d < -0.001) exit 1 }' || fail "--exclude-same molecule did not remove the 392 H-H pairs"
+
+# The potential of frame 3 with TPR charges equals the same atoms as PQR (written from the decoded
+# XTC frame by MDAnalysis when it is installed).
+"$kmol" potential water/md.xtc --top water/topol.tpr --frame 3 --spacing 1 --precision double \
+    --out tpr.dx >/dev/null || fail "potential from XTC + TPR"
+if /usr/bin/python3 -c 'import MDAnalysis' 2>/dev/null; then
+  /usr/bin/python3 -W ignore - <<'PY' || fail "MDAnalysis could not write the PQR"
+import MDAnalysis as mda
+u = mda.Universe("water/topol.tpr", "water/md.xtc")
+u.trajectory[3]
+u.atoms.write("frame3.pqr")
+PY
+  "$kmol" potential frame3.pqr --spacing 1 --precision double --out pqr.dx >/dev/null || fail "potential from PQR"
+  /usr/bin/python3 - <<'PY' || fail "TPR-backed and PQR potentials differ"
+import numpy as np
+def values(path):
+    lines = open(path).read().split("\n")
+    start = next(i for i, l in enumerate(lines) if l.startswith("object 3")) + 1
+    out = []
+    for l in lines[start:]:
+        if not l or l[0].isalpha(): break
+        out += [float(v) for v in l.split()]
+    return np.array(out)
+a, b = values("tpr.dx"), values("pqr.dx")
+assert a.size == b.size and a.size > 1000, (a.size, b.size)
+err = np.max(np.abs(a - b)) / np.max(np.abs(b))
+print("largest difference, relative to the largest value:", err)
+assert err < 2e-5, err  # OpenDX keeps 6 significant digits
+PY
+fi
+
+# tools/convert-to-h5md carries the TPR's charges and masses, and prints no warnings.
+if /usr/bin/python3 -c 'import MDAnalysis, h5py' 2>/dev/null; then
+  "$(dirname "$0")/../../tools/convert-to-h5md" water/topol.tpr water/md.xtc -o converted.h5 \
+      > convert.out 2> convert.err || fail "convert-to-h5md: $(cat convert.err)"
+  [[ -s convert.err ]] && fail "convert-to-h5md warned: $(cat convert.err)"
+  grep -q "charges and masses from water/topol.tpr" convert.out || fail "convert-to-h5md: $(cat convert.out)"
+  "$kmol" potential converted.h5 --frame 3 --spacing 1 --out converted.dx >/dev/null ||
+    fail "potential from the converted charges"
+fi
+
+# Bad input: each refused with what is wrong, nothing left behind.
+expect_error() {  # pattern, then the kmol rdf arguments
+  expect_refusal "$1" "$kmol" rdf "${@:2}" --out out.xvg --quiet
+  ls out.* 2>/dev/null | grep -v kmol-partial | grep -q . && fail "'$*' left an output file: $(ls out.*)"
+  return 0
+}
+expect_error "other/topol.tpr: has [0-9]* atoms, the trajectory water/md.xtc 1176" water/md.xtc --top other/topol.tpr
+expect_error "water/conf.gro: not a trajectory kmol reads (H5MD, GROMACS XTC, TRR or TNG, AMBER NetCDF): it is text starting with 'Generated by gmx solvate'" water/conf.gro
+expect_error "water/md.xtc: is a GROMACS XTC trajectory, not a topology" water/md.xtc --top water/md.xtc
+size=$(stat -c %s water/md.xtc)
+head -c $((size * 7 / 11 + 100)) water/md.xtc > cut.xtc  # inside frame 6 or 7 of 11
+message=$("$kmol" rdf cut.xtc --top water/topol.tpr --out out.xvg --quiet 2>&1) && fail "a truncated XTC was accepted"
+grep -q "cut.xtc: frame: \[[67]\] damaged: .*; frames 0 to [56] are whole (--frames :[67] reads them)" <<<"$message" ||
+  fail "truncated XTC: '$message'"
+[[ -e out.xvg ]] && fail "a truncated XTC left out.xvg"
+[[ -f out.xvg.kmol-partial.h5 ]] || fail "the frames before the damaged one were not kept"
+damaged=$(grep -o 'frame: \[[0-9]*\]' <<<"$message" | head -1 | tr -dc 0-9)
+"$kmol" rdf cut.xtc --top water/topol.tpr --frames :$damaged --out whole.xvg --quiet || fail "frames before the damage"
+printf 'ATOM      1  OW  SOL     1       1.000   2.000   3.000 -0.8200 1.5000\n' > one.pqr
+expect_refusal "applies to trajectories" "$kmol" potential one.pqr --top water/topol.tpr --out x.dx
+[[ -e x.dx ]] && fail "a refused potential left x.dx"
+echo "gromacs: all checks passed"

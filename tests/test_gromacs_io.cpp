@@ -1,0 +1,267 @@
+// GROMACS trajectories read through libgromacs: the same frames give the same counts as H5MD in
+// cubic, orthorhombic and triclinic boxes; XTC random access through a cached index; damaged
+// files named by frame. Files are written through libgromacs' own writers.
+//
+// XTC and TNG store coordinates rounded to a precision (here 0.001 nm): the decoded coordinates
+// are compared with the written ones within half of it, and the counts are compared exactly
+// against an H5MD file holding the decoded coordinates, so that rounding cannot move a pair
+// across a bin edge between the two.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+
+#include "core/src/io/gromacs_api.hpp"
+#include "drivers/library/frame_pipeline.hpp"
+#include "gromacs/fileio/trxio.h"
+#include "gromacs/trajectory/trajectoryframe.h"
+#include "gromacs/utility/arrayref.h"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/h5md_writer.hpp"
+#include "kmol/core/io/xtc_index.hpp"
+
+namespace kmol {
+namespace {
+
+std::string scratch(const std::string& name) {
+  return testing::TempDir() + "kmol_gromacs_" + std::to_string(::getpid()) + "_" + name;
+}
+
+struct GasFrames {
+  std::int64_t atoms = 0;
+  std::vector<std::vector<float>> x;  // nm, per frame
+  std::vector<std::array<float, 9>> box;
+};
+
+// A random gas in `box` (rows are the box vectors in nm), slightly breathing from frame to frame.
+GasFrames gas(std::array<float, 9> box, std::int64_t atoms, std::int64_t frames) {
+  GasFrames g;
+  g.atoms = atoms;
+  std::mt19937_64 random(11);
+  std::uniform_real_distribution<float> u(0, 1);
+  for (std::int64_t f = 0; f < frames; ++f) {
+    std::array<float, 9> b = box;
+    for (auto& v : b) v *= 1 + 0.01f * float(f);
+    std::vector<float> x(3 * std::size_t(atoms));
+    for (std::int64_t i = 0; i < atoms; ++i) {
+      const float s[3] = {u(random), u(random), u(random)};
+      for (int d = 0; d < 3; ++d) x[3 * i + d] = s[0] * b[d] + s[1] * b[3 + d] + s[2] * b[6 + d];
+    }
+    g.x.push_back(std::move(x));
+    g.box.push_back(b);
+  }
+  return g;
+}
+
+void write_gromacs(const std::string& path, const GasFrames& g, bool tng) {
+  t_trxstatus* out = tng ? trjtools_gmx_prepare_tng_writing(path.c_str(), 'w', nullptr, nullptr,
+                                                            int(g.atoms), nullptr, {}, nullptr)
+                         : open_trx(path.c_str(), "w");
+  ASSERT_NE(out, nullptr);
+  for (std::size_t f = 0; f < g.x.size(); ++f) {
+    t_trxframe fr;
+    clear_trxframe(&fr, true);
+    fr.natoms = int(g.atoms);
+    fr.bX = true;
+    std::vector<float> x = g.x[f];
+    fr.x = reinterpret_cast<rvec*>(x.data());
+    fr.bBox = true;
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) fr.box[a][b] = g.box[f][3 * a + b];
+    fr.bStep = fr.bTime = fr.bPrec = true;
+    fr.step = std::int64_t(f) * 10;
+    fr.time = float(f);
+    fr.prec = 1000;
+    if (tng)
+      write_tng_frame(out, &fr);
+    else
+      write_trxframe(out, &fr, nullptr);
+  }
+  close_trx(out);
+}
+
+// The decoded frames of any reader, written as H5MD (Angstrom).
+std::string decoded_as_h5md(io::TrajectoryReader& reader, const std::string& path) {
+  io::H5mdWriter writer(path, reader.n_atoms(), {});
+  std::vector<Vec3<double>> p(std::size_t(reader.n_atoms()));
+  for (std::int64_t f = 0; f < reader.n_frames(); ++f) {
+    const io::FrameInfo info = reader.read_frame(f, p.data());
+    writer.append(io::H5mdFrameView<double>{info.step, info.time, info.box, p.data()});
+  }
+  writer.close();
+  return path;
+}
+
+std::vector<std::uint64_t> counts(io::TrajectoryReader& reader, std::int64_t atoms) {
+  FrameJob job;
+  for (std::int64_t i = 0; i < atoms; ++i) (i % 3 == 0 ? job.atoms_b : job.atoms_a).push_back(i);
+  job.settings.r_max = 8;
+  job.settings.n_bins = 160;
+  PipelineOptions options;
+  for (std::int64_t f = 0; f < reader.n_frames(); ++f) options.frames.push_back(f);
+  options.cpu_workers = 2;
+  std::vector<std::uint64_t> total(160, 0);
+  options.on_result = [&](const FrameResult& r) {
+    for (std::size_t k = 0; k < total.size(); ++k) total[k] += r.counts[k];
+  };
+  run_frame_pipeline(reader, job, options);
+  return total;
+}
+
+struct BoxCase {
+  const char* name;
+  std::array<float, 9> box;
+  BoxKind kind;
+};
+
+const BoxCase boxes[] = {
+    {"cubic", {2.4f, 0, 0, 0, 2.4f, 0, 0, 0, 2.4f}, BoxKind::orthorhombic},
+    {"orthorhombic", {2.2f, 0, 0, 0, 2.5f, 0, 0, 0, 2.8f}, BoxKind::orthorhombic},
+    // A rhombic dodecahedron (xy-square), as gmx editconf -bt dodecahedron writes it.
+    {"dodecahedron", {2.6f, 0, 0, 0, 2.6f, 0, 1.3f, 1.3f, 1.838478f}, BoxKind::triclinic},
+};
+
+TEST(GromacsIo, SameCountsAsH5mdInEveryBox) {
+  const std::int64_t atoms = 1200, frames = 5;
+  for (const BoxCase& c : boxes) {
+    const GasFrames g = gas(c.box, atoms, frames);
+    for (const char* format : {"xtc", "trr", "tng"}) {
+      SCOPED_TRACE(std::string(c.name) + " " + format);
+      const std::string path = scratch(std::string(c.name) + "." + format);
+      write_gromacs(path, g, std::string(format) == "tng");
+      const auto reader = io::open_trajectory_file(path);
+      ASSERT_EQ(reader->n_frames(), frames);
+      ASSERT_EQ(reader->n_atoms(), atoms);
+      EXPECT_EQ(reader->box_kind(), c.kind);
+      // Lossless TRR to float rounding; XTC and TNG within half their 0.001 nm precision.
+      const double tolerance = std::string(format) == "trr" ? 1e-5 : 0.0051;
+      std::vector<Vec3<double>> p(static_cast<std::size_t>(atoms));
+      auto component = [](const Vec3<double>& v, int d) {
+        return d == 0 ? v.x : d == 1 ? v.y : v.z;
+      };
+      for (std::int64_t f = 0; f < frames; ++f) {
+        const io::FrameInfo info = reader->read_frame(f, p.data());
+        EXPECT_EQ(info.step, 10 * f);
+        for (int a = 0; a < 3; ++a)
+          for (int d = 0; d < 3; ++d)
+            EXPECT_NEAR(component(info.box.edges[a], d), 10.0 * g.box[f][3 * a + d], 1e-5);
+        double worst = 0;
+        for (std::int64_t i = 0; i < atoms; ++i)
+          for (int d = 0; d < 3; ++d)
+            worst = std::max(worst, std::abs(component(p[i], d) - 10.0 * g.x[f][3 * i + d]));
+        EXPECT_LE(worst, tolerance) << "frame " << f;
+      }
+      const std::string h5 = decoded_as_h5md(*reader, path + ".h5");
+      const auto h5md = io::open_trajectory_file(h5);
+      const auto from_gromacs = counts(*reader, atoms);
+      EXPECT_EQ(from_gromacs, counts(*h5md, atoms));
+      std::uint64_t pairs = 0;
+      for (auto n : from_gromacs) pairs += n;
+      EXPECT_GT(pairs, 100000u);
+      std::remove(h5.c_str());
+      std::remove(path.c_str());
+      std::remove(io::xtc_index_cache_path(path).c_str());
+    }
+  }
+}
+
+TEST(GromacsIo, TruncatedXtcNamesTheFrameAndKeepsTheOnesBefore) {
+  const std::string path = scratch("truncated.xtc");
+  write_gromacs(path, gas(boxes[0].box, 300, 5), false);
+  const auto whole = io::index_xtc(path);
+  ASSERT_EQ(whole.offsets.size(), 5u);
+  // Cut frame 3 in the middle of its compressed coordinates.
+  ASSERT_EQ(::truncate(path.c_str(), off_t(whole.offsets[3] + 120)), 0);
+  const auto reader = io::open_trajectory_file(path);
+  EXPECT_EQ(reader->n_frames(), 4);  // three whole frames and the damaged one
+  std::vector<Vec3<float>> p(300);
+  for (std::int64_t f = 0; f < 3; ++f) EXPECT_NO_THROW(reader->read_frame(f, p.data()));
+  try {
+    reader->read_frame(3, p.data());
+    ADD_FAILURE() << "the damaged frame was read";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("frame"), std::string::npos) << what;
+    EXPECT_NE(what.find("[3]"), std::string::npos) << what;
+    EXPECT_NE(what.find("inside this frame"), std::string::npos) << what;
+  }
+  // The pipeline delivers the frames before the damage, then stops with the error.
+  FrameJob job;
+  for (std::int64_t i = 0; i < 300; ++i) job.atoms_a.push_back(i);
+  job.settings.r_max = 10;
+  job.settings.n_bins = 10;
+  PipelineOptions options;
+  options.frames = {0, 1, 2, 3};
+  std::vector<std::int64_t> delivered;
+  options.on_result = [&](const FrameResult& r) { delivered.push_back(r.frame); };
+  EXPECT_THROW(run_frame_pipeline(*reader, job, options), InputError);
+  std::sort(delivered.begin(), delivered.end());
+  EXPECT_EQ(delivered, (std::vector<std::int64_t>{0, 1, 2}));
+  std::remove(path.c_str());
+  std::remove(io::xtc_index_cache_path(path).c_str());
+}
+
+TEST(GromacsIo, XtcIndexIsCachedAndRenewedWhenTheFileChanges) {
+  const std::string path = scratch("cached.xtc");
+  const std::string cache = io::xtc_index_cache_path(path);
+  std::remove(cache.c_str());
+  write_gromacs(path, gas(boxes[1].box, 50, 4), false);
+  const auto first = io::index_xtc(path);
+  EXPECT_FALSE(first.from_cache);
+  EXPECT_TRUE(std::ifstream(cache).good());
+  const auto second = io::index_xtc(path);
+  EXPECT_TRUE(second.from_cache);
+  EXPECT_EQ(second.offsets, first.offsets);
+  EXPECT_EQ(second.n_atoms, 50);
+  write_gromacs(path, gas(boxes[1].box, 50, 7), false);  // rewritten: other size and time
+  const auto third = io::index_xtc(path);
+  EXPECT_FALSE(third.from_cache);
+  EXPECT_EQ(third.offsets.size(), 7u);
+  // Random access through the index reads what sequential reading reads.
+  const auto reader = io::open_trajectory_file(path);
+  std::vector<Vec3<double>> forward(50), backward(50);
+  for (std::int64_t f : {6, 2, 0, 5}) {
+    reader->read_frame(f, backward.data());
+    const auto fresh = io::open_trajectory_file(path);
+    for (std::int64_t k = 0; k <= f; ++k) fresh->read_frame(k, forward.data());
+    for (std::size_t i = 0; i < forward.size(); ++i)
+      EXPECT_EQ(forward[i].x, backward[i].x) << "frame " << f;
+  }
+  std::remove(path.c_str());
+  std::remove(cache.c_str());
+}
+
+TEST(GromacsIo, FormatsAreToldByContent) {
+  const GasFrames g = gas(boxes[0].box, 20, 2);
+  const std::string misnamed = scratch("really_an_xtc.h5");
+  {
+    const std::string written = scratch("written.xtc");
+    t_fileio* out = open_xtc(written.c_str(), "w");
+    for (std::size_t f = 0; f < g.x.size(); ++f)
+      write_xtc(out, 20, std::int64_t(f), float(f), reinterpret_cast<const rvec*>(g.box[f].data()),
+                reinterpret_cast<const rvec*>(g.x[f].data()), 1000);
+    close_xtc(out);
+    ASSERT_EQ(std::rename(written.c_str(), misnamed.c_str()), 0);
+  }
+  const auto reader = io::open_trajectory_file(misnamed);
+  EXPECT_EQ(reader->description(), "GROMACS XTC");
+  EXPECT_EQ(reader->n_frames(), 2);
+  const std::string text = scratch("conf.xtc");
+  std::ofstream(text) << "ATOM      1  OW  SOL     1       1.000   2.000   3.000\n";
+  try {
+    io::open_trajectory_file(text);
+    ADD_FAILURE() << "a PDB file named .xtc was read as a trajectory";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("text starting with 'ATOM      1  OW"), std::string::npos)
+        << e.what();
+  }
+  std::remove(misnamed.c_str());
+  std::remove(io::xtc_index_cache_path(misnamed).c_str());
+  std::remove(text.c_str());
+}
+
+}  // namespace
+}  // namespace kmol
