@@ -22,6 +22,7 @@
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/h5md_writer.hpp"
 #include "kmol/core/io/xtc_index.hpp"
+#include "support/trajectory_counts.hpp"
 
 namespace kmol {
 namespace {
@@ -95,22 +96,6 @@ std::string decoded_as_h5md(io::TrajectoryReader& reader, const std::string& pat
   return path;
 }
 
-std::vector<std::uint64_t> counts(io::TrajectoryReader& reader, std::int64_t atoms) {
-  FrameJob job;
-  for (std::int64_t i = 0; i < atoms; ++i) (i % 3 == 0 ? job.atoms_b : job.atoms_a).push_back(i);
-  job.settings.r_max = 8;
-  job.settings.n_bins = 160;
-  PipelineOptions options;
-  for (std::int64_t f = 0; f < reader.n_frames(); ++f) options.frames.push_back(f);
-  options.cpu_workers = 2;
-  std::vector<std::uint64_t> total(160, 0);
-  options.on_result = [&](const FrameResult& r) {
-    for (std::size_t k = 0; k < total.size(); ++k) total[k] += r.counts[k];
-  };
-  run_frame_pipeline(reader, job, options);
-  return total;
-}
-
 struct BoxCase {
   const char* name;
   std::array<float, 9> box;
@@ -156,8 +141,8 @@ TEST(GromacsIo, SameCountsAsH5mdInEveryBox) {
       }
       const std::string h5 = decoded_as_h5md(*reader, path + ".h5");
       const auto h5md = io::open_trajectory_file(h5);
-      const auto from_gromacs = counts(*reader, atoms);
-      EXPECT_EQ(from_gromacs, counts(*h5md, atoms));
+      const auto from_gromacs = test::trajectory_counts(*reader);
+      EXPECT_EQ(from_gromacs, test::trajectory_counts(*h5md));
       std::uint64_t pairs = 0;
       for (auto n : from_gromacs) pairs += n;
       EXPECT_GT(pairs, 100000u);

@@ -12,6 +12,7 @@
 #include "drivers/library/frame_pipeline.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/h5md_writer.hpp"
+#include "support/trajectory_counts.hpp"
 
 namespace kmol {
 namespace {
@@ -82,23 +83,6 @@ void write_amber(const std::string& path, const Cell& c, int atoms, int frames, 
   ok(nc_close(file));
 }
 
-std::vector<std::uint64_t> counts(io::TrajectoryReader& reader) {
-  FrameJob job;
-  for (std::int64_t i = 0; i < reader.n_atoms(); ++i)
-    (i % 3 == 0 ? job.atoms_b : job.atoms_a).push_back(i);
-  job.settings.r_max = 8;
-  job.settings.n_bins = 160;
-  PipelineOptions options;
-  for (std::int64_t f = 0; f < reader.n_frames(); ++f) options.frames.push_back(f);
-  options.cpu_workers = 2;
-  std::vector<std::uint64_t> total(160, 0);
-  options.on_result = [&](const FrameResult& r) {
-    for (std::size_t k = 0; k < total.size(); ++k) total[k] += r.counts[k];
-  };
-  run_frame_pipeline(reader, job, options);
-  return total;
-}
-
 TEST(NetcdfIo, SameCountsAsH5mdInEveryCell) {
   const int atoms = 1000, frames = 4;
   for (const Cell& c : cells) {
@@ -130,8 +114,8 @@ TEST(NetcdfIo, SameCountsAsH5mdInEveryCell) {
       }
       writer.close();
       const auto h5md = io::open_trajectory_file(h5);
-      const auto from_netcdf = counts(*reader);
-      EXPECT_EQ(from_netcdf, counts(*h5md));
+      const auto from_netcdf = test::trajectory_counts(*reader);
+      EXPECT_EQ(from_netcdf, test::trajectory_counts(*h5md));
       std::uint64_t pairs = 0;
       for (auto n : from_netcdf) pairs += n;
       EXPECT_GT(pairs, 50000u);
