@@ -17,7 +17,7 @@
 #include "kernels/correlation/correlation.hpp"
 #include "kernels/density/density.hpp"
 #include "kmol/core/errors.hpp"
-#include "kmol/core/io/h5md_reader.hpp"
+#include "kmol/core/io/trajectory_reader.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace kmol::cli {
@@ -31,10 +31,6 @@ struct CcOptions {
   std::int64_t first = 0, last = -1, every = 1;
   int threads = -1;
 };
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 struct FrameResult {
   Correlation cc;
@@ -85,8 +81,7 @@ int cc(const CcOptions& o) {
   const auto& g = ref.grid;
   const std::string where = fmt::format("{} ({} x {} x {} at {:.4g} A)", o.ref, g.counts[0],
                                         g.counts[1], g.counts[2], g.spacing[0]);
-  const bool trajectory =
-      (ends_with(o.input, ".h5md") || ends_with(o.input, ".h5")) && !o.timeline.empty();
+  const bool trajectory = io::sniff_file(o.input) != io::FileKind::text && !o.timeline.empty();
   if (!trajectory) {
     const Structure s = read_structure(o.input, o.first, "", 1.5);
     const FrameResult r = run(s.positions);
@@ -102,7 +97,8 @@ int cc(const CcOptions& o) {
                      "local cross-correlation (8^3 tiles)", "cc");
     return 0;
   }
-  io::H5mdReader reader(o.input);
+  const auto opened = io::open_trajectory_file(o.input);
+  io::TrajectoryReader& reader = *opened;
   const std::int64_t last = o.last < 0 ? reader.n_frames() - 1 : o.last;
   if (o.first < 0 || o.first >= reader.n_frames())
     throw InputError({o.input, "--first", long(o.first)}, "no such frame");
@@ -119,7 +115,7 @@ int cc(const CcOptions& o) {
               o.input, o.ref, o.resolution, sigma,
               cs.threshold ? fmt::format(", voxels above {}", *cs.threshold) : "");
     for (std::int64_t f = o.first; f <= last; f += o.every) {
-      const io::H5mdFrameInfo info = reader.read_frame(f, xyz.data());
+      const io::FrameInfo info = reader.read_frame(f, xyz.data());
       for (std::size_t a = 0; a < xyz.size(); ++a) positions[a] = xyz[a].cast<float>();
       const FrameResult r = run(positions);
       out.print("{},{},{:.8f}\n", f, info.time, r.cc.global);

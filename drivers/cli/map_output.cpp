@@ -15,11 +15,11 @@
 #include "drivers/library/potential_hdf5.hpp"
 #include "kernels/density/half.hpp"
 #include "kmol/core/errors.hpp"
-#include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
 #include "kmol/core/io/mrc.hpp"
 #include "kmol/core/io/pqr.hpp"
 #include "kmol/core/io/topology.hpp"
+#include "kmol/core/io/trajectory_reader.hpp"
 
 namespace kmol::cli {
 namespace {
@@ -134,14 +134,18 @@ Structure read_structure(const std::string& path, std::int64_t frame, const std:
     s = read_pdb(path);
     return s;
   }
-  if (!ends_with(path, ".h5md") && !ends_with(path, ".h5"))
-    throw InputError({path, "input", -1}, "expected a .pqr, .pdb, .ent or .h5md structure");
-  io::H5mdReader reader(path);
-  if (frame < 0 || frame >= reader.n_frames())
+  if (io::sniff_file(path) == io::FileKind::text)
+    throw InputError(
+        {path, "input", -1},
+        "expected a .pqr, .pdb or .ent structure or a trajectory (H5MD, XTC, TRR, TNG, "
+        "NetCDF); the file is " +
+            io::describe_file(path));
+  const auto reader = io::open_trajectory_file(path);
+  if (frame < 0 || frame >= reader->n_frames())
     throw InputError({path, "--frame", long(frame)},
-                     "the file has " + std::to_string(reader.n_frames()) + " frames");
-  std::vector<Vec3<double>> xyz(std::size_t(reader.n_atoms()));
-  reader.read_frame(frame, xyz.data());
+                     "the file has " + std::to_string(reader->n_frames()) + " frames");
+  std::vector<Vec3<double>> xyz(std::size_t(reader->n_atoms()));
+  reader->read_frame(frame, xyz.data());
   for (const auto& p : xyz) s.positions.push_back(p.cast<float>());
   s.radii.assign(xyz.size(), float(fallback_radius));
   if (!topology.empty()) {

@@ -75,6 +75,12 @@ assert err < 2e-5, err  # OpenDX keeps 6 significant digits
 PY
 fi
 
+# Density maps and cross-correlation read XTC too: a map of frame 3 correlates best with frame 3.
+"$kmol" surf water/md.xtc --frame 3 --spacing 1 --out frame3.dx --mesh frame3.ply >/dev/null || fail "surf from XTC"
+"$kmol" cc water/md.xtc --ref frame3.dx --resolution 4 --timeline cc.csv >/dev/null || fail "cc timeline from XTC"
+awk -F, 'NR > 2 && $3 > best { best = $3; frame = $1 } END { exit frame != 3 }' cc.csv ||
+  fail "the cc timeline does not peak at frame 3: $(cat cc.csv)"
+
 # tools/convert-to-h5md carries the TPR's charges and masses, and prints no warnings.
 if /usr/bin/python3 -c 'import MDAnalysis, h5py' 2>/dev/null; then
   "$(dirname "$0")/../../tools/convert-to-h5md" water/topol.tpr water/md.xtc -o converted.h5 \
