@@ -167,3 +167,26 @@ def test_bad_arguments_raise_value_error(universe):
         InterRDF(ow, ow, device="tpu")
     with pytest.raises(ValueError, match="invalid norm"):
         InterRDF_s(u, [[ow, ow]], norm="wrong")
+
+
+@pytest.mark.parametrize("impl", ["kokkos", "host"])
+def test_every_implementation_counts_the_same(universe, impl):
+    kind, u = universe
+    ow = u.select_atoms("name OW")
+    norm = "density" if kind == "none" else "rdf"
+    ours = InterRDF(ow, ow, nbins=50, range=(0, 9.5), norm=norm, impl=impl).run()
+    theirs = InterRDF(ow, ow, nbins=50, range=(0, 9.5), norm=norm, impl="auto").run()
+    assert ours.impl == impl
+    np.testing.assert_array_equal(ours.results.count, theirs.results.count)
+
+
+def test_a_failing_frame_reader_raises(universe, monkeypatch):
+    _, u = universe
+    ow = u.select_atoms("name OW")
+    analysis = InterRDF(ow, ow, nbins=10, range=(0, 5), norm="none")
+
+    def broken(ts):
+        raise OSError("frame unreadable")
+    monkeypatch.setattr(analysis, "_snapshot", broken)
+    with pytest.raises(OSError, match="unreadable"):
+        analysis.run()

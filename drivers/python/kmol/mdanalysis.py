@@ -4,8 +4,8 @@ Drop-in replacements: the constructor arguments of MDAnalysis 2.4 (and newer rel
 ``exclude_same``), ``.run(start, stop, step, frames, verbose)``, and ``results.bins``,
 ``results.edges``, ``results.count``, ``results.rdf`` (``results.cdf`` / ``get_cdf()`` for
 InterRDF_s) with MDAnalysis' shapes and meaning. MDAnalysis reads the trajectory (any format it
-knows); kmol counts the pairs, on the GPU when the CUDA build runs on one. Frames are read while
-kmol counts the previous one.
+knows); kmol counts the pairs, on the GPU when the CUDA build runs on one. A thread reads the
+next frames while kmol counts the current one.
 
     from kmol.mdanalysis import InterRDF
     rdf = InterRDF(u.select_atoms("name OW"), u.select_atoms("name OW"), nbins=200,
@@ -16,11 +16,13 @@ Extra keywords, after MDAnalysis' own: ``device`` ('auto', 'cpu', 'gpu'), ``impl
 for pairs whose distance lies within rounding (a few 1e-15 relative) of a bin edge or of the
 range's end, which MDAnalysis closes and kmol opens; 'single' is faster on GPUs.
 """
+import queue
+import threading
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from MDAnalysis.analysis.base import AnalysisBase
+from MDAnalysis.lib.log import ProgressBar
 from MDAnalysis.lib.mdamath import triclinic_vectors
 
 from . import _kmol
@@ -51,29 +53,69 @@ def _shell_volumes(edges):
     return 4 / 3 * np.pi * np.diff(np.power(edges, 3))
 
 
-class _Counter:
-    """Counts frames on one worker thread (kmol releases the GIL), so that MDAnalysis reads the
-    next frame meanwhile; at most two frames are in flight."""
+def _read_ahead(trajectory, snapshot, depth=2):
+    """Yields (frame, time, snapshot(ts)) for every timestep of `trajectory`, read by a thread
+    up to `depth` frames ahead: MDAnalysis reads the next frames while kmol (which releases the
+    GIL) counts this one. Kokkos runs kernels from the thread that started it, so the counting
+    stays on the caller's thread and the reading moves."""
+    frames = queue.Queue(maxsize=depth)
+    stop = threading.Event()
 
-    def __init__(self):
-        self._pool = ThreadPoolExecutor(max_workers=1)
-        self._pending = []
-
-    def submit(self, function, *args):
-        if len(self._pending) >= 2:
-            self._pending.pop(0).result()
-        self._pending.append(self._pool.submit(function, *args))
-
-    def finish(self):
+    def read():
         try:
-            for future in self._pending:
-                future.result()
-        finally:
-            self._pending = []
-            self._pool.shutdown()
+            for ts in trajectory:
+                item = (ts.frame, ts.time, snapshot(ts))
+                while not stop.is_set():
+                    try:
+                        frames.put(item, timeout=0.1)
+                        break
+                    except queue.Full:
+                        pass
+                if stop.is_set():
+                    return
+            frames.put(None)
+        except BaseException as error:  # handed to the caller's thread
+            frames.put(error)
+
+    reader = threading.Thread(target=read, name="kmol-frame-reader", daemon=True)
+    reader.start()
+    try:
+        while True:
+            item = frames.get()
+            if item is None:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        reader.join()
 
 
-class InterRDF(AnalysisBase):
+class _ReadAhead(AnalysisBase):
+    """AnalysisBase whose run() reads frames on a thread while the caller's thread counts.
+    Subclasses define _snapshot(ts) (copies of what a frame needs) and _count(snapshot)."""
+
+    def _single_frame(self):
+        self._count(self._snapshot(self._ts))
+
+    def run(self, start=None, stop=None, step=None, frames=None, verbose=None):
+        """As MDAnalysis' AnalysisBase.run: start, stop, step or frames select the frames."""
+        verbose = getattr(self, "_verbose", False) if verbose is None else verbose
+        self._setup_frames(self._trajectory, start=start, stop=stop, step=step, frames=frames)
+        self._prepare()
+        read = _read_ahead(self._sliced_trajectory, self._snapshot)
+        for i, (frame, time, snapshot) in enumerate(
+                ProgressBar(read, total=self.n_frames, verbose=verbose)):
+            self._frame_index = i
+            self.frames[i] = frame
+            self.times[i] = time
+            self._count(snapshot)
+        self._conclude()
+        return self
+
+
+class InterRDF(_ReadAhead):
     """Radial distribution function between two AtomGroups (MDAnalysis' InterRDF).
 
     g1, g2: AtomGroups; every pair (i of g1, j of g2) counts, as in MDAnalysis (an atom in both
@@ -137,9 +179,15 @@ class InterRDF(AnalysisBase):
         if self._one_set and label_a is None and self._r_min <= 0:
             self._self_pairs = len(self.g1)
         self._totals = np.zeros(self._bins, dtype=np.uint64)
-        self._counter = _Counter()
 
-    def _count(self, a, b, box):
+    def _snapshot(self, ts):
+        return (self.g1.positions.copy(), None if self._one_set else self.g2.positions.copy(),
+                _box(ts.dimensions), ts.volume)
+
+    def _count(self, snapshot):
+        a, b, box, volume = snapshot
+        if self.norm == "rdf":
+            self.volume_cum += volume
         if self._one_set:
             h = _kmol.pair_histogram(a, box=box, r_max=self._r_max, r_min=self._r_min,
                                      bins=self._bins, molecules=self._label_a, **self._kmol)
@@ -153,15 +201,7 @@ class InterRDF(AnalysisBase):
         self._totals += counts
         self.impl = h.impl
 
-    def _single_frame(self):
-        a = self.g1.positions.copy()
-        b = None if self._one_set else self.g2.positions.copy()
-        self._counter.submit(self._count, a, b, _box(self._ts.dimensions))
-        if self.norm == "rdf":
-            self.volume_cum += self._ts.volume
-
     def _conclude(self):
-        self._counter.finish()
         self.results.count = self._totals.astype(np.float64)
         norm = self.n_frames
         if self.norm in ("rdf", "density"):
@@ -175,16 +215,8 @@ class InterRDF(AnalysisBase):
             norm *= pairs / (self.volume_cum / self.n_frames)
         self.results.rdf = self.results.count / norm
 
-    def run(self, *args, **kwargs):
-        try:
-            return super().run(*args, **kwargs)
-        finally:
-            counter = getattr(self, "_counter", None)
-            if counter is not None:
-                counter.finish()
 
-
-class InterRDF_s(AnalysisBase):
+class InterRDF_s(_ReadAhead):
     """Site-specific radial distribution functions (MDAnalysis' InterRDF_s).
 
     ags: a list of pairs of AtomGroups [[A1, B1], [A2, B2], ...]; for each pair, results.count[k]
@@ -224,7 +256,6 @@ class InterRDF_s(AnalysisBase):
         if self.norm == "rdf":
             self.volume_cum = 0
         self._maxrange = self.rdf_settings["range"][1]
-        self._counter = _Counter()
 
     def _site_counts(self, target, a, b, box):
         """Adds the per-pair histograms of a x b into target (len(a), len(b), nbins): a and b go
@@ -246,16 +277,18 @@ class InterRDF_s(AnalysisBase):
                                          species_pairs=mask, **self._kmol)
                 target[i0:i0 + n_a, j0:j0 + n_b] += h.counts[index]
 
-    def _single_frame(self):
-        box = _box(self._ts.dimensions)
-        for k, (ag1, ag2) in enumerate(self.ags):
-            self._counter.submit(self._site_counts, self.results.count[k],
-                                 ag1.positions.copy(), ag2.positions.copy(), box)
+    def _snapshot(self, ts):
+        return ([(ag1.positions.copy(), ag2.positions.copy()) for ag1, ag2 in self.ags],
+                _box(ts.dimensions), ts.volume)
+
+    def _count(self, snapshot):
+        positions, box, volume = snapshot
+        for k, (a, b) in enumerate(positions):
+            self._site_counts(self.results.count[k], a, b, box)
         if self.norm == "rdf":
-            self.volume_cum += self._ts.volume
+            self.volume_cum += volume
 
     def _conclude(self):
-        self._counter.finish()
         norm = self.n_frames
         if self.norm in ("rdf", "density"):
             norm *= _shell_volumes(self.results.edges)
@@ -272,11 +305,3 @@ class InterRDF_s(AnalysisBase):
         self.results.cdf = [np.cumsum(count, axis=2) / self.n_frames
                             for count in self.results.count]
         return self.results.cdf
-
-    def run(self, *args, **kwargs):
-        try:
-            return super().run(*args, **kwargs)
-        finally:
-            counter = getattr(self, "_counter", None)
-            if counter is not None:
-                counter.finish()
