@@ -41,12 +41,17 @@ class KeptArrays {
     return Array<V>(reinterpret_cast<V*>(grow(arrays_[name], n * sizeof(V), name).data()), n);
   }
 
-  // A device copy of n host elements (none where host is null).
+  // A device copy of n host elements (none where host is null); `resident`: the elements are
+  // already in Memory (a caller's View) and are copied within it.
   template <class V>
-  Array<V> copy_in(const ExecSpace& space, const std::string& name, const V* host, std::size_t n) {
+  Array<V> copy_in(const ExecSpace& space, const std::string& name, const V* host, std::size_t n,
+                   bool resident = false) {
     const auto device = array<V>(name, host != nullptr ? n : 0);
     if (host == nullptr || n == 0) return device;
-    if constexpr (kStaged) {
+    if (resident) {
+      Kokkos::deep_copy(space, device,
+                        Kokkos::View<const V*, Memory, Kokkos::MemoryUnmanaged>(host, n));
+    } else if constexpr (kStaged) {
       StagingBytes& staging = staging_[name];
       grow(staging, n * sizeof(V), name + " (staging)");
       space.fence();  // the staging buffer may still feed the previous call's copy

@@ -7,6 +7,7 @@
 #include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kernels/pair_histogram/selection.hpp"
+#include "kernels/pair_histogram/views.hpp"
 #include "kmol/core/errors.hpp"
 #include "support/backend_test.hpp"
 #include "support/pair_histogram_oracle.hpp"
@@ -285,4 +286,79 @@ TEST(PairHistogramSelection, CellsWhereTheMeasuredCrossoversPutThem) {
   EXPECT_EQ(chosen(25, kmol::Platform::cuda), gpu_all_pairs);             // 0.422
   EXPECT_EQ(chosen(10, kmol::Platform::host, 9000), PairHistogramImpl::host);
   EXPECT_EQ(chosen(10, kmol::Platform::host, 100000, BoxSpec::none()), PairHistogramImpl::host);
+}
+
+namespace {
+
+// The host-pointer input's coordinates as Views in the space's memory (Vec3 and T[3] rows).
+template <class ExecSpace, class T>
+void expect_views_count_as_pointers(const PairHistogramInput<T>& in, PairHistogramSettings s) {
+  using Memory = typename ExecSpace::memory_space;
+  Kokkos::View<Vec3<T>*, Memory> a("a", in.n_a), b("b", in.one_set() ? 0 : in.n_b);
+  Kokkos::deep_copy(
+      a, Kokkos::View<const Vec3<T>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(in.a, in.n_a));
+  if (!in.one_set())
+    Kokkos::deep_copy(
+        b, Kokkos::View<const Vec3<T>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(in.b, in.n_b));
+  const Kokkos::View<const T* [3], Kokkos::LayoutRight, Memory> rows(
+      reinterpret_cast<const T*>(a.data()), in.n_a);
+  PairHistogramInput<T> labels;
+  labels.species = in.species;
+  labels.molecule_a = in.molecule_a;
+  labels.molecule_b = in.molecule_b;
+  for (PairHistogramImpl impl : {PairHistogramImpl::kokkos, PairHistogramImpl::cells}) {
+    s.impl = impl;
+    const kmol::PairHistogramShape shape = kmol::shape_of(in.n_a, in.n_b, in.one_set(), s);
+    if (!kmol::pair_histogram_refusal(impl, shape, kmol::Platform::cuda).empty()) continue;
+    const auto want = kmol::pair_histogram(ExecSpace(), in, s).counts;
+    if (in.one_set()) {
+      EXPECT_EQ(kmol::pair_histogram(ExecSpace(), a, s, labels).counts, want) << to_string(impl);
+      EXPECT_EQ(kmol::pair_histogram(ExecSpace(), rows, s, labels).counts, want);
+    } else {
+      EXPECT_EQ(kmol::pair_histogram(ExecSpace(), a, b, s, labels).counts, want) << to_string(impl);
+    }
+  }
+}
+
+}  // namespace
+
+KMOL_BACKEND_TEST(PairHistogram, ViewsInTheSpacesMemoryCountAsHostPointers) {
+  for (const BoxSpec& box : all_boxes()) {
+    const auto a = uniform_points<double>(400, box, 5);
+    const auto b = uniform_points<double>(150, box, 6);
+    std::vector<Vec3<float>> a_f, b_f;
+    for (const auto& p : a) a_f.push_back(p.cast<float>());
+    for (const auto& p : b) b_f.push_back(p.cast<float>());
+    std::vector<std::int32_t> mol_a(400), mol_b(150);
+    for (int i = 0; i < 400; ++i) mol_a[i] = i / 3;
+    for (int i = 0; i < 150; ++i) mol_b[i] = i / 2;
+    PairHistogramSettings s;
+    s.box = box;
+    s.r_max = box.kind == kmol::BoxKind::none ? limit_for(box) : 0.3 * limit_for(box);
+    s.n_bins = 61;
+    SCOPED_TRACE(kmol::to_string(box.kind));
+    expect_views_count_as_pointers<ExecSpace>(kmol::one_set(a.data(), 400), s);
+    expect_views_count_as_pointers<ExecSpace>(kmol::two_sets(a_f.data(), 400, b_f.data(), 150), s);
+    PairHistogramInput<double> excluded = kmol::two_sets(a.data(), 400, b.data(), 150);
+    excluded.molecule_a = mol_a.data();
+    excluded.molecule_b = mol_b.data();
+    expect_views_count_as_pointers<ExecSpace>(excluded, s);
+  }
+}
+
+KMOL_BACKEND_TEST(PairHistogram, NonFiniteCoordinatesInAViewAreRefused) {
+  Kokkos::View<Vec3<float>*, typename ExecSpace::memory_space> a("a", 100);
+  auto host = Kokkos::create_mirror_view(a);
+  for (int i = 0; i < 100; ++i) host(i) = {float(i % 10), float(i / 10), 1.0f};
+  host(37).y = std::nanf("");
+  Kokkos::deep_copy(a, host);
+  PairHistogramSettings s;
+  s.r_max = 5;
+  s.n_bins = 10;
+  try {
+    kmol::pair_histogram(ExecSpace(), a, s);
+    FAIL() << "a NaN coordinate was accepted";
+  } catch (const kmol::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("atom 37"), std::string::npos) << e.what();
+  }
 }

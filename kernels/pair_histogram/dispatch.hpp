@@ -50,9 +50,34 @@ std::string run_pair_histogram(const ExecSpace& space, PairHistogramImpl impl,
                          " cannot run on this execution space");
 }
 
+// Resident coordinates are checked where they live: InputError naming the first atom with a
+// non-finite coordinate (x - x is NaN exactly for infinities and NaN).
+template <class ExecSpace, class T>
+void require_finite_on(const ExecSpace& space, const Vec3<T>* xyz, std::int64_t n,
+                       const char* set) {
+  const Kokkos::View<const Vec3<T>*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>
+      points(xyz, n);
+  std::int64_t first = n;
+  Kokkos::parallel_reduce(
+      "kmol::pair_histogram::finite",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & bad) {
+        const Vec3<T> p = points(i);
+        if (!(p.x - p.x == T(0) && p.y - p.y == T(0) && p.z - p.z == T(0)) && i < bad) bad = i;
+      },
+      Kokkos::Min<std::int64_t>(first));
+  if (first < n)
+    throw InputError({"", set, long(first)},
+                     "atom " + std::to_string(first) + " has a non-finite coordinate");
+}
+
 template <class ExecSpace, class T>
 PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramInput<T>& input,
                                    const PairHistogramSettings& settings) {
+  if (input.resident) {
+    require_finite_on(space, input.a, input.n_a, "selection A");
+    if (!input.one_set()) require_finite_on(space, input.b, input.n_b, "selection B");
+  }
   Kokkos::Profiling::pushRegion("kmol::pair_histogram");
   PreparedPairHistogram<T> prepared;
   prepare_pair_histogram(input, settings, prepared);

@@ -1,7 +1,8 @@
 #pragma once
 // A validated pair-histogram problem as every implementation receives it. Pointers are host
-// memory; an implementation that runs elsewhere copies what it needs (and that copy is part of
-// its measured time, as VMD and CADISHI report it).
+// memory, except a and b of a resident job (in the execution space's memory); an implementation
+// that runs elsewhere copies what it needs (and that copy is part of its measured time, as VMD
+// and CADISHI report it).
 #include <cstdint>
 
 #include "kernels/pair_histogram/binning.hpp"
@@ -16,8 +17,9 @@ struct PairHistogramJob {
   std::int64_t n_a = 0;
   const Vec3<T>* b = nullptr;  // equals a when one_set
   std::int64_t n_b = 0;
-  bool one_set = false;  // count each unordered pair i < j of a once
-  BoxSpec box;           // validated (triclinic cells reduced); r_max within its inscribed radius
+  bool one_set = false;   // count each unordered pair i < j of a once
+  bool resident = false;  // a and b are in the execution space's memory
+  BoxSpec box;            // validated (triclinic cells reduced); r_max within its inscribed radius
   HistogramRange<T> range;
   PairLabels labels;  // host pointers, same layout as on devices
   std::int32_t n_histograms = 1;

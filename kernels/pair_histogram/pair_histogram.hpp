@@ -19,7 +19,9 @@ enum class PairHistogramImpl { automatic, kokkos, host, cuda, cells };
 std::string to_string(PairHistogramImpl impl);
 PairHistogramImpl pair_histogram_impl_from_string(const std::string& name);
 
-// The coordinates (host memory, kept by the caller) and optional per-atom labels.
+// The coordinates (host memory, kept by the caller) and optional per-atom labels (host memory).
+// resident: a and b live in the memory of the execution space that runs the call instead (a
+// Kokkos application's Views: views.hpp), so no implementation copies them through the host.
 template <class T>
 struct PairHistogramInput {
   const Vec3<T>* a = nullptr;
@@ -29,6 +31,7 @@ struct PairHistogramInput {
   const std::int32_t* species = nullptr;     // one set only: species of each atom, 0..n_species-1
   const std::int32_t* molecule_a = nullptr;  // with molecule_b (or alone for one set): exclusions
   const std::int32_t* molecule_b = nullptr;
+  bool resident = false;
 
   bool one_set() const { return b == nullptr; }
 };

@@ -77,7 +77,9 @@ std::string pair_histogram_refusal(PairHistogramImpl impl, const PairHistogramSh
       return platform == Platform::host ? "" : "host runs on CPU execution spaces only";
     case PairHistogramImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
-      return platform == Platform::cuda ? "" : "cuda runs on the Cuda execution space only";
+      if (platform != Platform::cuda) return "cuda runs on the Cuda execution space only";
+      // It packs the host's coordinates into its own layout on the way to the device.
+      return shape.resident ? "cuda reads host coordinates, not Views already on the device" : "";
 #else
       return "cuda is not compiled into this build (configure with KMOL_CONFIG=cuda)";
 #endif

@@ -78,8 +78,11 @@ void prepare_pair_histogram(const PairHistogramInput<T>& in, const PairHistogram
           "species partial histograms are computed for one set of atoms");
   require(in.molecule_a == nullptr || in.one_set() || in.molecule_b != nullptr, "molecule",
           "exclusions between two sets need molecule ids for both");
-  require_finite(in.a, in.n_a, "selection A");
-  if (!in.one_set()) require_finite(in.b, in.n_b, "selection B");
+  // Resident coordinates are checked where they live (dispatch.hpp).
+  if (!in.resident) {
+    require_finite(in.a, in.n_a, "selection A");
+    if (!in.one_set()) require_finite(in.b, in.n_b, "selection B");
+  }
 
   const BoxSpec box = validated(s.box);
   require_within_inscribed_radius(box, s.r_max, "r_max");
@@ -102,6 +105,7 @@ void prepare_pair_histogram(const PairHistogramInput<T>& in, const PairHistogram
   job.a = in.a;
   job.n_a = in.n_a;
   job.one_set = in.one_set();
+  job.resident = in.resident;
   job.b = job.one_set ? in.a : in.b;
   job.n_b = job.one_set ? in.n_a : in.n_b;
   job.box = box;
@@ -122,6 +126,7 @@ void prepare_pair_histogram(const PairHistogramInput<T>& in, const PairHistogram
   job.launch = s.launch;
 
   out.shape = shape_of(job.n_a, job.n_b, job.one_set, s);
+  out.shape.resident = in.resident;
 }
 
 template void prepare_pair_histogram(const PairHistogramInput<float>&, const PairHistogramSettings&,

@@ -149,8 +149,8 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
   const std::int32_t n_a = std::int32_t(job.n_a), n_b = std::int32_t(job.n_b);
   const PairLabels& labels = job.labels;
   typename KeptArrays<ExecSpace>::Lease kept;
-  const auto a_xyz = kept->copy_in(space, "a", job.a, n_a);
-  const auto b_xyz = job.one_set ? a_xyz : kept->copy_in(space, "b", job.b, n_b);
+  const auto a_xyz = kept->copy_in(space, "a", job.a, n_a, job.resident);
+  const auto b_xyz = job.one_set ? a_xyz : kept->copy_in(space, "b", job.b, n_b, job.resident);
   const Index species = kept->copy_in(space, "species", labels.species, labels.species ? n_a : 0);
   const std::int32_t n_pairs = labels.n_species * (labels.n_species + 1) / 2;
   const auto enabled =

@@ -42,6 +42,14 @@ Kokkos::View<const V*, Memory> device_copy(const V* host, std::int64_t n, const 
   return out;
 }
 
+// The job's coordinates as a view in Memory: themselves when resident, else a copy.
+template <class Memory, class V>
+Kokkos::View<const V*, Memory> coordinates(const V* xyz, std::int64_t n, bool resident,
+                                           const char* label) {
+  if (resident) return Kokkos::View<const V*, Memory, Kokkos::MemoryUnmanaged>(xyz, n);
+  return device_copy<Memory>(xyz, n, label);
+}
+
 }  // namespace detail
 
 template <class ExecSpace, class T, class Box>
@@ -54,9 +62,11 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   using Scratch = typename ExecSpace::scratch_memory_space;
   using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
 
-  const auto a = detail::device_copy<Memory>(job.a, job.n_a, "kmol::pair_histogram::a");
-  const auto b =
-      job.one_set ? a : detail::device_copy<Memory>(job.b, job.n_b, "kmol::pair_histogram::b");
+  const auto a =
+      detail::coordinates<Memory>(job.a, job.n_a, job.resident, "kmol::pair_histogram::a");
+  const auto b = job.one_set ? a
+                             : detail::coordinates<Memory>(job.b, job.n_b, job.resident,
+                                                           "kmol::pair_histogram::b");
   const auto n_pairs_species = job.labels.n_species * (job.labels.n_species + 1) / 2;
   const auto species =
       detail::device_copy<Memory>(job.labels.species, job.n_a, "kmol::pair_histogram::species");
