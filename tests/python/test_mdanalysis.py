@@ -87,12 +87,18 @@ def compare(kind, u, g1, g2, **options):
     return ours, theirs
 
 
-@pytest.mark.parametrize("norm", ["rdf", "density", "none"])
-def test_interrdf_equals_mdanalysis(universe, norm):
+def waters(universe, norm):
+    """The universe's box kind, itself, its oxygens and its hydrogens; g(r) needs a box (in
+    MDAnalysis too)."""
     kind, u = universe
     if kind == "none" and norm == "rdf":
-        pytest.skip("g(r) needs a box volume, in MDAnalysis too")
-    ow, hw = u.select_atoms("name OW"), u.select_atoms("name HW1 HW2")
+        pytest.skip("g(r) needs a box volume")
+    return kind, u, u.select_atoms("name OW"), u.select_atoms("name HW1 HW2")
+
+
+@pytest.mark.parametrize("norm", ["rdf", "density", "none"])
+def test_interrdf_equals_mdanalysis(universe, norm):
+    kind, u, ow, hw = waters(universe, norm)
     compare(kind, u, ow, ow, norm=norm)
     compare(kind, u, ow, hw, norm=norm)
     compare(kind, u, ow, u.atoms, norm=norm)
@@ -134,10 +140,7 @@ def test_run_slices_like_mdanalysis(universe):
 
 @pytest.mark.parametrize("norm", ["rdf", "density", "none"])
 def test_interrdf_s_equals_mdanalysis(universe, norm):
-    kind, u = universe
-    if kind == "none" and norm == "rdf":
-        pytest.skip("g(r) needs a box volume")
-    ow, hw = u.select_atoms("name OW"), u.select_atoms("name HW1 HW2")
+    kind, u, ow, hw = waters(universe, norm)
     ags = [[ow[:7], hw[:200]], [ow[:150], ow[100:300]]]
     ours = InterRDF_s(u, ags, nbins=40, range=(0.0, 10.0), norm=norm).run()
     theirs = reference.InterRDF_s(u, ags, nbins=40, range=(0.0, 10.0), norm=norm).run()
