@@ -172,6 +172,9 @@ template <class ExecSpace, class T>
 struct CellTeamScratch {
   static constexpr int home_capacity = 128;
   static constexpr int runs = CellGrid::max_run_slots;
+  // Teams of two warps need several to an SM to hide their barriers, so a team takes no more
+  // than this even where the device offers more; wider histograms count with atom threads.
+  static constexpr std::size_t max_bytes = 40960;
   ScratchOf<ExecSpace, HomeAtom<T>> home;
   ScratchOf<ExecSpace, std::uint32_t> histogram;
   ScratchOf<ExecSpace, std::int32_t> run_first, run_start, cell;

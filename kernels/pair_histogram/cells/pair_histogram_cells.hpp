@@ -89,8 +89,10 @@ void count_with_atomics(const ExecSpace& space, const Counter& counter, std::int
 // histogram; devices fall back to 64-bit atomics in device memory.
 template <class ExecSpace, class T>
 CellScheme resolve_scheme(CellScheme scheme, std::size_t counters) {
-  const bool teams_fit = CellTeamScratch<ExecSpace, T>::bytes(counters) <=
-                         std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
+  using Scratch = CellTeamScratch<ExecSpace, T>;
+  const bool teams_fit = Scratch::bytes(counters) <=
+                         math::min(Scratch::max_bytes,
+                                   std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)));
   if (scheme == CellScheme::fastest)
     return !is_cpu<ExecSpace> && teams_fit ? CellScheme::cell_teams : CellScheme::atom_threads;
   if (scheme == CellScheme::cell_teams && !teams_fit)

@@ -102,22 +102,30 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   constexpr std::int32_t slots_past_window = Traits::stage_bins ? extra_slots : 1 + warp_lanes;
 
   // Tuner: the histogram window takes what its scratch level has left after the B tile (kept in
-  // x, y, z arrays so that CPUs vectorise the distance loop) and the staged bins.
-  const int team_size = Traits::team_size;
-  const std::int64_t a_tile = std::int64_t(team_size) * Traits::template a_per_thread<T>;
+  // x, y, z arrays so that CPUs vectorise the distance loop) and the staged bins; histograms
+  // wider than a GPU team's share take wide teams (traits.hpp). Windows are of equal size.
   const int b_tile = Traits::b_tile;
   const std::size_t alignment_slack = 64;  // each scratch allocation is padded to alignment
   const std::size_t tile_bytes = Traits::stage_b ? 3 * (b_tile * sizeof(T) + alignment_slack) : 0;
   const std::size_t staged_bytes =
       Traits::stage_bins ? b_tile * (sizeof(std::int32_t) + sizeof(T)) + 2 * alignment_slack : 0;
   constexpr int level = Traits::histogram_level;
-  const std::size_t level_used = level == 0 ? tile_bytes + staged_bytes * team_size : 0;
-  const std::size_t window_fit =
-      (Policy::scratch_size_max(level) - level_used - alignment_slack) / sizeof(std::uint32_t) -
-      slots_past_window;
-  const std::int64_t window =
-      flat_bins < std::int64_t(window_fit) ? flat_bins : std::int64_t(window_fit);
-  const std::int64_t n_windows = (flat_bins + window - 1) / window;
+  const auto window_fit = [&](std::size_t limit, int threads) -> std::int64_t {
+    const std::size_t used = level == 0 ? tile_bytes + staged_bytes * threads : 0;
+    return std::int64_t((limit - used - alignment_slack) / sizeof(std::uint32_t)) -
+           slots_past_window;
+  };
+  const std::size_t level_max = std::size_t(Policy::scratch_size_max(level));
+  int team_size = Traits::team_size;
+  std::int64_t fit = window_fit(
+      Traits::on_host ? level_max : math::min(level_max, Traits::team_shared_bytes), team_size);
+  if (!Traits::on_host && flat_bins > fit && window_fit(level_max, Traits::wide_team_size) > fit) {
+    team_size = Traits::wide_team_size;
+    fit = window_fit(level_max, team_size);
+  }
+  const std::int64_t n_windows = (flat_bins + fit - 1) / fit;
+  const std::int64_t window = (flat_bins + n_windows - 1) / n_windows;
+  const std::int64_t a_tile = std::int64_t(team_size) * Traits::template a_per_thread<T>;
   const std::int64_t n_a_tiles = (job.n_a + a_tile - 1) / a_tile;
   const std::int64_t n_a = job.n_a;
   const std::int64_t n_b = job.n_b;

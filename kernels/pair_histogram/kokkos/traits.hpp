@@ -6,6 +6,7 @@
 // straight into the team's shared histogram.
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace kmol {
@@ -15,9 +16,15 @@ struct PairHistogramKokkosTraits {
   static constexpr bool on_host =
       std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
   static constexpr int team_size = on_host ? 1 : 256;
-  // GPUs: at most 64 registers a thread, so that four teams of 256 share an SM (shared memory
-  // holds four 10,000-bin histograms); without the bound the generic paths took over 100.
-  using LaunchBounds = Kokkos::LaunchBounds<on_host ? 0 : team_size, on_host ? 0 : 4>;
+  // GPUs: teams of 256 take at most this much shared memory, so that four share an SM (four
+  // 10,000-bin histograms); histograms wider than that run one team of 1024 threads an SM with
+  // the device's whole opt-in shared memory, where the backend offers more: each window sweeps
+  // every pair again, so fewer, wider windows pay.
+  static constexpr std::size_t team_shared_bytes = 40960;
+  static constexpr int wide_team_size = on_host ? 1 : 1024;
+  // GPUs: at most 64 registers a thread (65,536 an SM over 1024 threads, or four teams of 256);
+  // without the bound the generic paths took over 100.
+  using LaunchBounds = Kokkos::LaunchBounds<on_host ? 0 : wide_team_size, on_host ? 0 : 1>;
   // Atoms of A per thread: a CPU thread sweeps 64 in turn; a GPU thread holds them in registers
   // (eight doubles made the kernel fail to load on Hopper, so four).
   template <class T>
