@@ -2,6 +2,7 @@
 // and against each other count for count.
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "kernels/pair_histogram/fast_binning.hpp"
@@ -240,23 +241,26 @@ KMOL_BACKEND_TEST(PairHistogram, RefusesBadInputNamingTheProblem) {
 
 KMOL_BACKEND_TEST(PairHistogram, LargeSetsInManyTeamsAndWindowsMatchTheHostCountForCount) {
   // Large enough for several A tiles, B chunks and histogram windows of the portable engine on
-  // GPUs (2048 A atoms, 16,384 B atoms and about 10,000 bins a team), one set and two, against
-  // the host implementation in float: counts equal bin for bin.
+  // GPUs (2048 A atoms, 16,384 B atoms; about 10,000 bins a team of 256, or with the device's
+  // opt-in shared memory about 56,000 a team of 1024, so 120,000 bins take several windows), one
+  // set and two, against the host implementation in float: counts equal bin for bin.
   const BoxSpec box = BoxSpec::orthorhombic(12, 13, 14);
   const auto a = uniform_points<float>(18000, box, 11);
   const auto b = uniform_points<float>(40000, box, 12);
   PairHistogramSettings s;
   s.box = box;
   s.r_max = limit_for(box);
-  s.n_bins = 12000;
-  for (const PairHistogramInput<float>& in :
-       {kmol::one_set(a.data(), 18000), kmol::two_sets(a.data(), 2500, b.data(), 40000)}) {
+  for (const auto& [bins, in] :
+       {std::pair{12000, kmol::one_set(a.data(), 18000)},
+        std::pair{12000, kmol::two_sets(a.data(), 2500, b.data(), 40000)},
+        std::pair{120000, kmol::two_sets(a.data(), 1000, b.data(), 40000)}}) {
+    s.n_bins = bins;
     s.impl = PairHistogramImpl::host;
     const auto want = kmol::pair_histogram(Kokkos::DefaultHostExecutionSpace(), in, s).counts;
     for (PairHistogramImpl impl : impls_for<ExecSpace>(in, s)) {
       s.impl = impl;
       const auto got = kmol::pair_histogram(ExecSpace(), in, s);
-      EXPECT_EQ(got.counts, want) << kmol::to_string(impl)
+      EXPECT_EQ(got.counts, want) << kmol::to_string(impl) << ", " << bins << " bins"
                                   << (in.one_set() ? ", one set: " : ", two sets: ") << got.launch;
     }
   }
