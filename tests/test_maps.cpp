@@ -114,6 +114,9 @@ TEST(MrcMap, RejectsMalformedHeadersNamingTheField) {
       {"data", [](std::vector<char>& b) { b.resize(b.size() - 10); }},
       {"data", word(23, 64)},  // an extended header the file does not have
       {"header", [](std::vector<char>& b) { b.resize(600); }},
+      // Counts claiming 400 GB in a small file: refused before any allocation (found by fuzzing).
+      {"data", word(0, 1 << 30)},
+      {"data", word(1, 1 << 20)},
   };
   for (const Case& c : cases) {
     std::vector<char> bytes = original;

@@ -262,8 +262,32 @@ TEST(Orbital, SelectsOrbitals) {
   EXPECT_EQ(select_orbital(m, "1"), 0);
   EXPECT_THROW(select_orbital(m, "8"), InputError);
   EXPECT_THROW(select_orbital(m, "0"), InputError);
-  EXPECT_THROW(select_orbital(m, "homo-1"), InputError);
   EXPECT_THROW(select_orbital(m, "homo", "Beta"), InputError);
+  // Levels counted from the frontier by energy, whatever the file's order.
+  MoldenData shuffled = m;
+  std::swap(shuffled.orbitals[2], shuffled.orbitals[4]);
+  EXPECT_EQ(select_orbital(shuffled, "homo"), 2);
+  EXPECT_EQ(select_orbital(shuffled, "homo-1"), 3);
+  EXPECT_EQ(select_orbital(shuffled, "homo-2"), 4);
+  EXPECT_EQ(select_orbital(m, "homo-4"), 0);
+  EXPECT_EQ(select_orbital(m, "lumo+1"), 6);
+  EXPECT_EQ(select_orbital(m, "lumo+0"), 5);
+  EXPECT_THROW(select_orbital(m, "homo-5"), InputError);
+  EXPECT_THROW(select_orbital(m, "lumo+2"), InputError);
+  EXPECT_THROW(select_orbital(m, "homo+1"), InputError);
+  EXPECT_THROW(select_orbital(m, "lumo+x"), InputError);
+  // A Beta channel after the Alpha one: numbers count within the spin asked for.
+  MoldenData open_shell = m;
+  for (MolecularOrbital mo : m.orbitals) {
+    mo.spin = "Beta";
+    open_shell.orbitals.push_back(mo);
+  }
+  EXPECT_EQ(select_orbital(open_shell, "9"), 8);
+  EXPECT_EQ(select_orbital(open_shell, "2", "Beta"), 8);
+  EXPECT_EQ(select_orbital(open_shell, "2", "Alpha"), 1);
+  EXPECT_EQ(select_orbital(open_shell, "homo-1", "Beta"), 10);
+  EXPECT_EQ(select_orbital(open_shell, "lumo", "Beta"), 12);
+  EXPECT_THROW(select_orbital(open_shell, "8", "Beta"), InputError);
 }
 
 TEST(Molden, RoundTripsAndReadsFlagsUnitsSpShellsAndScaleFactors) {
@@ -350,6 +374,12 @@ TEST(Molden, RefusesMalformedFiles) {
   expect_refused(head + s_shell, "[MO]", 8);
   expect_refused(head + s_shell + "[STO]\n" + mo, "[STO]", 9);
   expect_refused(head + s_shell + "[MO\n", "section", 9);
+  // Lines of form feeds and vertical tabs are blank, as the number reader sees them (a line of
+  // them once indexed an empty list of words; found by fuzzing).
+  EXPECT_EQ(parse("[Molden Format]\n[Atoms] Angs\nO 1 8 0 0 0\n[GTO]\n\v\f\n1 0\n" +
+                  s_shell.substr(0, s_shell.size() - 1) + "\v\n" + mo)
+                .functions(),
+            1);
 }
 
 }  // namespace

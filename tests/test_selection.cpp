@@ -68,6 +68,13 @@ TEST(Selection, ErrorsPointAtTheProblem) {
             std::string::npos);
   EXPECT_NE(error_of("species K").find("no species named 'K'"), std::string::npos);
   EXPECT_NE(error_of("").find("empty selection"), std::string::npos);
+  // Deep nesting is refused, not a stack overflow (found by fuzzing).
+  EXPECT_NE(error_of(std::string(100000, '(') + "all").find("nested more than 256 levels"),
+            std::string::npos);
+  std::string nots;
+  for (int k = 0; k < 100000; ++k) nots += "not ";
+  EXPECT_NE(error_of(nots + "all").find("nested more than 256 levels"), std::string::npos);
+  EXPECT_EQ(sel(std::string(200, '(') + "index 1" + std::string(200, ')')), V{1});
   AtomTable bare;
   bare.n_atoms = 3;
   EXPECT_NE(error_of("name CA", bare).find("no names; give a topology with --top"),

@@ -17,3 +17,14 @@ InputError::InputError(const ErrorContext& where, const std::string& what)
     : std::runtime_error(describe(where, what)), where_(where) {}
 
 }  // namespace kmol
+
+namespace kmol {
+
+int exit_code(const std::exception& error) noexcept {
+  if (const auto* stop = dynamic_cast<const Interrupted*>(&error)) return 128 + stop->signal();
+  if (dynamic_cast<const InputError*>(&error) || dynamic_cast<const UnsupportedError*>(&error))
+    return exit_usage;
+  return exit_failure;
+}
+
+}  // namespace kmol

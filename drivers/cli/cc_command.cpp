@@ -13,11 +13,14 @@
 
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/map_output.hpp"
+#include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "kernels/correlation/correlation.hpp"
 #include "kernels/density/density.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
+#include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace kmol::cli {
@@ -30,7 +33,41 @@ struct CcOptions {
   double resolution = 0, threshold = NAN, cut = 0.01;
   std::int64_t first = 0, last = -1, every = 1;
   int threads = -1;
+  bool force = false;
 };
+
+// At or below this share of the model's atoms inside the map, its cc says little about the fit.
+constexpr double meaningful_overlap = 0.5;
+
+// Refuses a model that misses the map, warns when most of it does.
+void check_overlap(const std::vector<Vec3<float>>& xyz, const io::ScalarMap& ref,
+                   const std::string& model, const std::string& frame) {
+  const auto& g = ref.grid;
+  std::int64_t inside = 0;
+  for (const auto& p : xyz) {
+    const double x[3] = {p.x - g.origin.x, p.y - g.origin.y, p.z - g.origin.z};
+    bool in = true;
+    for (int a = 0; a < 3; ++a)
+      in = in && x[a] >= 0 &&
+           x[a] <= g.spacing[std::size_t(a)] * double(g.counts[std::size_t(a)] - 1);
+    inside += in;
+  }
+  const double share = xyz.empty() ? 0 : double(inside) / double(xyz.size());
+  const std::string box =
+      fmt::format("the map spans [{:.4g}, {:.4g}] x [{:.4g}, {:.4g}] x [{:.4g}, {:.4g}] A",
+                  g.origin.x, g.origin.x + g.spacing[0] * double(g.counts[0] - 1), g.origin.y,
+                  g.origin.y + g.spacing[1] * double(g.counts[1] - 1), g.origin.z,
+                  g.origin.z + g.spacing[2] * double(g.counts[2] - 1));
+  if (inside == 0)
+    throw InputError({model, "--ref", -1},
+                     "no atom" + frame + " lies inside the reference map (" + box +
+                         "): are the model and map in the same frame of reference?");
+  if (share <= meaningful_overlap)
+    fmt::print(stderr,
+               "kmol: warning: only {:.1f}% of the atoms{} of {} lie inside the reference map "
+               "({}); the cc covers little of the model\n",
+               100 * share, frame, model, box);
+}
 
 struct FrameResult {
   Correlation cc;
@@ -62,6 +99,25 @@ auto on_device(const std::string& device, F&& f) {
   return f(Kokkos::DefaultHostExecutionSpace());
 }
 
+// Frame options only apply to a trajectory, ranges of frames only to its timeline.
+void check_option_use(const CLI::App& cmd, const CcOptions& o) {
+  const bool trajectory = io::sniff_file(o.input) != io::FileKind::text;
+  needs_mode(cmd, {"--first", "--timeline"}, trajectory, "a trajectory (H5MD, XTC, ...) input");
+  needs_option(cmd, {"--last", "--every"}, "--timeline");
+}
+
+void preflight_cc(const CcOptions& o) {
+  const std::vector<std::string> maps = {".dx", ".h5", ".hdf5", ".mrc", ".map", ".ccp4"};
+  RunPlan plan;
+  plan.outputs.push_back({o.local, "--local", maps, 0, false});
+  plan.outputs.push_back({o.sim, "--sim", maps, 0, false});
+  plan.outputs.push_back({o.timeline, "--timeline", {".csv"}, 0, false});
+  plan.outputs.push_back({o.plot, "--plot", {".png"}, 0, false});
+  plan.inputs = {o.input, o.ref};
+  plan.force = o.force;
+  preflight(plan);
+}
+
 int cc(const CcOptions& o) {
   const io::ScalarMap ref = read_map(o.ref);
   DensitySettings settings;
@@ -84,6 +140,7 @@ int cc(const CcOptions& o) {
   const bool trajectory = io::sniff_file(o.input) != io::FileKind::text && !o.timeline.empty();
   if (!trajectory) {
     const Structure s = read_structure(o.input, o.first, "", 1.5);
+    check_overlap(s.positions, ref, o.input, "");
     const FrameResult r = run(s.positions);
     fmt::print(
         "{} atoms at resolution {} A (sigma {:.4g} A) against {}: cc {:.6f} over {} voxels{} in "
@@ -117,6 +174,7 @@ int cc(const CcOptions& o) {
     for (std::int64_t f = o.first; f <= last; f += o.every) {
       const io::FrameInfo info = reader.read_frame(f, xyz.data());
       for (std::size_t a = 0; a < xyz.size(); ++a) positions[a] = xyz[a].cast<float>();
+      if (f == o.first) check_overlap(positions, ref, o.input, fmt::format(" of frame {}", f));
       const FrameResult r = run(positions);
       out.print("{},{},{:.8f}\n", f, info.time, r.cc.global);
       total += r.seconds;
@@ -167,7 +225,10 @@ Action add_cc_command(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   cmd->add_option("--impl", o->impl, "Density implementation: auto, kokkos or cuda");
   cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
-  return [o] {
+  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  return [o, cmd] {
+    check_option_use(*cmd, *o);
+    preflight_cc(*o);
     if (!(o->resolution > 0))
       throw InputError({"", "--resolution", -1}, "must be positive (Angstrom)");
     if (!(o->cut > 0 && o->cut < 1)) throw InputError({"", "--cut", -1}, "must lie in (0, 1)");

@@ -9,10 +9,6 @@ namespace kmol::cli {
 
 using Action = std::function<int()>;
 
-// The whole command as typed (shell-quoted where needed), for the headers of outputs.
-void record_command_line(int argc, char** argv);
-const std::string& command_line();
-
 Action add_info_command(CLI::App& app);
 Action add_histogram_command(CLI::App& app);
 Action add_rand48_command(CLI::App& app);

@@ -2,13 +2,16 @@
 // run without input files: a vibrating fcc crystal (known g(r) peaks) or an ideal gas (g = 1).
 #include <fmt/core.h>
 
+#include <cmath>
 #include <random>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/option_checks.hpp"
 #include "drivers/library/example_systems.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/h5md_writer.hpp"
 #include "kmol/core/io/units.hpp"
+#include "kmol/core/preflight.hpp"
 
 namespace kmol::cli {
 namespace {
@@ -20,7 +23,7 @@ struct ExampleTrajectoryOptions {
   std::string length = "50", lattice = "4.05", jitter = "0.1";
   int compression = 0;
   std::uint64_t seed = 2026;
-  bool double_precision = false;
+  bool double_precision = false, force = false;
 };
 
 int run(const ExampleTrajectoryOptions& o) {
@@ -79,7 +82,23 @@ Action add_example_trajectory_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "Random seed");
   cmd->add_flag("--double", o->double_precision, "Store float64 coordinates (default float32)");
   cmd->add_option("--out", o->out, "Output H5MD file");
-  return [o] { return run(*o); };
+  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  return [o, cmd] {
+    needs_mode(*cmd, {"--cells", "--lattice", "--jitter"}, o->example == "fcc", "--example fcc");
+    needs_mode(*cmd, {"--atoms", "--length"}, o->example == "gas", "--example gas");
+    const double atoms = o->example == "gas" ? double(o->atoms) : 4 * std::pow(double(o->cells), 3);
+    RunPlan plan;
+    plan.outputs.push_back({o->out,
+                            "--out",
+                            {".h5", ".h5md"},
+                            double(o->frames) * atoms * 3 * (o->double_precision ? 8 : 4),
+                            !given(*cmd, "--out")});
+    plan.memory_bytes = atoms * 3 * 8 * 3;
+    plan.size_option = o->example == "gas" ? "--atoms or --frames" : "--cells or --frames";
+    plan.force = o->force;
+    preflight(plan);
+    return run(*o);
+  };
 }
 
 }  // namespace kmol::cli

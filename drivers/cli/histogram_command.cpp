@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/pool_options.hpp"
 #include "drivers/library/example_systems.hpp"
 #include "drivers/library/gpu_runtime.hpp"
@@ -17,7 +18,9 @@
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/precision.hpp"
+#include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol::cli {
 namespace {
@@ -36,7 +39,23 @@ struct HistogramOptions {
   int threads = -1;
   PoolOptions pool;
   std::int32_t regions = 1;
+  bool force = false;
 };
+
+// The built-in systems' options mean nothing beside --xyz, and each only for its own system.
+void preflight_histogram(const CLI::App& cmd, const HistogramOptions& o) {
+  excludes(cmd, "--example", "--xyz");
+  needs_mode(cmd, {"--cells"}, o.xyz.empty() && o.example == "fcc", "--example fcc");
+  needs_mode(cmd, {"--atoms", "--length"}, o.xyz.empty() && o.example == "gas", "--example gas");
+  needs_option(cmd, {"--box", "--box-edges"}, "--xyz");
+  excludes(cmd, "--box", "--box-edges");
+  needs_option(cmd, {"--regions"}, "--gpus");
+  RunPlan plan;
+  plan.outputs.push_back({o.out, "--out", {".csv"}, 0, !given(cmd, "--out")});
+  plan.inputs.push_back(o.xyz);
+  plan.force = o.force;
+  preflight(plan);
+}
 
 ExampleSystem load_system(const HistogramOptions& o) {
   if (o.xyz.empty())
@@ -82,9 +101,9 @@ PairHistogramResult compute(const HistogramOptions& o, const ExampleSystem& s,
 void write_csv(const std::string& path, const HistogramOptions& o,
                const PairHistogramResult& result, const Rdf& rdf, std::size_t atoms,
                double seconds) {
-  const std::string temporary = path + ".tmp";
+  TemporaryFile output(path, "--out");
   {
-    auto f = fmt::output_file(temporary);
+    auto f = fmt::output_file(output.temporary());
     f.print("# kmol {} histogram: {} atoms, one set, {} bins, r in Angstrom [{}, {})\n",
             kmol_version(), atoms, o.bins, o.r_min, o.r_max);
     f.print("# implementation {} ({}), precision {}, {:.6f} s\n", to_string(result.impl_used),
@@ -95,8 +114,7 @@ void write_csv(const std::string& path, const HistogramOptions& o,
       f.print("{:.6f},{:.6f},{:.6f},{},{:.8g},{:.8g}\n", rdf.edges[k], rdf.edges[k + 1],
               rdf.centres[k], result.counts[k], rdf.g[k], rdf.coordination[k]);
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    throw InputError({path, "", -1}, "cannot write the output file");
+  output.commit();
 }
 
 }  // namespace
@@ -136,7 +154,9 @@ Action add_histogram_command(CLI::App& app) {
   cmd->add_option("--norm", o->norm, "rdf, density or none")
       ->check(CLI::IsMember({"rdf", "density", "none"}));
   cmd->add_option("--out", o->out, "Output CSV file");
-  return [o] {
+  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  return [o, cmd] {
+    preflight_histogram(*cmd, *o);
     Runtime runtime({o->threads, -1});
     if (o->device == "all" && !o->pool.wanted())
       throw InputError({"", "--device", -1}, "all: give --gpus N (0: every GPU)");

@@ -6,10 +6,12 @@
 #include <cstdio>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/cluster.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
+#include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace kmol::cli {
@@ -19,6 +21,7 @@ using io::Hid;
 
 struct HistogramsOptions {
   TrajectoryOptions trajectory;
+  bool force = false;
   std::string selection = "all", out = "histograms.h5";
 };
 
@@ -137,6 +140,15 @@ int run_histograms(HistogramsOptions& o) {
   return 0;
 }
 
+void preflight_histograms(const CLI::App& cmd, const HistogramsOptions& o) {
+  RunPlan plan;
+  plan.outputs.push_back(
+      {o.out, "--out", {".h5", ".hdf5"}, 0, !given(cmd, "--out") && Cluster::root()});
+  plan.inputs = {o.trajectory.trajectory, o.trajectory.top};
+  plan.force = o.force;
+  preflight(plan);
+}
+
 }  // namespace
 
 Action add_histograms_command(CLI::App& app) {
@@ -146,7 +158,11 @@ Action add_histograms_command(CLI::App& app) {
   add_trajectory_options(cmd, o->trajectory, 10);
   cmd->add_option("--sel", o->selection, "Atoms to include (default all)");
   cmd->add_option("--out", o->out, "HDF5 output");
-  return [o] { return run_histograms(*o); };
+  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  return [o, cmd] {
+    preflight_histograms(*cmd, *o);
+    return run_histograms(*o);
+  };
 }
 
 }  // namespace kmol::cli

@@ -7,6 +7,7 @@
 #include "drivers/library/cluster.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/runtime.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace {
 
@@ -21,13 +22,15 @@ void report(const char* what) {
 
 int main(int argc, char** argv) {
   kmol::Cluster cluster(argc, argv);  // MPI, when run under mpirun
-  kmol::cli::record_command_line(argc, argv);
+  kmol::install_stop_handlers(argc, argv);
   // Thread placement OpenMP recommends, unless the user chose otherwise.
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
   CLI::App app{"kmol: performance-portable kernels for molecular modeling"};
   app.set_version_flag("--version", kmol::kmol_version());
   app.require_subcommand(1);
+  // Subcommands inherit this: --help shows every option's default.
+  app.option_defaults()->always_capture_default();
   std::map<CLI::App*, kmol::cli::Action> actions;
   for (auto add :
        {kmol::cli::add_info_command, kmol::cli::add_histogram_command,
@@ -42,17 +45,16 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version exit 0; every other parse error is a usage error (docs/errors.md).
+    const int code = app.exit(e);
+    return code == 0 ? 0 : kmol::exit_usage;
   }
   try {
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
-  } catch (const kmol::InputError& e) {
-    report(e.what());
-    return kmol::Cluster::fail(2);
   } catch (const std::exception& e) {
     report(e.what());
-    return kmol::Cluster::fail(1);
+    return kmol::Cluster::fail(kmol::exit_code(e));
   }
   return 0;
 }

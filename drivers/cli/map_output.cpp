@@ -20,6 +20,7 @@
 #include "kmol/core/io/pqr.hpp"
 #include "kmol/core/io/topology.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol::cli {
 namespace {
@@ -208,16 +209,13 @@ std::string plot_script() {
 }
 
 void run_plot(const std::string& png, const std::string& arguments) {
-  write_atomically(png, [&](const std::string& temporary) {
-    const std::string command =
-        fmt::format("/usr/bin/python3 '{}' {} --out '{}.png'", plot_script(), arguments, temporary);
-    if (std::system(command.c_str()) != 0 ||
-        std::rename((temporary + ".png").c_str(), temporary.c_str()) != 0) {
-      std::remove((temporary + ".png").c_str());
-      throw InputError({png, "--plot", -1},
-                       "the plot failed (needs /usr/bin/python3 with Debian's python3-matplotlib)");
-    }
-  });
+  TemporaryFile image(png, "--plot", ".png");  // matplotlib chooses the format by extension
+  const std::string command = fmt::format("/usr/bin/python3 '{}' {} --out '{}'", plot_script(),
+                                          arguments, image.temporary());
+  if (std::system(command.c_str()) != 0)
+    throw InputError({png, "--plot", -1},
+                     "the plot failed (needs /usr/bin/python3 with Debian's python3-matplotlib)");
+  image.commit();
 }
 
 }  // namespace

@@ -13,11 +13,15 @@
 #include <optional>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/option_checks.hpp"
+#include "kernels/md/health.hpp"
 #include "kernels/md/md.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/io/h5md_writer.hpp"
+#include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol::cli {
 namespace {
@@ -29,9 +33,44 @@ struct MdOptions {
   std::int64_t steps = 1000, every = 100, log_every = 0, seed = 12345;
   std::string thermostat = "none", impl = "auto", precision = "double", device = "auto";
   std::string out, log = "md-thermo.csv", restart;
-  bool no_velocities = false, write_forces = false, quiet = false;
+  bool no_velocities = false, write_forces = false, quiet = false, force = false;
   int threads = -1;
 };
+
+// Atoms of the run, known before any is made.
+std::int64_t planned_atoms(const MdOptions& o) {
+  if (!o.restart.empty()) return io::H5mdReader(o.restart).n_atoms();
+  if (!o.cells.empty()) return 4 * std::int64_t(o.cells[0]) * o.cells[1] * o.cells[2];
+  const std::int64_t k = fcc_cells_per_side(o.atoms);
+  return 4 * k * k * k;
+}
+
+// Options that would be silently ignored in the chosen mode are refused.
+void check_option_use(const CLI::App& cmd, const MdOptions& o) {
+  excludes(cmd, "--atoms", "--cells");
+  needs_mode(cmd, {"--atoms", "--cells", "--density"}, o.restart.empty(),
+             "an FCC start, not with --restart");
+  needs_mode(cmd, {"--coupling"}, o.thermostat != "none", "--thermostat andersen or langevin");
+  needs_option(cmd, {"--no-velocities", "--write-forces"}, "--out");
+}
+
+void preflight_md(const CLI::App& cmd, const MdOptions& o) {
+  const double n = double(planned_atoms(o));
+  const double frames = double(o.steps / o.every + 1);
+  const double value = o.precision == "single" ? 4 : 8;
+  const double per_frame = n * 3 * value * (1 + !o.no_velocities + o.write_forces) + 256;
+  RunPlan plan;
+  plan.outputs.push_back({o.out, "--out", {".h5", ".h5md"}, frames * per_frame, false});
+  const double rows = double(o.steps / (o.log_every > 0 ? o.log_every : o.every) + 1);
+  plan.outputs.push_back({o.log, "--log", {}, rows * 120, !given(cmd, "--log")});
+  if (!o.restart.empty()) plan.inputs.push_back(o.restart);
+  // Positions, velocities and forces, their host copies, and a neighbour list of about 80
+  // partners per atom at liquid densities.
+  plan.memory_bytes = n * (9 * 2 * value + 80 * 4);
+  plan.size_option = "--atoms (or --every for the trajectory)";
+  plan.force = o.force;
+  preflight(plan);
+}
 
 const std::vector<std::string> observable_names = {"temperature", "potential_energy",
                                                    "kinetic_energy", "total_energy", "pressure"};
@@ -78,9 +117,8 @@ MdState starting_state(const MdOptions& o) {
 
 class ThermoLog {
  public:
-  ThermoLog(const std::string& path, const std::string& header)
-      : path_(path), temporary_(path + ".tmp") {
-    file_.emplace(fmt::output_file(temporary_));
+  ThermoLog(const std::string& path, const std::string& header) : output_(path, "--log") {
+    file_.emplace(fmt::output_file(output_.temporary()));
     file_->print("{}", header);
     file_->print("step,time,temperature,potential_energy,kinetic_energy,total_energy,pressure\n");
   }
@@ -91,19 +129,12 @@ class ThermoLog {
   void close() {
     file_->close();
     file_.reset();
-    if (std::rename(temporary_.c_str(), path_.c_str()) != 0)
-      throw InputError({path_, "--log", -1}, "cannot write the log");
-  }
-  ~ThermoLog() {
-    if (file_) {
-      file_.reset();
-      std::remove(temporary_.c_str());
-    }
+    output_.commit();
   }
 
  private:
-  std::string path_, temporary_;
-  std::optional<fmt::ostream> file_;
+  TemporaryFile output_;
+  std::optional<fmt::ostream> file_;  // closed before output_ removes an unfinished log
 };
 
 // A one-line bar on a terminal; nothing when stderr is a file or --quiet.
@@ -182,15 +213,52 @@ int simulate(const ExecSpace& space, const MdOptions& o, const MdState& start,
     }
   };
   ProgressBar bar(first, last, n, !o.quiet);
+  MdThermo checked = md.thermo();
+  // Whatever ends the run early keeps what was written up to the last good step.
+  auto keep_and_stop = [&](std::int64_t step) {
+    if (trajectory) trajectory->close();
+    log.close();
+    return step;
+  };
+  auto resume_command = [&](std::int64_t step) {
+    if (!trajectory || trajectory->frames_written() == 0) return std::string();
+    const std::string next = o.out.substr(0, o.out.rfind('.')) + "-from-" + std::to_string(step) +
+                             o.out.substr(o.out.rfind('.'));
+    return "; resume with: " +
+           command_line_with(
+               {"--restart", "--steps", "--out", "--atoms", "--cells", "--density"},
+               {"--restart", o.out, "--steps", std::to_string(last - step), "--out", next});
+  };
+  StopPoint stop;
   record(first);
+  std::int64_t last_frame = first;
   for (std::int64_t step = first; step < last;) {
     auto next_multiple = [&](std::int64_t k) { return first + ((step - first) / k + 1) * k; };
     std::int64_t next =
         std::min({last, next_multiple(o.every), next_multiple(log_every), step + 50});
     md.run(next - step);
     step = next;
+    if ((step - first) % log_every == 0 || step == last) {
+      const MdThermo now = md.thermo();
+      if (auto problem = md_health_problem(checked, now, md.state(), o.dt)) {
+        keep_and_stop(step);
+        throw RunFailure("kmol md stopped: " + *problem + "; " +
+                         (trajectory
+                              ? fmt::format("{} keeps the frames up to step {}", o.out, last_frame)
+                              : std::string("nothing was written but the log")) +
+                         fmt::format(" ({} has the rows up to the last check)", o.log));
+      }
+      checked = now;
+    }
     record(step);
+    if (trajectory && ((step - first) % o.every == 0 || step == last)) last_frame = step;
     bar.update(step, step == last);
+    if (stop_requested() && step < last) {
+      keep_and_stop(step);
+      stop.check(fmt::format("{}{} kept up to step {}{}", o.log,
+                             trajectory ? " and " + o.out : std::string(), step,
+                             resume_command(last_frame)));
+    }
   }
   const double seconds = bar.seconds();
   if (trajectory) trajectory->close();
@@ -254,7 +322,10 @@ Action add_md_command(CLI::App& app) {
   cmd->add_flag("--no-velocities", o->no_velocities, "Leave velocities out of the trajectory");
   cmd->add_flag("--write-forces", o->write_forces, "Also store forces in the trajectory");
   cmd->add_flag("--quiet", o->quiet, "No progress bar");
-  return [o] {
+  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  return [o, cmd] {
+    check_option_use(*cmd, *o);
+    preflight_md(*cmd, *o);
     Runtime runtime({o->threads, -1});
     MdSettings settings;
     settings.cutoff = o->cutoff;

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
 #include "kernels/orbital/examples.hpp"
 #include "kernels/orbital/orbital.hpp"
@@ -19,7 +20,9 @@
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/cube.hpp"
 #include "kmol/core/io/opendx.hpp"
+#include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol::cli {
 namespace {
@@ -32,6 +35,7 @@ struct OrbitalOptions {
   std::vector<double> origin;
   std::vector<std::int64_t> counts;
   int threads = -1;
+  bool force = false, spin_given = false;
 };
 
 bool ends_with(const std::string& s, const std::string& tail) {
@@ -98,9 +102,28 @@ void write_lobes(const OrbitalOptions& o, const OrbitalMap<T>& map) {
 
 // Writes the plane through --plot-at (default: the middle) as text and draws it with
 // scripts/plot_slice.py under Debian's python3 (matplotlib).
+void preflight_orbital(const CLI::App& cmd, const OrbitalOptions& o, const Lattice& lattice) {
+  const double points = double(lattice.points());
+  const double value = o.precision == "double" ? 8 : 4;
+  RunPlan plan;
+  // Text maps: 13 characters a value.
+  plan.outputs.push_back(
+      {o.out, "--out", {".cube", ".cub", ".dx"}, 13 * points, !given(cmd, "--out")});
+  plan.outputs.push_back({o.plot, "--plot", {".png"}, 0, false});
+  plan.outputs.push_back({o.mesh, "--mesh", {".ply", ".obj"}, 0, false});
+  plan.outputs.push_back(
+      {o.write_molden, "--write-molden", {".molden", ".mold", ".input"}, 0, false});
+  if (!o.input.empty()) plan.inputs.push_back(o.input);
+  // The map on the device and its host copy; a float copy of it for the lobes' meshes.
+  plan.memory_bytes = points * (2 * value + (o.mesh.empty() ? 0 : 8));
+  plan.size_option = "--spacing " + fmt::format("{}", o.spacing);
+  plan.force = o.force;
+  preflight(plan);
+}
+
 template <class T>
 int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSettings& s) {
-  const int index = select_orbital(molden, o.mo, o.spin);
+  const int index = select_orbital(molden, o.mo, o.spin_given ? o.spin : "");
   const MolecularOrbital& mo = molden.orbitals[std::size_t(index)];
   const OrbitalBasis basis(molden);
   // The file's normalisation under kmol's conventions (docs/orbital.md), from analytic overlaps.
@@ -159,8 +182,10 @@ Action add_orbital_command(CLI::App& app) {
       ->check(CLI::IsMember({"water", "c60"}));
   cmd->add_option("--write-molden", o->write_molden,
                   "Also write the input as a Molden file (to keep an --example)");
-  cmd->add_option("--mo", o->mo, "Orbital: homo, lumo or its number in the file (from 1)");
-  cmd->add_option("--spin", o->spin, "Alpha or Beta (for homo and lumo)")
+  cmd->add_option("--mo", o->mo,
+                  "Orbital: homo, lumo, homo-K, lumo+K, or its number (from 1: in the file, or "
+                  "among the --spin orbitals when --spin is given)");
+  cmd->add_option("--spin", o->spin, "Alpha or Beta: the channel of --mo")
       ->check(CLI::IsMember({"Alpha", "Beta"}));
   cmd->add_option("--spacing", o->spacing, "Lattice spacing (Angstrom)");
   cmd->add_option("--padding", o->padding, "Automatic lattice: margin around the atoms (Angstrom)");
@@ -182,8 +207,11 @@ Action add_orbital_command(CLI::App& app) {
                   "Coordinate of the plotted plane (Angstrom; default: the middle)");
   cmd->add_option("--iso", o->iso, "Isosurfaces psi = +iso and -iso (bohr^-3/2; with --mesh)");
   cmd->add_option("--mesh", o->mesh, "Write the isosurfaces by marching cubes: .ply or .obj");
-  return [o] {
-    Runtime runtime({o->threads, -1});
+  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  return [o, cmd] {
+    o->spin_given = given(*cmd, "--spin");
+    needs_option(*cmd, {"--plot-axis", "--plot-at"}, "--plot");
+    excludes(*cmd, "--padding", "--origin");
     if (o->input.empty() == o->example.empty())
       throw InputError({"", "input", -1}, "give either a Molden file or --example (not both)");
     if (o->mesh.empty() != !std::isfinite(o->iso))
@@ -191,8 +219,6 @@ Action add_orbital_command(CLI::App& app) {
                        "--iso and --mesh go together");
     if (!o->mesh.empty() && !(o->iso > 0))
       throw InputError({"", "--iso", -1}, "must be positive (both signs are drawn)");
-    if (!o->mesh.empty() && !ends_with(o->mesh, ".ply") && !ends_with(o->mesh, ".obj"))
-      throw InputError({o->mesh, "--mesh", -1}, "expected a .ply or .obj mesh");
     // Water's 7 functions hold 5 occupied orbitals; C60's 360 electrons 180.
     ExampleOptions example;
     example.valence = o->example == "c60";
@@ -203,18 +229,6 @@ Action add_orbital_command(CLI::App& app) {
                            : example_molecule(o->example == "c60" ? ExampleMolecule::c60_631gs
                                                                   : ExampleMolecule::water_sto3g,
                                               example);
-    if (!o->write_molden.empty()) {
-      const std::string temporary = o->write_molden + ".tmp";
-      {
-        std::ofstream f(temporary);
-        write_molden(f, molden);
-        if (!f)
-          throw InputError({o->write_molden, "--write-molden", -1}, "cannot write the Molden file");
-      }
-      if (std::rename(temporary.c_str(), o->write_molden.c_str()) != 0)
-        throw InputError({o->write_molden, "--write-molden", -1},
-                         "cannot rename the output file into place");
-    }
     OrbitalSettings s;
     s.impl = orbital_impl_from_string(o->impl);
     if (o->origin.empty() != o->counts.empty())
@@ -227,6 +241,18 @@ Action add_orbital_command(CLI::App& app) {
     } else {
       s.lattice = lattice_around(molden.positions.data(), molden.atoms(), o->spacing, o->padding);
     }
+    preflight_orbital(*cmd, *o, s.lattice);
+    if (!o->write_molden.empty()) {
+      TemporaryFile output(o->write_molden, "--write-molden");
+      {
+        std::ofstream f(output.temporary());
+        write_molden(f, molden);
+        if (!f)
+          throw InputError({o->write_molden, "--write-molden", -1}, "cannot write the Molden file");
+      }
+      output.commit();
+    }
+    Runtime runtime({o->threads, -1});
     return o->precision == "double" ? orbital<double>(*o, molden, s)
                                     : orbital<float>(*o, molden, s);
   };

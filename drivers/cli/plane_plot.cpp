@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol::cli {
 
@@ -20,9 +21,9 @@ void plot_plane(const PlanePlot& plot, const Lattice& l,
   if (at < 0 || at >= l.counts[axis])
     throw InputError({"", "--plot-at", -1},
                      fmt::format("{} A lies outside the lattice along {}", plot.at, plot.axis));
-  const std::string values = plot.path + ".values.tmp", image = plot.path + ".tmp.png";
+  TemporaryFile values(plot.path + ".values"), image(plot.path, "--plot", ".png");
   {
-    auto f = fmt::output_file(values);
+    auto f = fmt::output_file(values.temporary());
     for (std::int64_t b = 0; b < l.counts[v]; ++b) {
       for (std::int64_t a = 0; a < l.counts[u]; ++a) {
         std::int64_t ijk[3];
@@ -43,17 +44,17 @@ void plot_plane(const PlanePlot& plot, const Lattice& l,
       "/usr/bin/python3 '{}' '{}' '{}' --title '{}, {} = {:.2f} A' --xlabel '{} (A)' --ylabel '{} "
       "(A)' "
       "--units '{}'{} --extent {} {} {} {}",
-      script, values, image, plot.title, names[axis], origin[axis] + double(at) * l.spacing,
-      names[u], names[v], plot.units, quantity, origin[u] - 0.5 * l.spacing,
-      origin[u] + (double(l.counts[u]) - 0.5) * l.spacing, origin[v] - 0.5 * l.spacing,
+      script, values.temporary(), image.temporary(), plot.title, names[axis],
+      origin[axis] + double(at) * l.spacing, names[u], names[v], plot.units, quantity,
+      origin[u] - 0.5 * l.spacing, origin[u] + (double(l.counts[u]) - 0.5) * l.spacing,
+      origin[v] - 0.5 * l.spacing,
       origin[v] + (double(l.counts[v]) - 0.5) * l.spacing);  // pixels centre on points
   const int status = std::system(command.c_str());
-  std::remove(values.c_str());
-  if (status != 0 || std::rename(image.c_str(), plot.path.c_str()) != 0) {
-    std::remove(image.c_str());
+  values.discard();
+  if (status != 0)
     throw InputError({plot.path, "--plot", -1},
                      "drawing the plane failed (needs /usr/bin/python3 with python3-matplotlib)");
-  }
+  image.commit();
 }
 
 }  // namespace kmol::cli

@@ -12,6 +12,7 @@
 #include <cstdlib>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/pool_options.hpp"
 #include "drivers/library/cluster.hpp"
@@ -25,6 +26,7 @@
 #include "kmol/core/io/pqr.hpp"
 #include "kmol/core/io/topology.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
+#include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace kmol::cli {
@@ -39,7 +41,7 @@ struct PotentialOptions {
   double plot_at = NAN;
   std::vector<double> origin;
   std::vector<std::int64_t> counts;
-  bool faces_only = false, compensated = false;
+  bool faces_only = false, compensated = false, force = false;
   int threads = -1;
   std::int64_t frame = 0;
   PoolOptions pool;
@@ -48,6 +50,35 @@ struct PotentialOptions {
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// Options that only mean something in another method or with another option are refused.
+void check_option_use(const CLI::App& cmd, const PotentialOptions& o) {
+  needs_mode(cmd, {"--ionic-strength", "--faces-only"}, o.method == "mdh", "--method mdh");
+  needs_mode(cmd, {"--cutoff"}, o.method == "cutoff", "--method cutoff");
+  needs_mode(cmd, {"--frame"}, io::sniff_file(o.input) != io::FileKind::text, "a trajectory input");
+  needs_option(cmd, {"--plot-axis", "--plot-at"}, "--plot");
+  needs_option(cmd, {"--slabs"}, "--gpus");
+  excludes(cmd, "--padding", "--origin");
+}
+
+void preflight_potential(const CLI::App& cmd, const PotentialOptions& o, const Lattice& lattice) {
+  const double points = double(lattice.points());
+  const double value = o.precision == "double" ? 8 : 4;
+  const bool hdf5 = has_extension(o.out, ".h5") || has_extension(o.out, ".hdf5");
+  RunPlan plan;
+  plan.outputs.push_back({o.out,
+                          "--out",
+                          {".dx", ".h5", ".hdf5"},
+                          points * (hdf5 ? value : 13),
+                          !given(cmd, "--out")});
+  plan.outputs.push_back({o.plot, "--plot", {".png"}, 0, false});
+  plan.inputs.push_back(o.input);
+  // The map where it is computed, its host copy, and the whole map again when it goes in slabs.
+  plan.memory_bytes = 3 * points * value;
+  plan.size_option = "--spacing " + fmt::format("{}", o.spacing);
+  plan.force = o.force;
+  preflight(plan);
 }
 
 // Frame `frame` of an H5MD file with a per-atom charge dataset, in the PQR reader's form. H5MD
@@ -294,8 +325,9 @@ Action add_potential_command(CLI::App& app) {
       ->check(CLI::IsMember({"x", "y", "z"}));
   cmd->add_option("--plot-at", o->plot_at,
                   "Coordinate of the plotted plane (Angstrom; default: the middle)");
+  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
   return [o, cmd] {
-    Runtime runtime({o->threads, -1});
+    check_option_use(*cmd, *o);
     if (o->device == "cpu" && o->pool.wanted())
       throw InputError({"", "--gpus", -1}, "needs --device auto or gpu");
     CoulombSettings s;
@@ -323,6 +355,8 @@ Action add_potential_command(CLI::App& app) {
       s.lattice = lattice_around(atoms.positions.data(), std::int64_t(atoms.size()), o->spacing,
                                  o->padding);
     }
+    preflight_potential(*cmd, *o, s.lattice);
+    Runtime runtime({o->threads, -1});
     return o->precision == "double" ? potential<double>(*o, atoms, s)
                                     : potential<float>(*o, atoms, s);
   };

@@ -7,11 +7,14 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "drivers/cli/commands.hpp"
 #include "kernels/rng/rand48_fill.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol::cli {
 namespace {
@@ -20,7 +23,7 @@ struct Rand48Options {
   long seed = 0;
   std::int64_t count = 10;
   std::string kind = "lrand48", out, device = "auto";
-  bool binary = false;
+  bool binary = false, force = false;
   int threads = -1;
 };
 
@@ -28,8 +31,10 @@ template <class T>
 void write_numbers(const Rand48Options& o, const T* values, std::int64_t n) {
   const bool to_stdout = o.out.empty();
   if (o.binary && to_stdout) throw InputError({"", "--binary", -1}, "needs --out FILE");
-  const std::string temporary = o.out + ".tmp";
-  std::FILE* f = to_stdout ? stdout : std::fopen(temporary.c_str(), o.binary ? "wb" : "w");
+  std::optional<TemporaryFile> output;
+  if (!to_stdout) output.emplace(o.out, "--out");
+  std::FILE* f =
+      to_stdout ? stdout : std::fopen(output->temporary().c_str(), o.binary ? "wb" : "w");
   if (!f) throw InputError({o.out, "--out", -1}, "cannot open the output file for writing");
   bool ok = true;
   if (o.binary) {
@@ -46,10 +51,8 @@ void write_numbers(const Rand48Options& o, const T* values, std::int64_t n) {
   }
   if (to_stdout) return;
   ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(temporary.c_str(), o.out.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw InputError({o.out, "--out", -1}, "cannot write the output file");
-  }
+  if (!ok) throw InputError({o.out, "--out", -1}, "cannot write the output file");
+  output->commit();
 }
 
 template <class ExecSpace, class T>
@@ -98,7 +101,17 @@ Action add_rand48_command(CLI::App& app) {
   cmd->add_option("--device", o->device, "auto, cpu or gpu")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
-  return [o] {
+  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  return [o, cmd] {
+    if (o->binary && o->out.empty()) throw UsageError({"", "--binary", -1}, "needs --out FILE");
+    RunPlan plan;
+    // Text: up to 20 characters a number; binary: 4 or 8 bytes.
+    const double bytes = o->binary ? (o->kind == "drand48" ? 8 : 4) : 20;
+    plan.outputs.push_back({o->out, "--out", {}, bytes * double(o->count), false});
+    plan.memory_bytes = 8 * double(o->count);
+    plan.size_option = "--count";
+    plan.force = o->force;
+    preflight(plan);
     Runtime runtime({o->threads, -1});
     if (o->device == "cpu") {
       generate_on(Kokkos::DefaultHostExecutionSpace(), *o);

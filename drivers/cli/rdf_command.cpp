@@ -7,10 +7,13 @@
 #include <cstdio>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/cluster.hpp"
 #include "drivers/library/rdf_output.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/preflight.hpp"
+#include "kmol/core/stop.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace kmol::cli {
@@ -18,6 +21,7 @@ namespace {
 
 struct RdfOptions {
   TrajectoryOptions trajectory;
+  bool force = false;
   std::string sel1 = "all", sel2, norm = "rdf", exclude_same;
   std::string out = "rdf.xvg", csv, h5, plot;
   bool gmx = false;  // gmx rdf's bins, normalisation and units in every output
@@ -157,6 +161,17 @@ int run_rdf(RdfOptions& o) {
   return 0;
 }
 
+void preflight_rdf(const CLI::App& cmd, const RdfOptions& o) {
+  RunPlan plan;
+  plan.outputs.push_back({o.out, "--out", {".xvg"}, 0, !given(cmd, "--out") && Cluster::root()});
+  plan.outputs.push_back({o.csv, "--csv", {".csv"}, 0, false});
+  plan.outputs.push_back({o.h5, "--h5", {".h5", ".hdf5"}, 0, false});
+  plan.outputs.push_back({o.plot, "--plot", {".png"}, 0, false});
+  plan.inputs = {o.trajectory.trajectory, o.trajectory.top};
+  plan.force = o.force;
+  preflight(plan);
+}
+
 }  // namespace
 
 Action add_rdf_command(CLI::App& app) {
@@ -182,7 +197,11 @@ Action add_rdf_command(CLI::App& app) {
   cmd->add_flag("--gmx", o->gmx,
                 "gmx rdf's conventions: r in nm, --bins bins centred on multiples of --rmax/--bins "
                 "from 0, its normalisation and xvg legends (docs/trajectories.md compares them)");
-  return [o] { return run_rdf(*o); };
+  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  return [o, cmd] {
+    preflight_rdf(*cmd, *o);
+    return run_rdf(*o);
+  };
 }
 
 }  // namespace kmol::cli

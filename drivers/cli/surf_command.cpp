@@ -9,9 +9,12 @@
 
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/map_output.hpp"
+#include "drivers/cli/option_checks.hpp"
 #include "kernels/density/density.hpp"
 #include "kernels/surface/surface.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/trajectory_reader.hpp"
+#include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace kmol::cli {
@@ -26,10 +29,41 @@ struct SurfOptions {
   double plot_at = NAN;
   std::int64_t frame = 0;
   int threads = -1;
+  bool force = false, mesh_defaulted = false;
 };
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+// Options of the density map mean nothing with --map; H5MD options nothing with other inputs.
+void check_option_use(const CLI::App& cmd, const SurfOptions& o) {
+  needs_mode(cmd,
+             {"--radius", "--scale", "--threshold", "--spacing", "--padding", "--storage",
+              "--memory-budget", "--impl", "--out"},
+             o.map.empty(), "a structure (they shape its density map, not a --map)");
+  const bool trajectory = !o.input.empty() && io::sniff_file(o.input) != io::FileKind::text;
+  needs_mode(cmd, {"--frame", "--top"}, trajectory, "a trajectory (H5MD, XTC, ...) input");
+  needs_option(cmd, {"--plot-axis", "--plot-at"}, "--plot");
+}
+
+void preflight_surf(const SurfOptions& o, const io::RegularGrid& grid) {
+  const double points = double(grid.counts[0]) * double(grid.counts[1]) * double(grid.counts[2]);
+  const double value = o.storage == "half" ? 2 : 4;
+  const bool text = has_extension(o.out, ".dx");
+  RunPlan plan;
+  plan.outputs.push_back({o.out,
+                          "--out",
+                          {".dx", ".h5", ".hdf5", ".mrc", ".map", ".ccp4"},
+                          points * (text ? 13 : value),
+                          false});
+  // A closed surface has about 2 triangles per lattice cell it crosses: a few per cent of them.
+  plan.outputs.push_back(
+      {o.mesh, "--mesh", {".ply", ".obj"}, 0.05 * points * 30, o.mesh_defaulted});
+  plan.outputs.push_back({o.plot, "--plot", {".png"}, 0, false});
+  plan.inputs = {o.input, o.map, o.top};
+  // The map (float for the mesh, whatever its storage), its copy on the device, and the marching
+  // cubes' per-cell counts and offsets.
+  plan.memory_bytes = points * (4 + value + 8);
+  plan.size_option = o.map.empty() ? "--spacing " + fmt::format("{}", o.spacing) : "";
+  plan.force = o.force;
+  preflight(plan);
 }
 
 template <class Space>
@@ -61,6 +95,7 @@ int surf(const SurfOptions& o) {
   Kokkos::Timer timer;
   if (!o.map.empty()) {
     map = read_map(o.map);
+    preflight_surf(o, map.grid);
     source = fmt::format("map {} ({} x {} x {})", o.map, map.grid.counts[0], map.grid.counts[1],
                          map.grid.counts[2]);
   } else {
@@ -83,6 +118,7 @@ int surf(const SurfOptions& o) {
                                : density_cut_radius(o.scale * widest, o.threshold) + 2 * o.spacing;
     settings.grid = density_grid_around(s.positions.data(), std::int64_t(s.positions.size()),
                                         o.spacing, padding);
+    preflight_surf(o, settings.grid);
     timer.reset();
     const DensityMap density =
         on_device(o.device, [&](const auto& space) { return density_on(space, s, settings); });
@@ -109,22 +145,36 @@ int surf(const SurfOptions& o) {
     source = o.input;
   }
   if (!o.mesh.empty()) {
+    const auto [low, high] = std::minmax_element(map.values.begin(), map.values.end());
+    if (!(o.iso > *low && o.iso < *high))
+      throw InputError({o.mesh, "--iso", -1},
+                       fmt::format("the isosurface {} of {} is empty: its values lie in [{:.6g}, "
+                                   "{:.6g}]; no mesh written",
+                                   o.iso, source, *low, *high));
+    // The surface encloses the values beyond iso, away from zero: above a positive iso, below a
+    // negative one (a negative potential's pockets). Triangulating -map at -iso for the latter
+    // orients the normals out of that region, so its volume is positive too.
+    const bool below = o.iso < 0;
+    if (below)
+      for (float& v : map.values) v = -v;
     timer.reset();
-    const SurfaceMesh mesh = on_device(
-        o.device, [&](const auto& space) { return triangulate_on(space, map, float(o.iso)); });
+    const SurfaceMesh mesh = on_device(o.device, [&](const auto& space) {
+      return triangulate_on(space, map, float(below ? -o.iso : o.iso));
+    });
+    if (below)
+      for (float& v : map.values) v = -v;
     const double seconds = timer.seconds();
     const MeshMeasures m = measure_mesh(mesh);
     const std::int64_t open = open_edges(mesh);
-    if (ends_with(o.mesh, ".obj"))
+    if (has_extension(o.mesh, ".obj"))
       write_obj(o.mesh, mesh);
-    else if (ends_with(o.mesh, ".ply"))
-      write_ply(o.mesh, mesh);
     else
-      throw InputError({o.mesh, "--mesh", -1}, "expected a .ply or .obj mesh");
+      write_ply(o.mesh, mesh);
     fmt::print(
-        "isosurface {} of {}: {} triangles, {} vertices in {:.4f} s; area {:.6g} A^2, volume "
-        "{:.6g} A^3, {}; wrote {}\n",
-        o.iso, source, mesh.triangles.size(), mesh.positions.size(), seconds, m.area, m.volume,
+        "isosurface {} of {} (around the values {} it): {} triangles, {} vertices in {:.4f} s; "
+        "area {:.6g} A^2, volume {:.6g} A^3, {}; wrote {}\n",
+        o.iso, source, below ? "below" : "above", mesh.triangles.size(), mesh.positions.size(),
+        seconds, m.area, m.volume,
         open == 0
             ? "closed"
             : fmt::format("open ({} boundary edges: the surface reaches the map's edge)", open),
@@ -183,7 +233,10 @@ Action add_surf_command(CLI::App& app) {
       ->check(CLI::IsMember({"x", "y", "z"}));
   cmd->add_option("--plot-at", o->plot_at,
                   "Coordinate of the plotted plane (Angstrom; default: the middle)");
-  return [o] {
+  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  return [o, cmd] {
+    o->mesh_defaulted = !given(*cmd, "--mesh");
+    check_option_use(*cmd, *o);
     if (o->input.empty() == o->map.empty())
       throw InputError({"", o->map.empty() ? "input" : "--map", -1},
                        "give either a structure or --map, not both");

@@ -8,6 +8,7 @@
 
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol {
 namespace {
@@ -70,13 +71,12 @@ template void write_grid_hdf5(const std::string&, const std::string&, const io::
 template <class T>
 void write_potential_hdf5(const std::string& path, const io::RegularGrid& grid, const T* values,
                           const std::string& units, const std::string& method) {
-  const std::string temporary = path + ".tmp";
+  TemporaryFile output(path, "--out");
   const hid_t stored = sizeof(T) == 4 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
   const hid_t native = sizeof(T) == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
-  write_grid_hdf5(temporary, path, grid, values, "potential", stored, native,
+  write_grid_hdf5(output.temporary(), path, grid, values, "potential", stored, native,
                   {{"units", units}, {"method", method}});
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    throw InputError({path, "", -1}, "cannot rename the output file into place");
+  output.commit();
 }
 
 template void write_potential_hdf5(const std::string&, const io::RegularGrid&, const float*,

@@ -8,6 +8,7 @@
 
 #include "drivers/library/cluster.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol {
 
@@ -52,8 +53,10 @@ PipelineStats run_with_state(Trajectory& t, const FrameJob& job, PipelineOptions
   using Clock = std::chrono::steady_clock;
   auto last_save = Clock::now();
   double save_cost = 0;
+  StopPoint stop;  // a signal stops between frames, with the state saved
   pipeline.on_result = [&](const FrameResult& r) {
     state.add(r);
+    stop.check("the frames done are saved in " + state_path + "; resume with: " + command_line());
     // Saving costs time: at most every second, and no more than a tenth of the run.
     const double since = std::chrono::duration<double>(Clock::now() - last_save).count();
     if (since >= std::max(1.0, 10 * save_cost)) {

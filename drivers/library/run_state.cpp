@@ -8,6 +8,7 @@
 #include "drivers/library/cluster.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol {
 
@@ -98,10 +99,10 @@ std::vector<V> read_dataset(hid_t file, const char* name, hid_t memory_type, std
 }  // namespace
 
 void RunState::save(const std::string& path) const {
-  const std::string temporary = path + ".tmp-" + std::to_string(getpid());
+  TemporaryFile output(path);
   {
     io::QuietHdf5 quiet;
-    Hid file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+    Hid file(H5Fcreate(output.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
     if (!file.valid()) throw InputError({path, "", -1}, "cannot write the resume state");
     io::write_string_attribute(file.get(), "kmol_run", fingerprint_);
     io::write_int_attribute(file.get(), "interval", {int(interval_)});
@@ -117,10 +118,7 @@ void RunState::save(const std::string& path) const {
     if (H5Fflush(file.get(), H5F_SCOPE_GLOBAL) < 0)
       throw InputError({path, "", -1}, "cannot write the resume state");
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw InputError({path, "", -1}, "cannot write the resume state");
-  }
+  output.commit();
 }
 
 std::optional<RunState> RunState::load(const std::string& path, const std::string& fingerprint) {

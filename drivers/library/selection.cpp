@@ -94,6 +94,15 @@ class Parser {
     if (position_ >= tokens_.size())
       fail(end_offset(), "the selection ends where an atom property was expected");
     const Token& t = tokens_[position_];
+    // Each 'not' and '(' recurses: a bound keeps absurd input from exhausting the stack.
+    constexpr int deepest = 256;
+    struct Level {
+      int& depth;
+      explicit Level(int& d) : depth(++d) {}
+      ~Level() { --depth; }
+    } level(depth_);
+    if (depth_ > deepest)
+      fail(t.at, "nested more than " + std::to_string(deepest) + " levels deep ('not' and '(')");
     if (t.text == "not") {
       ++position_;
       Mask m = factor();
@@ -211,6 +220,7 @@ class Parser {
   const std::string& option_;
   std::vector<Token> tokens_;
   std::size_t position_ = 0;
+  int depth_ = 0;  // nesting of the factor being parsed
 };
 
 }  // namespace

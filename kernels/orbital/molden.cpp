@@ -17,9 +17,11 @@ std::string lower(std::string s) {
 }
 
 std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
+  // The blanks `>>` skips, so that a line trimmed to something has words.
+  const char* blanks = " \t\r\n\v\f";
+  const auto b = s.find_first_not_of(blanks);
   if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+  return s.substr(b, s.find_last_not_of(blanks) - b + 1);
 }
 
 std::vector<std::string> words(const std::string& line) {
@@ -292,36 +294,58 @@ MoldenData read_molden(const std::string& path) {
 
 int select_orbital(const MoldenData& molden, const std::string& which, const std::string& spin) {
   const std::string w = lower(which);
-  if (w != "homo" && w != "lumo") {
+  auto number = [&](const std::string& text, const std::string& what) {
     std::size_t used = 0;
-    long index = 0;
+    long value = -1;
     try {
-      index = std::stol(which, &used);
+      value = std::stol(text, &used);
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != which.size() || which.empty())
+    if (text.empty() || used != text.size() || value < 0)
+      throw InputError(
+          {molden.path, "--mo", -1},
+          "expected homo, lumo, homo-K, lumo+K or an orbital number, found '" + which + "'" + what);
+    return value;
+  };
+  std::vector<int> candidates;  // orbitals of the spin asked for (all when none is)
+  for (int i = 0; i < int(molden.orbitals.size()); ++i)
+    if (spin.empty() || lower(molden.orbitals[std::size_t(i)].spin) == lower(spin))
+      candidates.push_back(i);
+  const std::string channel = spin.empty() ? "" : " " + spin;
+  const bool homo = w.rfind("homo", 0) == 0, lumo = w.rfind("lumo", 0) == 0;
+  if (!homo && !lumo) {
+    const long index = number(which, "");
+    if (index < 1 || index > long(candidates.size()))
       throw InputError({molden.path, "--mo", -1},
-                       "expected homo, lumo or an orbital number, found '" + which + "'");
-    if (index < 1 || index > long(molden.orbitals.size()))
-      throw InputError({molden.path, "--mo", -1}, "orbital " + which +
-                                                      " is not in the file (it has " +
-                                                      std::to_string(molden.orbitals.size()) + ")");
-    return int(index - 1);
+                       "orbital " + which + " is not in the file (it has " +
+                           std::to_string(candidates.size()) + channel + " orbitals)");
+    return candidates[std::size_t(index - 1)];
   }
-  const bool homo = w == "homo";
-  int best = -1;
-  for (int i = 0; i < int(molden.orbitals.size()); ++i) {
+  long level = 0;
+  if (w.size() > 4) {
+    if (w[4] != (homo ? '-' : '+'))
+      throw InputError(
+          {molden.path, "--mo", -1},
+          std::string("expected ") + (homo ? "homo-K" : "lumo+K") + ", found '" + which + "'");
+    level = number(w.substr(5), "");
+  }
+  const std::string spin_used = spin.empty() ? "Alpha" : spin;
+  std::vector<int> levels;  // occupied ones from the top, or empty ones from the bottom
+  for (int i : candidates) {
     const MolecularOrbital& mo = molden.orbitals[std::size_t(i)];
-    if (lower(mo.spin) != lower(spin) || (mo.occupation > 0) != homo) continue;
-    if (best < 0 || (homo ? mo.energy > molden.orbitals[std::size_t(best)].energy
-                          : mo.energy < molden.orbitals[std::size_t(best)].energy))
-      best = i;
+    if (lower(mo.spin) == lower(spin_used) && (mo.occupation > 0) == homo) levels.push_back(i);
   }
-  if (best < 0)
-    throw InputError({molden.path, "--mo", -1}, std::string("no ") + (homo ? "occupied" : "empty") +
-                                                    " " + spin + " orbital in the file");
-  return best;
+  std::stable_sort(levels.begin(), levels.end(), [&](int a, int b) {
+    const double ea = molden.orbitals[std::size_t(a)].energy,
+                 eb = molden.orbitals[std::size_t(b)].energy;
+    return homo ? ea > eb : ea < eb;
+  });
+  if (level >= long(levels.size()))
+    throw InputError({molden.path, "--mo", -1},
+                     "no " + which + ": the file has " + std::to_string(levels.size()) + " " +
+                         (homo ? "occupied" : "empty") + " " + spin_used + " orbitals");
+  return levels[std::size_t(level)];
 }
 
 }  // namespace kmol

@@ -48,8 +48,10 @@ MoldenData read_molden(const std::string& path);
 MoldenData parse_molden(std::istream& in, const std::string& name);
 
 // The orbital `which` names: "homo", "lumo" (highest occupied / lowest empty of `spin`, by
-// energy) or a 1-based index in the file's order. Throws InputError (field --mo) if none.
+// energy), "homo-K" / "lumo+K" (K levels below / above them), or a 1-based number: with `spin`
+// empty, in the file's order; otherwise among the orbitals of that spin. Throws InputError
+// (field --mo) if there is no such orbital.
 int select_orbital(const MoldenData& molden, const std::string& which,
-                   const std::string& spin = "Alpha");
+                   const std::string& spin = "");
 
 }  // namespace kmol

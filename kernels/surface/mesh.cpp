@@ -6,6 +6,7 @@
 
 #include "kernels/surface/surface.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol {
 namespace {
@@ -16,20 +17,17 @@ Vec3<double> at(const SurfaceMesh& mesh, std::int32_t v) {
 
 using File = std::unique_ptr<FILE, int (*)(FILE*)>;
 
-File open_temporary(const std::string& path, const std::string& temporary, const char* mode) {
-  File f(std::fopen(temporary.c_str(), mode), &std::fclose);
-  if (!f) throw InputError({path, "", -1}, "cannot open the output file for writing");
+File open_temporary(const TemporaryFile& output, const char* mode) {
+  File f(std::fopen(output.temporary().c_str(), mode), &std::fclose);
+  if (!f) throw InputError({output.path(), "", -1}, "cannot open the output file for writing");
   return f;
 }
 
-void finish(File f, const std::string& path, const std::string& temporary) {
+void finish(File f, TemporaryFile& output) {
   const bool written = std::ferror(f.get()) == 0;
-  if (std::fclose(f.release()) != 0 || !written) {
-    std::remove(temporary.c_str());
-    throw InputError({path, "", -1}, "writing the mesh failed (disk full?)");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    throw InputError({path, "", -1}, "cannot rename the output file into place");
+  if (std::fclose(f.release()) != 0 || !written)
+    throw InputError({output.path(), "", -1}, "writing the mesh failed (disk full?)");
+  output.commit();
 }
 
 }  // namespace
@@ -76,8 +74,8 @@ std::int64_t open_edges(const SurfaceMesh& mesh) {
 }
 
 void write_ply(const std::string& path, const SurfaceMesh& mesh) {
-  const std::string temporary = path + ".tmp";
-  File f = open_temporary(path, temporary, "wb");
+  TemporaryFile output(path, "--mesh");
+  File f = open_temporary(output, "wb");
   std::fprintf(f.get(),
                "ply\nformat binary_little_endian 1.0\ncomment kmol isosurface\nelement vertex %zu\n"
                "property float x\nproperty float y\nproperty float z\n"
@@ -94,12 +92,12 @@ void write_ply(const std::string& path, const SurfaceMesh& mesh) {
     std::fwrite(&three, 1, 1, f.get());
     std::fwrite(t.data(), sizeof(std::int32_t), 3, f.get());
   }
-  finish(std::move(f), path, temporary);
+  finish(std::move(f), output);
 }
 
 void write_obj(const std::string& path, const SurfaceMesh& mesh) {
-  const std::string temporary = path + ".tmp";
-  File f = open_temporary(path, temporary, "w");
+  TemporaryFile output(path, "--mesh");
+  File f = open_temporary(output, "w");
   std::fprintf(f.get(), "# kmol isosurface: %zu vertices, %zu triangles\n", mesh.positions.size(),
                mesh.triangles.size());
   for (const auto& p : mesh.positions) std::fprintf(f.get(), "v %.6g %.6g %.6g\n", p.x, p.y, p.z);
@@ -107,7 +105,7 @@ void write_obj(const std::string& path, const SurfaceMesh& mesh) {
   for (const auto& t : mesh.triangles)  // OBJ counts from 1
     std::fprintf(f.get(), "f %d//%d %d//%d %d//%d\n", t[0] + 1, t[0] + 1, t[1] + 1, t[1] + 1,
                  t[2] + 1, t[2] + 1);
-  finish(std::move(f), path, temporary);
+  finish(std::move(f), output);
 }
 
 }  // namespace kmol

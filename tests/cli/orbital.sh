@@ -59,10 +59,10 @@ sed 's/^    7 /    9 /' "$dir/water.molden" > "$dir/index.molden"
 expect_error "index.molden: \[MO\] index: \[[0-9]*\] line [0-9]*: basis function 9 out of range (the basis has 7)" orbital "$dir/index.molden"
 sed '/^\[MO\]/,$d' "$dir/water.molden" > "$dir/nomo.molden"
 expect_error "nomo.molden: \[MO\]: .* the file has no \[MO\] section" orbital "$dir/nomo.molden"
-expect_error "\-\-mo: orbital 9 is not in the file (it has 7)" orbital "$dir/water.molden" --mo 9
+expect_error "\-\-mo: orbital 9 is not in the file (it has 7 orbitals)" orbital "$dir/water.molden" --mo 9
 expect_error "\-\-spacing: must be positive" orbital "$dir/water.molden" --spacing 0
 expect_error "give either a Molden file or --example" orbital
 expect_error "\-\-iso and --mesh go together" orbital "$dir/water.molden" --iso 0.05
 expect_error "\-\-iso: must be positive" orbital "$dir/water.molden" --iso -0.05 --mesh "$dir/m.ply"
-expect_error "\-\-mesh: expected a .ply or .obj mesh" orbital "$dir/water.molden" --iso 0.05 --mesh "$dir/m.stl"
+expect_error "\-\-mesh: unknown extension: expected .ply or .obj" orbital "$dir/water.molden" --iso 0.05 --mesh "$dir/m.stl"
 echo "orbital CLI: ok"

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/stop.hpp"
 #include "kmol/core/version.hpp"
 
 namespace kmol::io {
@@ -12,20 +13,20 @@ template <class T>
 void write_cube(const std::string& path, const RegularGrid& grid, const T* values,
                 const std::vector<CubeAtom>& atoms, const std::string& title) {
   constexpr double bohr = 0.529177210903;  // Angstrom (CODATA 2018)
-  const std::string temporary = path + ".tmp";
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(temporary.c_str(), "w"), &std::fclose);
+  TemporaryFile output(path);
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(output.temporary().c_str(), "w"),
+                                          &std::fclose);
   if (!f) throw InputError({path, "", -1}, "cannot open the output file for writing");
   FILE* out = f.get();
   const auto [nx, ny, nz] = grid.counts;
   std::fprintf(out, "%s\nwritten by kmol %s; lengths in bohr\n", title.c_str(), KMOL_VERSION);
-  std::fprintf(out, "%5d %12.6f %12.6f %12.6f\n", int(atoms.size()), grid.origin.x / bohr,
+  // The lattice exactly (17 significant digits round-trip a double), separated by blanks as
+  // the readers in use (VMD, PyMOL, ASE, cclib) parse it.
+  std::fprintf(out, "%5d %.17g %.17g %.17g\n", int(atoms.size()), grid.origin.x / bohr,
                grid.origin.y / bohr, grid.origin.z / bohr);
-  std::fprintf(out, "%5lld %12.6f %12.6f %12.6f\n", (long long)nx, grid.spacing[0] / bohr, 0.0,
-               0.0);
-  std::fprintf(out, "%5lld %12.6f %12.6f %12.6f\n", (long long)ny, 0.0, grid.spacing[1] / bohr,
-               0.0);
-  std::fprintf(out, "%5lld %12.6f %12.6f %12.6f\n", (long long)nz, 0.0, 0.0,
-               grid.spacing[2] / bohr);
+  std::fprintf(out, "%5lld %.17g 0 0\n", (long long)nx, grid.spacing[0] / bohr);
+  std::fprintf(out, "%5lld 0 %.17g 0\n", (long long)ny, grid.spacing[1] / bohr);
+  std::fprintf(out, "%5lld 0 0 %.17g\n", (long long)nz, grid.spacing[2] / bohr);
   for (const CubeAtom& a : atoms)
     std::fprintf(out, "%5d %12.6f %12.6f %12.6f %12.6f\n", a.atomic_number, double(a.atomic_number),
                  a.position.x / bohr, a.position.y / bohr, a.position.z / bohr);
@@ -36,12 +37,9 @@ void write_cube(const std::string& path, const RegularGrid& grid, const T* value
                      double(values[(k * ny + j) * nx + i]));
     }
   const bool written = std::ferror(out) == 0;
-  if (std::fclose(f.release()) != 0 || !written) {
-    std::remove(temporary.c_str());
+  if (std::fclose(f.release()) != 0 || !written)
     throw InputError({path, "", -1}, "writing the cube failed (disk full?)");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    throw InputError({path, "", -1}, "cannot rename the output file into place");
+  output.commit();
 }
 
 template void write_cube(const std::string&, const RegularGrid&, const float*,

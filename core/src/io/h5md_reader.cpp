@@ -80,6 +80,20 @@ struct H5mdReader::State {
     if (H5Fis_hdf5(path.c_str()) <= 0)
       throw InputError({path, "", -1}, "not an HDF5 file (expected H5MD)");
     file = Hid(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+    check_opened();
+  }
+
+  // HDF5's core driver reads a copy of the image; nothing touches the disk.
+  void open_image(const void* image, std::size_t size) {
+    Hid access(H5Pcreate(H5P_FILE_ACCESS));
+    if (H5Pset_fapl_core(access.get(), 1 << 16, 0) < 0 ||
+        H5Pset_file_image(access.get(), const_cast<void*>(image), size) < 0)
+      throw InputError({path, "", -1}, "cannot hold the HDF5 image (" + last_hdf5_message() + ")");
+    file = Hid(H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.get()));
+    check_opened();
+  }
+
+  void check_opened() {
     if (!file.valid())
       throw InputError({path, "", -1}, "cannot open the HDF5 file (" + last_hdf5_message() +
                                            "; truncated or damaged?)");
@@ -321,9 +335,21 @@ struct H5mdReader::State {
 
 H5mdReader::H5mdReader(const std::string& path, const std::string& particle_group)
     : state_(std::make_unique<State>()) {
+  state_->path = path;
+  state_->open_file();
+  open(particle_group);
+}
+
+H5mdReader::H5mdReader(const void* image, std::size_t size, const std::string& name,
+                       const std::string& particle_group)
+    : state_(std::make_unique<State>()) {
+  state_->path = name;
+  state_->open_image(image, size);
+  open(particle_group);
+}
+
+void H5mdReader::open(const std::string& particle_group) {
   State& s = *state_;
-  s.path = path;
-  s.open_file();
   s.choose_group(particle_group);
   s.open_positions();
   s.open_box();

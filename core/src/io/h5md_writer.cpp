@@ -1,14 +1,14 @@
 #include "kmol/core/io/h5md_writer.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
 #include "kmol/core/runtime.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol::io {
 namespace {
@@ -100,6 +100,7 @@ Hid make_group(hid_t parent, const std::string& name) {
 }  // namespace
 
 struct H5mdWriter::State {
+  std::optional<TemporaryFile> output;  // first, so the file closes before it is removed
   std::string path, temporary;
   std::int64_t n_atoms = 0;
   H5mdWriterOptions options;
@@ -175,7 +176,8 @@ H5mdWriter::H5mdWriter(const std::string& path, std::int64_t n_atoms,
     : state_(std::make_unique<State>()) {
   State& s = *state_;
   s.path = path;
-  s.temporary = path + ".tmp-" + std::to_string(getpid());
+  s.output.emplace(path);
+  s.temporary = s.output->temporary();
   s.n_atoms = n_atoms;
   s.options = options;
   if (!species.empty() && std::int64_t(species.size()) != n_atoms)
@@ -224,10 +226,7 @@ H5mdWriter::H5mdWriter(const std::string& path, std::int64_t n_atoms,
 }
 
 H5mdWriter::~H5mdWriter() {
-  if (!state_->closed) {
-    state_->file.reset();
-    std::remove(state_->temporary.c_str());
-  }
+  if (!state_->closed) state_->file.reset();  // before the output removes the temporary
 }
 
 void H5mdWriter::append(const H5mdFrameView<float>& frame, const std::vector<double>& observables) {
@@ -253,10 +252,8 @@ void H5mdWriter::close() {
   s.observables.clear();
   const bool flushed = H5Fflush(s.file.get(), H5F_SCOPE_GLOBAL) >= 0;
   s.file.reset();
-  if (!flushed || std::rename(s.temporary.c_str(), s.path.c_str()) != 0) {
-    std::remove(s.temporary.c_str());
-    throw InputError({s.path, "", -1}, "cannot finish writing the file");
-  }
+  if (!flushed) throw InputError({s.path, "", -1}, "cannot finish writing the file");
+  s.output->commit();
   s.closed = true;
 }
 

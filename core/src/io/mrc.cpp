@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol::io {
 namespace {
@@ -138,6 +139,14 @@ ScalarMap read_mrc(const std::string& path) {
 
   const int width = bytes_per_value(mode);
   const std::int64_t total = n[0] * n[1] * n[2];
+  // The file's size first: a damaged header must not make us allocate what is not there.
+  in.seekg(0, std::ios::end);
+  const std::int64_t file_bytes = std::int64_t(in.tellg());
+  if (double(total) * width > double(file_bytes - 1024 - nsymbt))
+    fail("data", "the file ends before its " + std::to_string(total) +
+                     " values (header nx*ny*nz, mode " + std::to_string(mode) + ", nsymbt " +
+                     std::to_string(nsymbt) + "; the file has " + std::to_string(file_bytes) +
+                     " bytes)");
   in.seekg(1024 + nsymbt);
   std::vector<unsigned char> data(std::size_t(total * width));
   in.read(reinterpret_cast<char*>(data.data()), std::streamsize(data.size()));
@@ -173,6 +182,10 @@ void write_mrc(const std::string& path, const ScalarMap& map) {
     hi = i ? std::max(hi, map.values[i]) : map.values[i];
     sum += map.values[i];
   }
+  const double mean = map.values.empty() ? 0 : sum / double(map.values.size());
+  double squares = 0;  // about the mean, in a second pass: no cancellation
+  for (float v : map.values) squares += (v - mean) * (v - mean);
+  const double rms = map.values.empty() ? 0 : std::sqrt(squares / double(map.values.size()));
   for (int a = 0; a < 3; ++a) {
     set_word(a, std::int32_t(map.grid.counts[std::size_t(a)]));
     set_word(7 + a, std::int32_t(map.grid.counts[std::size_t(a)]));
@@ -180,11 +193,16 @@ void write_mrc(const std::string& path, const ScalarMap& map) {
              float(map.grid.spacing[std::size_t(a)] * double(map.grid.counts[std::size_t(a)])));
     set_real(13 + a, 90.0f);
     set_word(16 + a, a + 1);
+    // Readers older than MRC2014 place the map by nstart alone (in voxels): the nearest voxel
+    // to the origin. MRC2014 readers take the exact origin below, which wins where non-zero.
+    const double origin[3] = {map.grid.origin.x, map.grid.origin.y, map.grid.origin.z};
+    set_word(4 + a, std::int32_t(std::lround(origin[a] / map.grid.spacing[std::size_t(a)])));
   }
   set_word(3, 2);
   set_real(19, lo);
   set_real(20, hi);
-  set_real(21, map.values.empty() ? 0.0f : float(sum / double(map.values.size())));
+  set_real(21, float(mean));
+  set_real(54, float(rms));
   set_word(22, 1);
   set_word(27, 20140);  // EXTTYP 0, NVERSION 20140
   set_real(49, float(map.grid.origin.x));
@@ -193,20 +211,16 @@ void write_mrc(const std::string& path, const ScalarMap& map) {
   std::memcpy(h.bytes.data() + 208, "MAP ", 4);
   h.bytes[212] = 0x44;
   h.bytes[213] = 0x44;
-  const std::string temporary = path + ".tmp";
+  TemporaryFile output(path);
   {
-    std::ofstream out(temporary, std::ios::binary);
+    std::ofstream out(output.temporary(), std::ios::binary);
     if (!out) throw InputError({path, "", -1}, "cannot open the output file for writing");
     out.write(reinterpret_cast<const char*>(h.bytes.data()), 1024);
     out.write(reinterpret_cast<const char*>(map.values.data()),
               std::streamsize(map.values.size() * sizeof(float)));
-    if (!out) {
-      std::remove(temporary.c_str());
-      throw InputError({path, "", -1}, "writing the map failed (disk full?)");
-    }
+    if (!out) throw InputError({path, "", -1}, "writing the map failed (disk full?)");
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    throw InputError({path, "", -1}, "cannot rename the output file into place");
+  output.commit();
 }
 
 }  // namespace kmol::io

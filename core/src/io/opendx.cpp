@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/stop.hpp"
 #include "kmol/core/version.hpp"
 
 namespace kmol::io {
@@ -14,18 +15,20 @@ namespace kmol::io {
 template <class T>
 void write_opendx(const std::string& path, const RegularGrid& grid, const T* values,
                   const std::string& title) {
-  const std::string temporary = path + ".tmp";
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(temporary.c_str(), "w"), &std::fclose);
+  TemporaryFile output(path);
+  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(output.temporary().c_str(), "w"),
+                                          &std::fclose);
   if (!f) throw InputError({path, "", -1}, "cannot open the output file for writing");
   FILE* out = f.get();
   const auto [nx, ny, nz] = grid.counts;
   std::fprintf(out, "# Data from kmol %s\n# \n# %s\n# \n", KMOL_VERSION, title.c_str());
   std::fprintf(out, "object 1 class gridpositions counts %lld %lld %lld\n", (long long)nx,
                (long long)ny, (long long)nz);
-  std::fprintf(out, "origin %12.6e %12.6e %12.6e\n", grid.origin.x, grid.origin.y, grid.origin.z);
-  std::fprintf(out, "delta %12.6e %12.6e %12.6e\n", grid.spacing[0], 0.0, 0.0);
-  std::fprintf(out, "delta %12.6e %12.6e %12.6e\n", 0.0, grid.spacing[1], 0.0);
-  std::fprintf(out, "delta %12.6e %12.6e %12.6e\n", 0.0, 0.0, grid.spacing[2]);
+  // The lattice exactly (17 significant digits round-trip a double); values keep APBS' form.
+  std::fprintf(out, "origin %.17g %.17g %.17g\n", grid.origin.x, grid.origin.y, grid.origin.z);
+  std::fprintf(out, "delta %.17g 0 0\n", grid.spacing[0]);
+  std::fprintf(out, "delta 0 %.17g 0\n", grid.spacing[1]);
+  std::fprintf(out, "delta 0 0 %.17g\n", grid.spacing[2]);
   std::fprintf(out, "object 2 class gridconnections counts %lld %lld %lld\n", (long long)nx,
                (long long)ny, (long long)nz);
   std::fprintf(out, "object 3 class array type double rank 0 items %lld data follows\n",
@@ -47,12 +50,9 @@ void write_opendx(const std::string& path, const RegularGrid& grid, const T* val
   std::fprintf(out, "component \"connections\" value 2\n");
   std::fprintf(out, "component \"data\" value 3\n");
   const bool written = std::ferror(out) == 0;
-  if (std::fclose(f.release()) != 0 || !written) {
-    std::remove(temporary.c_str());
+  if (std::fclose(f.release()) != 0 || !written)
     throw InputError({path, "", -1}, "writing the map failed (disk full?)");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    throw InputError({path, "", -1}, "cannot rename the output file into place");
+  output.commit();
 }
 
 template void write_opendx(const std::string&, const RegularGrid&, const float*,

@@ -28,6 +28,9 @@ class H5mdReader {
  public:
   // particle_group empty: the file's only group, or "all" when there are several.
   explicit H5mdReader(const std::string& path, const std::string& particle_group = "");
+  // An HDF5 file image in memory (copied); `name` stands for the file in messages.
+  H5mdReader(const void* image, std::size_t size, const std::string& name,
+             const std::string& particle_group = "");
   ~H5mdReader();
   H5mdReader(const H5mdReader&) = delete;
   H5mdReader& operator=(const H5mdReader&) = delete;
@@ -59,6 +62,7 @@ class H5mdReader {
   H5mdFrameInfo frame_info(std::int64_t t);
 
  private:
+  void open(const std::string& particle_group);  // after the file is open
   struct State;
   std::unique_ptr<State> state_;
 };

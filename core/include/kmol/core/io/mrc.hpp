@@ -14,7 +14,9 @@ namespace kmol::io {
 // map, machst, nsymbt, data) and what was expected.
 ScalarMap read_mrc(const std::string& path);
 
-// Writes mode 2 with a full MRC2014 header (temporary file renamed at the end).
+// Writes mode 2 with a full MRC2014 header (temporary file renamed at the end): min, max, mean
+// and rms of the values; the exact origin in the origin field and the nearest voxel in nstart,
+// so that readers predating MRC2014, which use nstart only, place the map too.
 void write_mrc(const std::string& path, const ScalarMap& map);
 
 }  // namespace kmol::io

@@ -1,0 +1,25 @@
+#pragma once
+// Refusals of options that would otherwise be silently ignored (docs/errors.md): an option that
+// only means something beside another, or in another mode, is a usage error naming both.
+#include <CLI/CLI.hpp>
+
+#include <initializer_list>
+#include <string>
+
+namespace kmol::cli {
+
+// True if the user typed `option` on the command line.
+bool given(const CLI::App& cmd, const std::string& option);
+
+// Each of `options`, when given, needs `needed` given too.
+void needs_option(const CLI::App& cmd, std::initializer_list<const char*> options,
+                  const std::string& needed);
+
+// Each of `options`, when given, needs the mode `condition` describes (e.g. "--method mdh").
+void needs_mode(const CLI::App& cmd, std::initializer_list<const char*> options, bool holds,
+                const std::string& condition);
+
+// `option` and `other` exclude each other.
+void excludes(const CLI::App& cmd, const std::string& option, const std::string& other);
+
+}  // namespace kmol::cli
