@@ -2,13 +2,13 @@
 // atoms with every property selections can ask about.
 #include <string>
 
-#include "drivers/selection.hpp"
+#include "drivers/library/selection.hpp"
 #include "kmol/core/errors.hpp"
 
 namespace {
 
-kmol::cli::AtomTable table() {
-  kmol::cli::AtomTable t;
+kmol::AtomTable table() {
+  kmol::AtomTable t;
   t.n_atoms = 24;
   t.species_names = {"Na", "Cl", "OW"};
   const char* names[] = {"CA", "C", "N", "O", "OW", "HW1", "HW2", "NA"};
@@ -25,10 +25,10 @@ kmol::cli::AtomTable table() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const kmol::cli::AtomTable atoms = table();
+  static const kmol::AtomTable atoms = table();
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    const auto selected = kmol::cli::select_atoms(text, atoms, "--sel");
+    const auto selected = kmol::select_atoms(text, atoms, "--sel");
     for (std::size_t i = 0; i < selected.size(); ++i)
       if (selected[i] < 0 || selected[i] >= atoms.n_atoms ||
           (i > 0 && selected[i] <= selected[i - 1]))

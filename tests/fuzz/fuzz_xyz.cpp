@@ -1,5 +1,5 @@
 // XYZ frames (kmol histogram --xyz).
-#include "drivers/xyz_reader.hpp"
+#include "drivers/library/xyz_reader.hpp"
 #include "fuzz_support.hpp"
 #include "kmol/core/errors.hpp"
 
