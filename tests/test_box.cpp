@@ -111,4 +111,11 @@ TEST(Box, RefusesDegenerateAndNonFiniteCells) {
                kmol::InputError);
   EXPECT_THROW(kmol::validated(BoxSpec::orthorhombic(1, 0, 1)), kmol::InputError);
   EXPECT_THROW(kmol::validated(BoxSpec::orthorhombic(1, NAN, 1)), kmol::InputError);
+  // A cell skewed a million times over (found by fuzzing H5MD boxes): refused at once, not
+  // reduced two lattice vectors a round for minutes.
+  EXPECT_THROW(kmol::validated(BoxSpec::triclinic({1, 0, 0}, {1e6, 1, 0}, {0, 0, 1})),
+               kmol::InputError);
+  // A few rounds' worth of skew is reduced as before.
+  const BoxSpec skewed = kmol::validated(BoxSpec::triclinic({1, 0, 0}, {40, 1, 0}, {0, 0, 1}));
+  EXPECT_DOUBLE_EQ(skewed.edges[1].x, 0);
 }

@@ -117,6 +117,11 @@ TEST(MrcMap, RejectsMalformedHeadersNamingTheField) {
       // Counts claiming 400 GB in a small file: refused before any allocation (found by fuzzing).
       {"data", word(0, 1 << 30)},
       {"data", word(1, 1 << 20)},
+      {"data",
+       [](std::vector<char>& b) {  // nx ny nz whose product overflows 64 bits
+         const std::int32_t big = std::int32_t(1) << 30;
+         for (int w = 0; w < 3; ++w) std::memcpy(b.data() + 4 * w, &big, 4);
+       }},
   };
   for (const Case& c : cases) {
     std::vector<char> bytes = original;

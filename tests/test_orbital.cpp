@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "kernels/orbital/cartesian.hpp"
+#include "kernels/orbital/conventions.hpp"
 #include "kernels/orbital/evaluator.hpp"
 #include "kernels/orbital/examples.hpp"
 #include "kernels/orbital/orbital.hpp"
@@ -348,6 +349,48 @@ void expect_refused(const std::string& text, const std::string& field, long line
     EXPECT_EQ(e.where().field, field) << e.what();
     EXPECT_EQ(e.where().line, line) << e.what();
   }
+}
+
+TEST(Molden, ChecksEveryNormAndConvertsAxialCartesianFunctions) {
+  // Polarised water's orbitals normalised under kmol's convention (each function normalised).
+  MoldenData each = polarised_water(false);
+  const std::vector<double> s = overlap_matrix(OrbitalBasis(each));
+  for (auto& mo : each.orbitals) {
+    const double n = std::sqrt(overlap(s, mo.coefficients, mo.coefficients));
+    for (double& c : mo.coefficients) c /= n;
+  }
+  const OrbitalNorms fine = check_orbital_norms(each);
+  EXPECT_EQ(fine.checked, int(each.orbitals.size()));
+  EXPECT_EQ(fine.off, 0);
+  // The same orbitals as an older writer stores them: each Cartesian function scaled by its
+  // norm relative to x^l, which the conversion's factors give (unit coefficients in, factors out).
+  MoldenData probe = each;
+  for (auto& mo : probe.orbitals) mo.coefficients.assign(mo.coefficients.size(), 1.0);
+  convert_axial_cartesian(probe);
+  const std::vector<double>& factor = probe.orbitals[0].coefficients;
+  EXPECT_DOUBLE_EQ(factor[0], 1.0);  // s and p functions keep their coefficients
+  MoldenData axial = each;
+  for (auto& mo : axial.orbitals)
+    for (std::size_t f = 0; f < factor.size(); ++f) mo.coefficients[f] /= factor[f];
+  const OrbitalNorms legacy = check_orbital_norms(axial);
+  EXPECT_GT(legacy.off, 0);
+  EXPECT_TRUE(legacy.axial_fits);
+  convert_axial_cartesian(axial);
+  EXPECT_EQ(check_orbital_norms(axial).off, 0);
+  for (std::size_t k = 0; k < each.orbitals.size(); ++k)
+    for (std::size_t f = 0; f < factor.size(); ++f)
+      EXPECT_NEAR(axial.orbitals[k].coefficients[f], each.orbitals[k].coefficients[f], 1e-14);
+  // xy of a d shell: sqrt(1/3) relative to xx; xyz of an f shell: sqrt(1/15).
+  int ratio_third = 0, ratio_fifteenth = 0;
+  for (double f : factor) {
+    ratio_third += std::fabs(f - std::sqrt(1.0 / 3)) < 1e-15;
+    ratio_fifteenth += std::fabs(f - std::sqrt(1.0 / 15)) < 1e-15;
+  }
+  EXPECT_GT(ratio_third, 0);
+  EXPECT_GT(ratio_fifteenth, 0);
+  // Spherical shells have no such ambiguity: nothing to explain.
+  MoldenData spherical = polarised_water(true);
+  EXPECT_FALSE(check_orbital_norms(spherical).axial_fits);
 }
 
 TEST(Molden, RefusesMalformedFiles) {

@@ -16,10 +16,18 @@ double height(const Vec3<double>* e, int i) {
   return std::abs(triple(e)) / std::sqrt(norm2(n));
 }
 
-// Replaces an edge by a shorter vector of the same lattice until none gets shorter.
+// Replaces an edge by a shorter vector of the same lattice until none gets shorter. Each round
+// shortens an edge by at most two of the others, so a cell skewed by a factor k takes about k
+// rounds: simulation boxes take a few, and far more means a damaged box, refused rather than
+// reduced for minutes.
 void reduce(Vec3<double>* e) {
-  for (bool improved = true; improved;) {
-    improved = false;
+  constexpr int most_rounds = 1000;
+  for (int round = 0, improved = 1; improved; ++round) {
+    if (round == most_rounds)
+      throw InputError({"", "box", -1}, "triclinic edge vectors too skewed to reduce (more than " +
+                                            std::to_string(most_rounds) +
+                                            " rounds): is the box damaged?");
+    improved = 0;
     for (int i = 0; i < 3; ++i) {
       const Vec3<double> u = e[(i + 1) % 3], v = e[(i + 2) % 3];
       for (int p = -2; p <= 2; ++p)
@@ -27,7 +35,7 @@ void reduce(Vec3<double>* e) {
           const Vec3<double> c = e[i] + double(p) * u + double(q) * v;
           if (norm2(c) < norm2(e[i]) * (1 - 1e-12)) {
             e[i] = c;
-            improved = true;
+            improved = 1;
           }
         }
     }

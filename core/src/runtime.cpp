@@ -1,6 +1,16 @@
 #include "kmol/core/runtime.hpp"
 
+#include <sched.h>
 #include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <thread>
 
 #include "kmol/core/version.hpp"
 
@@ -9,9 +19,59 @@
 #endif
 
 namespace kmol {
+namespace {
+
+// Busy and total jiffies of all CPUs from /proc/stat's first line.
+bool cpu_times(double& busy, double& total) {
+  std::ifstream stat("/proc/stat");
+  std::string cpu;
+  double user, nice, system, idle, iowait, irq, softirq, steal;
+  if (!(stat >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal) ||
+      cpu != "cpu")
+    return false;
+  busy = user + nice + system + irq + softirq + steal;
+  total = busy + idle + iowait;
+  return true;
+}
+
+// Host threads when the user chose none: one per core that other processes leave idle now.
+// OpenMP threads wait for each other at the end of every parallel region; one that shares its
+// core with another busy process is descheduled for a time slice at each of those waits, and an
+// md step has several regions, so a thread on a busy core slows the run by an order of magnitude
+// rather than helping it.
+int threads_for_idle_cores() {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
+  const int cores = CPU_COUNT(&allowed);
+  if (cores <= 1) return -1;
+  double busy0, total0, busy1, total1;
+  if (!cpu_times(busy0, total0)) return -1;
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
+  if (!cpu_times(busy1, total1) || !(total1 > total0)) return -1;
+  const double busy_cores = (busy1 - busy0) / (total1 - total0) * cores;
+  const int idle = std::clamp(cores - int(std::lround(busy_cores)), 1, cores);
+  if (idle < cores)
+    std::fprintf(stderr,
+                 "kmol: note: %d of %d cores busy with other work; running %d host thread%s "
+                 "(--threads N, or OMP_NUM_THREADS, to choose)\n",
+                 cores - idle, cores, idle, idle == 1 ? "" : "s");
+  return idle;
+}
+
+}  // namespace
 
 Runtime::Runtime(const RuntimeOptions& options) {
   if (Kokkos::is_initialized()) return;
+  RuntimeOptions chosen = options;
+#ifdef KOKKOS_ENABLE_OPENMP
+  const bool user_chose = options.host_threads > 0 || std::getenv("OMP_NUM_THREADS") ||
+                          std::getenv("KOKKOS_NUM_THREADS");
+  if (!user_chose) chosen.host_threads = threads_for_idle_cores();
+#endif
+  start(chosen);
+}
+
+void Runtime::start(const RuntimeOptions& options) {
 #if KOKKOS_VERSION >= 30700
   Kokkos::InitializationSettings settings;
   if (options.host_threads > 0) settings.set_num_threads(options.host_threads);

@@ -49,7 +49,7 @@ void preflight_histogram(const CLI::App& cmd, const HistogramOptions& o) {
   needs_mode(cmd, {"--atoms", "--length"}, o.xyz.empty() && o.example == "gas", "--example gas");
   needs_option(cmd, {"--box", "--box-edges"}, "--xyz");
   excludes(cmd, "--box", "--box-edges");
-  needs_option(cmd, {"--regions"}, "--gpus");
+  needs_mode(cmd, {"--regions"}, o.pool.wanted(), "--gpus or --simulated-gpus");
   RunPlan plan;
   plan.outputs.push_back({o.out, "--out", {".csv"}, 0, !given(cmd, "--out")});
   plan.inputs.push_back(o.xyz);

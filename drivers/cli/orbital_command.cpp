@@ -13,6 +13,7 @@
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
+#include "kernels/orbital/conventions.hpp"
 #include "kernels/orbital/examples.hpp"
 #include "kernels/orbital/orbital.hpp"
 #include "kernels/orbital/overlap.hpp"
@@ -31,6 +32,7 @@ struct OrbitalOptions {
   std::string input, example, mo = "homo", spin = "Alpha", precision = "single", device = "auto",
                               impl = "auto";
   std::string out = "orbital.cube", plot, plot_axis = "z", write_molden, mesh;
+  std::string cartesian_norm = "each";
   double spacing = 0.1, padding = 5, plot_at = NAN, iso = NAN;
   std::vector<double> origin;
   std::vector<std::int64_t> counts;
@@ -116,9 +118,25 @@ void preflight_orbital(const CLI::App& cmd, const OrbitalOptions& o, const Latti
   if (!o.input.empty()) plan.inputs.push_back(o.input);
   // The map on the device and its host copy; a float copy of it for the lobes' meshes.
   plan.memory_bytes = points * (2 * value + (o.mesh.empty() ? 0 : 8));
-  plan.size_option = "--spacing " + fmt::format("{}", o.spacing);
+  plan.size_option = o.counts.empty() ? fmt::format("--spacing {}", o.spacing) : "--counts";
   plan.force = o.force;
   preflight(plan);
+}
+
+// Every orbital's norm, checked once on load; a file whose norms the older axial normalisation
+// of Cartesian functions explains is named so, with the option that converts it.
+void report_norms(const MoldenData& molden, bool convention_given) {
+  const OrbitalNorms n = check_orbital_norms(molden);
+  if (n.off == 0) return;
+  fmt::print(stderr,
+             "kmol: warning: {} of the {} orbitals are not normalised under the Molden conventions "
+             "kmol assumes (orbital {}: norm {:.6f}; docs/orbital.md)\n",
+             n.off, n.checked, n.worst + 1, n.worst_norm);
+  if (n.axial_fits && !convention_given)
+    fmt::print(stderr,
+               "kmol: warning: the file normalises its Cartesian d, f and g functions as x^l, as "
+               "older psi4 releases and Molden itself write them: --cartesian-norm axial converts "
+               "them\n");
 }
 
 template <class T>
@@ -130,11 +148,6 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
   double norm = NAN;
   if (basis.functions() <= 3000)
     norm = overlap(overlap_matrix(basis), mo.coefficients, mo.coefficients);
-  if (std::isfinite(norm) && std::fabs(norm - 1) > 1e-3)
-    fmt::print(
-        stderr,
-        "kmol: warning: orbital {} has norm {:.6f} under the Molden conventions kmol assumes\n",
-        index + 1, norm);
   Kokkos::Timer timer;
   const OrbitalMap<T> map = run<T>(o, basis, mo, s);
   const double seconds = timer.seconds();
@@ -207,6 +220,10 @@ Action add_orbital_command(CLI::App& app) {
                   "Coordinate of the plotted plane (Angstrom; default: the middle)");
   cmd->add_option("--iso", o->iso, "Isosurfaces psi = +iso and -iso (bohr^-3/2; with --mesh)");
   cmd->add_option("--mesh", o->mesh, "Write the isosurfaces by marching cubes: .ply or .obj");
+  cmd->add_option("--cartesian-norm", o->cartesian_norm,
+                  "each (every Cartesian d/f/g function normalised on its own) or axial (all as "
+                  "x^l, as older psi4 releases write them): converted to each on load")
+      ->check(CLI::IsMember({"each", "axial"}));
   cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
   return [o, cmd] {
     o->spin_given = given(*cmd, "--spin");
@@ -224,11 +241,14 @@ Action add_orbital_command(CLI::App& app) {
     example.valence = o->example == "c60";
     example.orbitals = example.valence ? 184 : 7;
     example.occupied = example.valence ? 180 : 5;
-    const MoldenData molden =
-        o->example.empty() ? read_molden(o->input)
-                           : example_molecule(o->example == "c60" ? ExampleMolecule::c60_631gs
-                                                                  : ExampleMolecule::water_sto3g,
-                                              example);
+    MoldenData molden = o->example.empty()
+                            ? read_molden(o->input)
+                            : example_molecule(o->example == "c60" ? ExampleMolecule::c60_631gs
+                                                                   : ExampleMolecule::water_sto3g,
+                                               example);
+    if (cartesian_normalisation_from_string(o->cartesian_norm) == CartesianNormalisation::axial)
+      convert_axial_cartesian(molden);
+    report_norms(molden, given(*cmd, "--cartesian-norm"));
     OrbitalSettings s;
     s.impl = orbital_impl_from_string(o->impl);
     if (o->origin.empty() != o->counts.empty())

@@ -58,7 +58,7 @@ void check_option_use(const CLI::App& cmd, const PotentialOptions& o) {
   needs_mode(cmd, {"--cutoff"}, o.method == "cutoff", "--method cutoff");
   needs_mode(cmd, {"--frame"}, io::sniff_file(o.input) != io::FileKind::text, "a trajectory input");
   needs_option(cmd, {"--plot-axis", "--plot-at"}, "--plot");
-  needs_option(cmd, {"--slabs"}, "--gpus");
+  needs_mode(cmd, {"--slabs"}, o.pool.wanted(), "--gpus or --simulated-gpus");
   excludes(cmd, "--padding", "--origin");
 }
 
@@ -76,7 +76,7 @@ void preflight_potential(const CLI::App& cmd, const PotentialOptions& o, const L
   plan.inputs.push_back(o.input);
   // The map where it is computed, its host copy, and the whole map again when it goes in slabs.
   plan.memory_bytes = 3 * points * value;
-  plan.size_option = "--spacing " + fmt::format("{}", o.spacing);
+  plan.size_option = o.counts.empty() ? fmt::format("--spacing {}", o.spacing) : "--counts";
   plan.force = o.force;
   preflight(plan);
 }

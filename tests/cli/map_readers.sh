@@ -36,8 +36,10 @@ with mrcfile.open(d + "/density.mrc") as m:
 g = gemmi.read_ccp4_map(d + "/density.mrc")
 assert [g.header_i32(i) for i in (5, 6, 7)] == [int(x) for x in nstart]
 assert np.isclose(g.header_float(55), data.std(), rtol=1e-5)
+# gemmi places the map in its unit cell by nstart: value (i, j, k) at grid point nstart + (i, j, k).
 g.setup(float("nan"))
-assert np.allclose(np.array(g.grid, copy=False), data.transpose(2, 1, 0))
+shift = tuple(int(x) for x in nstart)
+assert np.allclose(np.array(g.grid, copy=False), np.roll(data.transpose(2, 1, 0), shift, axis=(0, 1, 2)))
 # OpenDX and cube: the lattice exactly as the HDF5 map's float64 attributes give it.
 p = h5py.File(d + "/p.h5")["potential"]
 origin, delta = p.attrs["origin"], p.attrs["delta"]

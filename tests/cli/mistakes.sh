@@ -73,6 +73,30 @@ row 12 0 "orbital 7 (Alpha" -- orbital water.molden --mo lumo+1 --spacing 0.5 --
 row 13 2 "\-\-mo: orbital 2 is not in the file (it has 0 Beta orbitals)" -- orbital water.molden --mo 2 --spin Beta --out b.cube
 row 14 2 "out.txt: --out: unknown extension: expected .cube, .cub or .dx" -- orbital water.molden --out out.txt
 none_left 14 out.txt
+# An older psi4's Molden file: Cartesian d functions normalised as x^2 (C60, 6-31G*).
+"$kmol" orbital --example c60 --write-molden c60.molden --spacing 0.5 --out setup2.cube > /dev/null || fail "setup: c60"
+/usr/bin/python3 - <<'PY' || fail "setup: the axial Molden file"
+import math
+lines, out, section, factors = open("c60.molden").read().splitlines(), [], "", []
+ratio = {"xx": 1, "yy": 1, "zz": 1, "xy": 1 / 3, "xz": 1 / 3, "yz": 1 / 3}
+for line in lines:
+    w = line.split()
+    if line.startswith("["):
+        section = line.split("]")[0].lower() + "]"
+    elif section == "[gto]" and len(w) >= 2 and w[0].lower() in ("s", "p", "d", "sp"):
+        kind = w[0].lower()
+        factors += [1.0] * {"s": 1, "p": 3, "sp": 4}.get(kind, 0)
+        if kind == "d":
+            factors += [math.sqrt(r) for r in ratio.values()]
+    elif section == "[mo]" and len(w) == 2 and w[0].isdigit():
+        line = f" {w[0]} {float(w[1]) / factors[int(w[0]) - 1]:.15e}"
+    out.append(line)
+assert "[5d" not in "\n".join(lines).lower() and any(f != 1 for f in factors)
+open("axial.molden", "w").write("\n".join(out) + "\n")
+PY
+row 33 0 "the file normalises its Cartesian d, f and g functions as x^l.*--cartesian-norm axial" -- orbital axial.molden --spacing 0.5 --out axial.cube
+row 34 0 "norm (analytic) 1.0000" -- orbital axial.molden --cartesian-norm axial --spacing 0.5 --out converted.cube
+grep -q "warning" <<<"$last" && fail "row 34: $last"
 
 # md
 row 15 1 "kmol md stopped: step [0-9]*: .*--dt 5" -- md --atoms 500 --dt 5 --steps 100 --out blown.h5 --log blown.csv --quiet

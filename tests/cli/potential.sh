@@ -9,7 +9,7 @@ printf 'REMARK two ions\nATOM      1  NA  ION A   1       0.000   0.000   0.000 
 "$kmol" potential "$dir/ions.pqr" --spacing 1 --origin -1 0 0 --counts 6 1 1 --units V --precision double \
   --out "$dir/ions.dx" > "$dir/log" || fail "direct run: $(cat "$dir/log")"
 grep -q '^object 1 class gridpositions counts 6 1 1$' "$dir/ions.dx" || fail "DX header"
-grep -q '^origin -1.000000e+00 0.000000e+00 0.000000e+00$' "$dir/ions.dx" || fail "DX origin"
+grep -q '^origin -1 0 0$' "$dir/ions.dx" || fail "DX origin"
 grep -q '^object 3 class array type double rank 0 items 6 data follows$' "$dir/ions.dx" || fail "DX items"
 grep -q '^component "data" value 3$' "$dir/ions.dx" || fail "DX trailer"
 # At x = 1: 14.3996 (1/1 - 1/2) = 7.1998 V; at x = 2: 14.3996 (1/2 - 1) = -7.1998 V.

@@ -29,6 +29,12 @@ struct Header {
   }
 };
 
+std::string whole_number(double n) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", n);
+  return text;
+}
+
 int bytes_per_value(int mode) {
   switch (mode) {
     case 0:
@@ -138,15 +144,17 @@ ScalarMap read_mrc(const std::string& path) {
   map.grid.origin = {origin[0], origin[1], origin[2]};
 
   const int width = bytes_per_value(mode);
-  const std::int64_t total = n[0] * n[1] * n[2];
-  // The file's size first: a damaged header must not make us allocate what is not there.
+  // The file's size first: a damaged header must not make us allocate what is not there (nor
+  // overflow counting it).
+  const double values = double(n[0]) * double(n[1]) * double(n[2]);
   in.seekg(0, std::ios::end);
   const std::int64_t file_bytes = std::int64_t(in.tellg());
-  if (double(total) * width > double(file_bytes - 1024 - nsymbt))
-    fail("data", "the file ends before its " + std::to_string(total) +
+  if (values * width > double(file_bytes - 1024 - nsymbt))
+    fail("data", "the file ends before its " + whole_number(values) +
                      " values (header nx*ny*nz, mode " + std::to_string(mode) + ", nsymbt " +
                      std::to_string(nsymbt) + "; the file has " + std::to_string(file_bytes) +
                      " bytes)");
+  const std::int64_t total = n[0] * n[1] * n[2];
   in.seekg(1024 + nsymbt);
   std::vector<unsigned char> data(std::size_t(total * width));
   in.read(reinterpret_cast<char*>(data.data()), std::streamsize(data.size()));

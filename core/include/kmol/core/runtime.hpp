@@ -6,7 +6,7 @@
 namespace kmol {
 
 struct RuntimeOptions {
-  int host_threads = -1;  // -1: Kokkos' default (OMP_NUM_THREADS or all cores)
+  int host_threads = -1;  // -1: OMP_NUM_THREADS, else one per core other processes leave idle
   int device_id = -1;     // -1: the first GPU, or KOKKOS_DEVICE_ID
 };
 
@@ -30,6 +30,7 @@ class Runtime {
   Runtime& operator=(const Runtime&) = delete;
 
  private:
+  void start(const RuntimeOptions& options);
   bool owner_ = false;
 };
 
