@@ -13,8 +13,8 @@
 #include "drivers/library/rdf_output.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/preflight.hpp"
-#include "kmol/core/stop.hpp"
 #include "kmol/core/runtime.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol::cli {
 namespace {
