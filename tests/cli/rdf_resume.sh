@@ -7,7 +7,7 @@ kmol=$1
 source "$(dirname "$0")/scratch.sh"
 cd "$dir"
 export OMP_NUM_THREADS=1
-"$kmol" example-trajectory --example gas --atoms 4000 --length 40 --frames 200 --out gas.h5 >/dev/null || fail "example"
+"$kmol" example-trajectory --example gas --atoms 6000 --length 40 --frames 500 --out gas.h5 >/dev/null || fail "example"
 
 kill_when_saved() {  # output, then the command: starts it, kills it once its partial state exists
   local partial=$1.kmol-partial.h5; shift
