@@ -15,6 +15,7 @@
 #include "kernels/coulomb/selection.hpp"
 #include "kernels/coulomb/units.hpp"
 #include "kernels/coulomb/water_box.hpp"
+#include "kmol/core/execution_space.hpp"
 #include "kmol/core/runtime.hpp"
 #include "perf/bench_config.hpp"
 
@@ -44,7 +45,7 @@ Problem water(const std::string& name, std::int64_t molecules, double length) {
   return p;
 }
 
-double face_points(const Lattice& l) {
+double face_points(const Grid& l) {
   const auto [nx, ny, nz] = l.counts;
   return double(nx * ny * nz - std::max<std::int64_t>(0, nx - 2) *
                                    std::max<std::int64_t>(0, ny - 2) *
@@ -60,7 +61,7 @@ double& scalar_rate(CoulombMethod m) {
 // The straightforward single-threaded loop in double precision over `points` lattice points:
 // what the fast versions are compared with.
 void scalar_loop(benchmark::State& state, const Problem& p, std::int64_t points) {
-  const Lattice& l = p.settings.lattice;
+  const Grid& l = p.settings.lattice;
   const bool mdh = p.settings.method == CoulombMethod::mdh;
   const double kappa =
       coulomb::debye_kappa(p.settings.ionic_strength, p.settings.temperature, 78.54);
@@ -68,7 +69,7 @@ void scalar_loop(benchmark::State& state, const Problem& p, std::int64_t points)
   const auto start = std::chrono::steady_clock::now();
   for (auto _ : state) {
     for (std::int64_t s = 0; s < points; ++s) {
-      const double x = l.origin.x + double(s % l.counts[0]) * l.spacing, y = l.origin.y,
+      const double x = l.origin.x + double(s % l.counts[0]) * l.spacing[0], y = l.origin.y,
                    z = l.origin.z;
       double v = 0;
       for (std::size_t a = 0; a < p.xyz.size(); ++a) {
@@ -111,19 +112,17 @@ void run(benchmark::State& state, const Problem& p, CoulombSettings s) {
 
 template <class ExecSpace>
 void register_space(const std::string& space, const std::vector<Problem>& problems) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-                                ? CoulombPlatform::host
-                                : CoulombPlatform::cuda;
+  constexpr auto platform = platform_of<ExecSpace>();
   for (const Problem& p : problems) {
     CoulombSettings s = p.settings;
     const CoulombShape shape{s.method,     std::int64_t(p.xyz.size()), s.lattice.points(),
-                             s.faces_only, s.lattice.spacing,          s.cutoff};
+                             s.faces_only, s.lattice.spacing[0],       s.cutoff};
     for (CoulombImpl impl : {CoulombImpl::host, CoulombImpl::cuda, CoulombImpl::kokkos}) {
       if (!coulomb_refusal(impl, shape, platform).empty()) continue;
       // The portable cell list gathers 27 whole cells per point: minutes on the full box on 2
       // cores, so on CPUs it is compared with the others on a slab of the box (points/s do not
       // depend on it).
-      if (impl == CoulombImpl::kokkos && platform == CoulombPlatform::host &&
+      if (impl == CoulombImpl::kokkos && platform == Platform::host &&
           p.too_slow_for_portable_on_host)
         continue;
       s.impl = impl;
@@ -157,7 +156,7 @@ void register_coulomb_benchmarks() {
   auto direct = [&](std::int64_t nx, std::int64_t ny, std::int64_t nz) {
     Problem p = smoke ? water("direct", 300, 20) : water("direct", 32200, 100);
     p.settings.method = CoulombMethod::direct;
-    p.settings.lattice = {{10, 10, 10}, 0.5, {nx, ny, nz}};
+    p.settings.lattice = {{10, 10, 10}, {0.5, 0.5, 0.5}, {nx, ny, nz}};
     p.size = std::to_string(nx) + "x" + std::to_string(ny) + "x" + std::to_string(nz);
     p.evaluations = double(p.settings.lattice.points()) * double(p.xyz.size());
     return p;
@@ -170,7 +169,7 @@ void register_coulomb_benchmarks() {
     const std::int64_t nz = std::min(n, planes);
     p.settings.method = CoulombMethod::cutoff;
     p.settings.cutoff = 12;
-    p.settings.lattice = {{0, 0, 0.5 * double(n - nz) / 2}, 0.5, {n, n, nz}};
+    p.settings.lattice = {{0, 0, 0.5 * double(n - nz) / 2}, {0.5, 0.5, 0.5}, {n, n, nz}};
     p.evaluations = double(p.settings.lattice.points());
     p.size = nz == n ? std::to_string(n) + "^3"
                      : std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(nz);
@@ -186,7 +185,7 @@ void register_coulomb_benchmarks() {
     p.settings.faces_only = true;
     const double spacing = smoke ? 1.5 : 0.6;
     const double origin = 50 - 0.5 * spacing * double(n - 1);
-    p.settings.lattice = {{origin, origin, origin}, spacing, {n, n, n}};
+    p.settings.lattice = {{origin, origin, origin}, {spacing, spacing, spacing}, {n, n, n}};
     p.size = std::to_string(n) + "^3";
     p.evaluations = face_points(p.settings.lattice) * double(p.xyz.size());
     return p;

@@ -17,6 +17,7 @@
 #include "kernels/density/selection.hpp"
 #include "kernels/surface/kokkos/marching_cubes_kokkos.hpp"
 #include "kernels/surface/surface.hpp"
+#include "kmol/core/execution_space.hpp"
 #include "kmol/core/runtime.hpp"
 #include "perf/bench_config.hpp"
 
@@ -46,7 +47,7 @@ DensityProblem density_problem(std::int64_t atoms) {
   return p;
 }
 
-double points(const io::RegularGrid& g) { return double(g.counts[0] * g.counts[1] * g.counts[2]); }
+double points(const Grid& g) { return double(g.counts[0] * g.counts[1] * g.counts[2]); }
 
 template <class ExecSpace>
 void run_density(benchmark::State& state, const DensityProblem& p, DensitySettings s) {
@@ -135,9 +136,7 @@ void run_cc(benchmark::State& state, const CcProblem& c, DensitySettings s) {
 
 template <class ExecSpace>
 void register_cc(const std::string& space, const CcProblem& c) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-                                ? DensityPlatform::host
-                                : DensityPlatform::cuda;
+  constexpr auto platform = platform_of<ExecSpace>();
   for (DensityImpl impl : {DensityImpl::kokkos, DensityImpl::cuda}) {
     if (!density_refusal(impl, platform).empty()) continue;
     DensitySettings s = c.settings;
@@ -152,9 +151,7 @@ void register_cc(const std::string& space, const CcProblem& c) {
 
 template <class ExecSpace>
 void register_space(const std::string& space, const DensityProblem& p) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-                                ? DensityPlatform::host
-                                : DensityPlatform::cuda;
+  constexpr auto platform = platform_of<ExecSpace>();
   for (DensityImpl impl : {DensityImpl::kokkos, DensityImpl::cuda}) {
     if (!density_refusal(impl, platform).empty()) continue;
     for (DensityStorage storage : {DensityStorage::single, DensityStorage::half}) {

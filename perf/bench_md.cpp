@@ -11,6 +11,7 @@
 
 #include "kernels/md/md.hpp"
 #include "kernels/md/selection.hpp"
+#include "kmol/core/execution_space.hpp"
 #include "kmol/core/runtime.hpp"
 #include "perf/bench_config.hpp"
 
@@ -60,7 +61,7 @@ void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, MdFor
     if (std::is_same_v<T, float>)  // per atom-step: the study's FP32 bound (docs/study.md)
       state.counters["fp32_flops_per_item"] = n * flops_per_pair;
     const auto gpus = gpu_devices();
-    if (!gpus.empty() && !std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>) {
+    if (!gpus.empty() && !runs_on_host<ExecSpace>) {
       // 128 FP32 lanes per SM on compute capability 8.x/9.x, two flops per fma.
       const double peak = double(gpus[0].multiprocessors) * 128 * 2 * gpus[0].clock_khz * 1e3;
       state.counters["fp32_peak_flops"] = peak;
@@ -73,9 +74,7 @@ void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, MdFor
 
 template <class ExecSpace>
 void register_space(const std::string& space, std::int64_t atoms, int steps, bool with_all_pairs) {
-  constexpr Platform platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-                                    ? Platform::host
-                                    : Platform::cuda;
+  constexpr Platform platform = platform_of<ExecSpace>();
   auto start = std::make_shared<const MdState>(lj_benchmark_system(atoms));
   const MdShape shape{std::int64_t(start->positions.size()), start->box, 2.5, 0.3};
   for (MdForceImpl impl :

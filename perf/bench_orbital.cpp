@@ -13,6 +13,7 @@
 #include "kernels/orbital/examples.hpp"
 #include "kernels/orbital/orbital.hpp"
 #include "kernels/orbital/selection.hpp"
+#include "kmol/core/execution_space.hpp"
 #include "kmol/core/runtime.hpp"
 #include "perf/bench_config.hpp"
 
@@ -45,9 +46,9 @@ std::vector<const MolecularOrbital*> occupied() {
 }
 
 // The reference lattice, or its first `planes` z planes (0: all).
-Lattice lattice(double spacing, std::int64_t planes) {
+Grid lattice(double spacing, std::int64_t planes) {
   const MoldenData& m = c60().molden;
-  Lattice l = lattice_around(m.positions.data(), m.atoms(), spacing, 5.0);
+  Grid l = grid_around(m.positions.data(), m.atoms(), spacing, 5.0);
   if (planes > 0) {
     l.origin.z +=
         0.5 * double(l.counts[2] - planes) * spacing;  // the middle slab, through the molecule
@@ -56,7 +57,7 @@ Lattice lattice(double spacing, std::int64_t planes) {
   return l;
 }
 
-std::string size_of(const Lattice& l) {
+std::string size_of(const Grid& l) {
   return std::to_string(l.counts[0]) + "x" + std::to_string(l.counts[1]) + "x" +
          std::to_string(l.counts[2]);
 }
@@ -104,9 +105,7 @@ void many(benchmark::State& state, OrbitalSettings s, bool gemm) {
 
 template <class ExecSpace>
 void register_space(const std::string& space, std::int64_t planes, std::int64_t many_planes) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-                                ? OrbitalPlatform::host
-                                : OrbitalPlatform::cuda;
+  constexpr auto platform = platform_of<ExecSpace>();
   const bool smoke = sizes().smoke;
   OrbitalSettings s;
   s.lattice = smoke ? lattice(0.5, 2) : lattice(0.05, planes);

@@ -13,6 +13,7 @@
 
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kernels/pair_histogram/selection.hpp"
+#include "kmol/core/execution_space.hpp"
 #include "kmol/core/runtime.hpp"
 #include "perf/bench_config.hpp"
 
@@ -88,9 +89,7 @@ void run_all_pairs(benchmark::State& state, PairHistogramInput<float> input,
 
 template <class ExecSpace>
 void register_space(const std::string& space_name, std::int64_t n) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-                                ? Platform::host
-                                : Platform::cuda;
+  constexpr auto platform = platform_of<ExecSpace>();
   static std::vector<std::vector<Vec3<float>>> keep;  // coordinates live as long as the benchmarks
   keep.push_back(uniform_cube(n, side, 1));
   keep.push_back(uniform_cube(n, side, 2));
@@ -138,12 +137,11 @@ void register_cells(const std::string& space_name, std::int64_t n, bool with_all
   for (auto impl : {PairHistogramImpl::cells, PairHistogramImpl::automatic}) {
     if (impl == PairHistogramImpl::automatic && !with_all_pairs) continue;
     s.impl = impl == PairHistogramImpl::cells ? impl
-             : std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-                 ? PairHistogramImpl::host
+             : runs_on_host<ExecSpace>        ? PairHistogramImpl::host
 #ifdef KOKKOS_ENABLE_CUDA
-                 : PairHistogramImpl::cuda;
+                                       : PairHistogramImpl::cuda;
 #else
-                 : PairHistogramImpl::kokkos;
+                                       : PairHistogramImpl::kokkos;
 #endif
     const std::string name = "pair_histogram_cells_frame/" + space_name + "/" + to_string(s.impl) +
                              "/n:" + std::to_string(n);

@@ -16,6 +16,7 @@
 #include "kernels/coulomb/coulomb.hpp"
 #include "kernels/coulomb/selection.hpp"
 #include "kernels/coulomb/water_box.hpp"
+#include "kmol/core/execution_space.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace {
@@ -60,16 +61,13 @@ std::vector<double> map_of(const Input& in, const CoulombSettings& s) {
 template <class ExecSpace>
 void rows(const std::string& space, const Input& in, CoulombSettings s,
           const std::vector<double>& reference, bool skip_kokkos_cutoff) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-                                ? CoulombPlatform::host
-                                : CoulombPlatform::cuda;
-  const CoulombShape shape{s.method,           std::int64_t(in.xyz32.size()),
-                           s.lattice.points(), false,
-                           s.lattice.spacing,  s.cutoff};
+  constexpr auto platform = platform_of<ExecSpace>();
+  const CoulombShape shape{s.method, std::int64_t(in.xyz32.size()), s.lattice.points(),
+                           false,    s.lattice.spacing[0],          s.cutoff};
   for (CoulombImpl impl : {CoulombImpl::host, CoulombImpl::kokkos, CoulombImpl::cuda}) {
     if (!coulomb_refusal(impl, shape, platform).empty()) continue;
     if (skip_kokkos_cutoff && impl == CoulombImpl::kokkos && s.method == CoulombMethod::cutoff &&
-        platform == CoulombPlatform::host)
+        platform == Platform::host)
       continue;
     s.impl = impl;
     for (bool compensated : {false, true}) {
@@ -127,7 +125,7 @@ int main(int argc, char** argv) {
     s.cutoff = 12;
     const double h = m == CoulombMethod::cutoff ? 0.5 : direct_spacing;
     const std::int64_t n = std::int64_t(std::lround(100 / h)) + 1;
-    s.lattice = {{0, 0, 0}, h, {n, n, n}};
+    s.lattice = {{0, 0, 0}, {h, h, h}, {n, n, n}};
     s.impl = CoulombImpl::host;
     s.compensated = true;
     const auto reference = map_of<Kokkos::DefaultHostExecutionSpace, double>(in, s);

@@ -8,6 +8,7 @@
 #include "kernels/coulomb/selection.hpp"
 #include "kernels/coulomb/water_box.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
 #include "support/coulomb_oracle.hpp"
 
@@ -17,19 +18,13 @@ using namespace kmol;
 using kmol::test::ChargedAtoms;
 
 template <class ExecSpace>
-constexpr CoulombPlatform platform() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-             ? CoulombPlatform::host
-             : CoulombPlatform::cuda;
-}
-
-template <class ExecSpace>
 std::vector<CoulombImpl> runnable(const CoulombSettings& s, std::int64_t atoms) {
   std::vector<CoulombImpl> out;
   for (CoulombImpl impl : {CoulombImpl::kokkos, CoulombImpl::host, CoulombImpl::cuda})
     if (coulomb_refusal(
-            impl, {s.method, atoms, s.lattice.points(), s.faces_only, s.lattice.spacing, s.cutoff},
-            platform<ExecSpace>())
+            impl,
+            {s.method, atoms, s.lattice.points(), s.faces_only, s.lattice.spacing[0], s.cutoff},
+            platform_of<ExecSpace>())
             .empty())
       out.push_back(impl);
   return out;
@@ -52,7 +47,7 @@ PotentialMap<T> compute(const ChargedAtoms& atoms, const CoulombSettings& s) {
 template <class T>
 double check_against_oracle(const PotentialMap<T>& map, const ChargedAtoms& atoms,
                             const CoulombSettings& s, double rel, const std::string& what) {
-  const Lattice& l = s.lattice;
+  const Grid& l = s.lattice;
   double worst = 0;
   int reported = 0;
   for (std::int64_t k = 0; k < l.counts[2]; ++k)
@@ -66,8 +61,9 @@ double check_against_oracle(const PotentialMap<T>& map, const ChargedAtoms& atom
           continue;
         }
         double magnitude = 0;
-        const Vec3<double> p = l.origin + Vec3<double>{double(i) * l.spacing, double(j) * l.spacing,
-                                                       double(k) * l.spacing};
+        const Vec3<double> p =
+            l.origin + Vec3<double>{double(i) * l.spacing[0], double(j) * l.spacing[0],
+                                    double(k) * l.spacing[0]};
         const double want = kmol::test::oracle_point(atoms, s, p, &magnitude);
         const double ratio = std::fabs(got - want) / (magnitude + 1e-300);
         worst = std::max(worst, magnitude == 0 ? std::fabs(got) : ratio);
@@ -82,7 +78,7 @@ CoulombSettings small_problem(CoulombMethod method) {
   CoulombSettings s;
   s.method = method;
   s.lattice.origin = {-3.3, 1.1, -0.4};
-  s.lattice.spacing = 0.9;
+  s.lattice.spacing = {0.9, 0.9, 0.9};
   s.lattice.counts = {21, 9, 7};  // rows longer than the 16-lane blocks, odd sizes
   s.cutoff = 4.5;                 // smaller than the lattice: cells and clipping matter
   s.ionic_strength = 0.15;
@@ -122,7 +118,7 @@ KMOL_BACKEND_TEST(Coulomb, CrowdedBinOverflowsToTheHost) {
   atoms.radii.insert(atoms.radii.end(), crowd.radii.begin(), crowd.radii.end());
   const CoulombSettings s = small_problem(CoulombMethod::cutoff);
   check_all<ExecSpace>(s, atoms);
-  if (platform<ExecSpace>() == CoulombPlatform::cuda) {
+  if (platform_of<ExecSpace>() == Platform::cuda) {
     CoulombSettings c = s;
     c.impl = CoulombImpl::cuda;
     const auto map = compute<ExecSpace, float>(atoms, c);
@@ -144,7 +140,7 @@ KMOL_BACKEND_TEST(Coulomb, AtomOnALatticePointIsLeftOutThere) {
   atoms.charges = {1, -1};
   atoms.radii = {1, 1};
   CoulombSettings s;
-  s.lattice.spacing = 1;
+  s.lattice.spacing = {1, 1, 1};
   s.lattice.counts = {3, 1, 1};
   s.units = PotentialUnits::volt;
   for (CoulombImpl impl : runnable<ExecSpace>(s, 2)) {
@@ -195,9 +191,9 @@ TEST(Coulomb, BadSettingsNameTheOption) {
   s.ionic_strength = -0.1;
   expect_option(s, "--ionic-strength");
   s.ionic_strength = 0.1;
-  s.lattice.spacing = 0;
+  s.lattice.spacing = {0, 0, 0};
   expect_option(s, "--spacing");
-  s.lattice.spacing = 0.5;
+  s.lattice.spacing = {0.5, 0.5, 0.5};
   s.lattice.counts = {100000, 100000, 100000};
   expect_option(s, "--spacing");
   ChargedAtoms none;
@@ -208,7 +204,7 @@ TEST(Coulomb, BadSettingsNameTheOption) {
 
 TEST(Coulomb, LatticeAroundCoversTheAtomsWithPadding) {
   const std::vector<Vec3<double>> xyz = {{0, 0, 0}, {10, 4, -2}};
-  const Lattice l = lattice_around(xyz.data(), 2, 0.5, 5);
+  const Grid l = grid_around(xyz.data(), 2, 0.5, 5);
   EXPECT_EQ(l.counts[0], 41);  // 10 + 2 * 5 = 20 A at 0.5 A
   EXPECT_EQ(l.counts[1], 29);
   EXPECT_EQ(l.counts[2], 25);
@@ -230,7 +226,7 @@ KMOL_BACKEND_TEST(Coulomb, CompensationLowersTheLargestError) {
     CoulombSettings s;
     s.method = m;
     s.cutoff = 12;
-    s.lattice.spacing = 11.5;
+    s.lattice.spacing = {11.5, 11.5, 11.5};
     s.lattice.counts = {5, 4, 3};
     const auto reference = kmol::test::oracle_map(atoms, s);
     for (CoulombImpl impl : runnable<ExecSpace>(s, std::int64_t(atoms.positions.size()))) {

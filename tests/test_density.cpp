@@ -8,6 +8,7 @@
 #include "kernels/density/half.hpp"
 #include "kernels/density/selection.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
 
 namespace {
@@ -34,9 +35,7 @@ Atoms random_atoms(int n, float length, unsigned seed) {
 
 template <class ExecSpace>
 std::vector<DensityImpl> runnable() {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-                                ? DensityPlatform::host
-                                : DensityPlatform::cuda;
+  constexpr auto platform = platform_of<ExecSpace>();
   std::vector<DensityImpl> out;
   for (DensityImpl impl : {DensityImpl::kokkos, DensityImpl::cuda})
     if (density_refusal(impl, platform).empty()) out.push_back(impl);
@@ -47,7 +46,7 @@ std::vector<DensityImpl> runnable() {
 // threshold for each Gaussian that float and double may place on opposite sides of the cut.
 void check_against_oracle(const DensityMap& map, const Atoms& atoms, const DensitySettings& s,
                           double rel, const std::string& what) {
-  const io::RegularGrid& g = s.grid;
+  const Grid& g = s.grid;
   const double limit = std::log(1.0 / s.threshold);
   int reported = 0;
   for (std::int64_t k = 0; k < g.counts[2]; ++k)

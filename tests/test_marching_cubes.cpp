@@ -16,7 +16,7 @@ using namespace kmol;
 constexpr double pi = 3.14159265358979323846;
 
 // exp(-r^2 / 8) about the lattice's centre, sampled at spacing h over [-half, half]^3.
-std::vector<float> gaussian_ball(double half, double h, io::RegularGrid& grid) {
+std::vector<float> gaussian_ball(double half, double h, Grid& grid) {
   const std::int64_t n = std::int64_t(std::llround(2 * half / h)) + 1;
   grid = {{-half + 0.3, -half - 0.1, -half + 0.2},
           {h, h, h},
@@ -33,7 +33,7 @@ std::vector<float> gaussian_ball(double half, double h, io::RegularGrid& grid) {
 }
 
 KMOL_BACKEND_TEST(MarchingCubes, SphereAreaVolumeNormals) {
-  io::RegularGrid grid;
+  Grid grid;
   const double radius = 4;
   const std::vector<float> values = gaussian_ball(6, 0.1, grid);
   const SurfaceMesh mesh =
@@ -62,7 +62,7 @@ KMOL_BACKEND_TEST(MarchingCubes, SphereAreaVolumeNormals) {
 // included; the vertices must be exactly the lattice edges that cross, in point-then-axis order.
 KMOL_BACKEND_TEST(MarchingCubes, RandomMapClosedAndVerticesOnCrossingEdges) {
   const std::int64_t nx = 23, ny = 17, nz = 19;
-  const io::RegularGrid grid{{1, 2, 3}, {0.5, 0.7, 0.9}, {nx, ny, nz}};
+  const Grid grid{{1, 2, 3}, {0.5, 0.7, 0.9}, {nx, ny, nz}};
   std::mt19937 gen(7);
   std::uniform_real_distribution<float> uniform(0, 1);
   std::vector<float> values(std::size_t(nx * ny * nz));
@@ -108,7 +108,7 @@ KMOL_BACKEND_TEST(MarchingCubes, RandomMapClosedAndVerticesOnCrossingEdges) {
 }
 
 KMOL_BACKEND_TEST(MarchingCubes, NoSurfaceGivesEmptyMesh) {
-  const io::RegularGrid grid{{0, 0, 0}, {1, 1, 1}, {4, 5, 6}};
+  const Grid grid{{0, 0, 0}, {1, 1, 1}, {4, 5, 6}};
   const std::vector<float> values(120, 1.0f);
   const SurfaceMesh mesh = marching_cubes(ExecSpace(), grid, values.data(), 2.0f);
   EXPECT_TRUE(mesh.positions.empty());
@@ -129,14 +129,12 @@ TEST(MarchingCubes, CaseTableIsComplementSymmetricInCountsAndBounded) {
 
 TEST(MarchingCubes, RejectsFlatGrids) {
   const std::vector<float> values(8, 0.0f);
-  EXPECT_THROW(
-      marching_cubes(Kokkos::DefaultHostExecutionSpace(),
-                     io::RegularGrid{{0, 0, 0}, {1, 1, 1}, {8, 1, 1}}, values.data(), 0.5f),
-      InputError);
-  EXPECT_THROW(
-      marching_cubes(Kokkos::DefaultHostExecutionSpace(),
-                     io::RegularGrid{{0, 0, 0}, {1, 0, 1}, {2, 2, 2}}, values.data(), 0.5f),
-      InputError);
+  EXPECT_THROW(marching_cubes(Kokkos::DefaultHostExecutionSpace(),
+                              Grid{{0, 0, 0}, {1, 1, 1}, {8, 1, 1}}, values.data(), 0.5f),
+               InputError);
+  EXPECT_THROW(marching_cubes(Kokkos::DefaultHostExecutionSpace(),
+                              Grid{{0, 0, 0}, {1, 0, 1}, {2, 2, 2}}, values.data(), 0.5f),
+               InputError);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "kernels/md/md.hpp"
 #include "kernels/md/selection.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
 #include "support/lj_oracle.hpp"
 
@@ -22,9 +23,7 @@ using kmol::Vec3;
 
 template <class ExecSpace>
 std::vector<MdForceImpl> impls_for(const MdState& s, const MdSettings& settings) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-                                ? kmol::Platform::host
-                                : kmol::Platform::cuda;
+  constexpr auto platform = kmol::platform_of<ExecSpace>();
   std::vector<MdForceImpl> out;
   for (auto impl : {MdForceImpl::all_pairs, MdForceImpl::cuda, MdForceImpl::cells,
                     MdForceImpl::neighbour_half, MdForceImpl::neighbour_full, MdForceImpl::cpu})

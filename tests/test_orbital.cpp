@@ -14,6 +14,7 @@
 #include "kernels/orbital/overlap.hpp"
 #include "kernels/orbital/selection.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
 #include "support/orbital_oracle.hpp"
 
@@ -57,10 +58,10 @@ MoldenData polarised_water(bool spherical) {
   return m;
 }
 
-Lattice small_lattice() {
-  Lattice l;
+Grid small_lattice() {
+  Grid l;
   l.origin = {-2.1, -2.4, -1.9};
-  l.spacing = 0.31;
+  l.spacing = {0.31, 0.31, 0.31};
   l.counts = {15, 17, 13};  // rows not a multiple of the kernels' 128-point blocks
   return l;
 }
@@ -69,13 +70,14 @@ template <class T>
 void expect_matches_oracle(const OrbitalMap<T>& map, const MoldenData& m,
                            const std::vector<double>& c, const std::string& what) {
   const double tol = std::is_same_v<T, float> ? 2e-5 : 1e-11;
-  const Lattice& l = map.lattice;
+  const Grid& l = map.lattice;
   int reported = 0;
   for (std::int64_t k = 0; k < l.counts[2]; ++k)
     for (std::int64_t j = 0; j < l.counts[1]; ++j)
       for (std::int64_t i = 0; i < l.counts[0]; ++i) {
         double magnitude = 0;
-        const Vec3<double> p = l.origin + Vec3<double>{i * l.spacing, j * l.spacing, k * l.spacing};
+        const Vec3<double> p =
+            l.origin + Vec3<double>{i * l.spacing[0], j * l.spacing[0], k * l.spacing[0]};
         const double want = test::oracle_orbital(m, c, p, &magnitude);
         const double got = double(map.at(i, j, k));
         if (!(std::fabs(got - want) <= tol * magnitude + 1e-300) && reported++ < 5)
@@ -84,20 +86,13 @@ void expect_matches_oracle(const OrbitalMap<T>& map, const MoldenData& m,
       }
 }
 
-template <class ExecSpace>
-constexpr OrbitalPlatform platform() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-             ? OrbitalPlatform::host
-             : OrbitalPlatform::cuda;
-}
-
 template <class ExecSpace, class T>
 void check_every_impl(const MoldenData& m, const std::string& what) {
   const OrbitalBasis basis(m);
   OrbitalSettings s;
   s.lattice = small_lattice();
   for (OrbitalImpl impl : {OrbitalImpl::kokkos, OrbitalImpl::host, OrbitalImpl::cuda}) {
-    if (!orbital_refusal(impl, platform<ExecSpace>()).empty()) continue;
+    if (!orbital_refusal(impl, platform_of<ExecSpace>()).empty()) continue;
     s.impl = impl;
     for (std::int64_t limit :
          {std::int64_t(64 * 1024), std::int64_t(0)}) {  // cuda: constant, then global memory
@@ -140,10 +135,10 @@ KMOL_BACKEND_TEST(Orbital, MatchesOracleC60) {
   const OrbitalBasis basis(m);
   OrbitalSettings s;
   s.lattice.origin = {-4.6, -4.4, 0.3};
-  s.lattice.spacing = 0.7;
+  s.lattice.spacing = {0.7, 0.7, 0.7};
   s.lattice.counts = {14, 5, 4};
   for (OrbitalImpl impl : {OrbitalImpl::kokkos, OrbitalImpl::host, OrbitalImpl::cuda}) {
-    if (!orbital_refusal(impl, platform<ExecSpace>()).empty()) continue;
+    if (!orbital_refusal(impl, platform_of<ExecSpace>()).empty()) continue;
     s.impl = impl;
     expect_matches_oracle(orbital_on_lattice<float>(ExecSpace(), basis, m.orbitals[1], s), m,
                           m.orbitals[1].coefficients, "C60 " + to_string(impl));
@@ -225,7 +220,7 @@ void check_norm_and_overlap(const MoldenData& m, double spacing, double padding,
                             const std::string& what) {
   const OrbitalBasis basis(m);
   OrbitalSettings s;
-  s.lattice = lattice_around(m.positions.data(), m.atoms(), spacing, padding);
+  s.lattice = grid_around(m.positions.data(), m.atoms(), spacing, padding);
   const auto a =
       orbital_on_lattice<T>(Kokkos::DefaultHostExecutionSpace(), basis, m.orbitals[0], s);
   const auto b =

@@ -10,6 +10,7 @@
 #include "kernels/pair_histogram/selection.hpp"
 #include "kernels/pair_histogram/views.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
 #include "support/pair_histogram_oracle.hpp"
 
@@ -24,9 +25,7 @@ using kmol::Vec3;
 template <class ExecSpace>
 std::vector<PairHistogramImpl> impls_for(const PairHistogramInput<float>& in,
                                          const PairHistogramSettings& s) {
-  constexpr auto platform = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-                                ? kmol::Platform::host
-                                : kmol::Platform::cuda;
+  constexpr auto platform = kmol::platform_of<ExecSpace>();
   const kmol::PairHistogramShape shape = kmol::shape_of(in.n_a, in.n_b, in.one_set(), s);
   std::vector<PairHistogramImpl> out;
   for (auto impl : {PairHistogramImpl::kokkos, PairHistogramImpl::host, PairHistogramImpl::cuda,

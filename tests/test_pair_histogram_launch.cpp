@@ -8,6 +8,7 @@
 
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
 
 namespace {
@@ -48,7 +49,7 @@ KMOL_BACKEND_TEST(PairHistogramLaunch, KnobsOfOtherImplementationsAreRefused) {
 }
 
 KMOL_BACKEND_TEST(PairHistogramLaunch, ForcedCudaLaunchesCountTheSame) {
-  if constexpr (std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>) {
+  if constexpr (kmol::runs_on_host<ExecSpace>) {
     GTEST_SKIP() << "the forced launch parameters are knobs of the cuda implementation";
   } else {
     const auto a = cube(3000, 2), b = cube(2500, 3);
@@ -83,7 +84,7 @@ KMOL_BACKEND_TEST(PairHistogramLaunch, ForcedCudaLaunchesCountTheSame) {
 // (no range tests) or not at all, and periodic units take one shift per axis: counts equal the
 // portable engine's, in and out of a box, for two sets and for one, with r_min above zero.
 KMOL_BACKEND_TEST(PairHistogramLaunch, UnitsSortedByReachCountTheSame) {
-  if constexpr (std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>) {
+  if constexpr (kmol::runs_on_host<ExecSpace>) {
     GTEST_SKIP() << "the units sorted by reach are the cuda implementation's";
   } else {
     const std::int64_t n = 70000;  // above the Morton-order threshold

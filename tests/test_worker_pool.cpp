@@ -165,7 +165,7 @@ TEST(PoolPotential, SlabsEqualTheSingleRun) {
     s.method = method;
     s.cutoff = 6;
     s.lattice.origin = {-2, -2, -2};
-    s.lattice.spacing = 0.9;
+    s.lattice.spacing = {0.9, 0.9, 0.9};
     s.lattice.counts = {21, 22, 23};
     s.impl = CoulombImpl::host;
     const PotentialMap<float> single =
@@ -276,7 +276,7 @@ TEST(MultiGpu, PotentialSlabsEqualTheSingleGpuRun) {
     s.method = method;
     s.cutoff = 8;
     s.lattice.origin = {-5, -5, -5};
-    s.lattice.spacing = 0.5;
+    s.lattice.spacing = {0.5, 0.5, 0.5};
     s.lattice.counts = {100, 100, 101};
     WorkerPool one(machine_workers({0}, 0, 0));
     const PotentialMap<float> single = coulomb_potential_on_pool(one, input, s, 1);

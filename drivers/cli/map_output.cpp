@@ -39,7 +39,7 @@ io::Hid half_type() {
 }
 
 template <class V>
-void write_hdf5(const std::string& temporary, const std::string& path, const io::RegularGrid& grid,
+void write_hdf5(const std::string& temporary, const std::string& path, const Grid& grid,
                 const V* values, const std::string& name) {
   const bool half = sizeof(V) == 2;
   io::Hid half16 = half_type();
@@ -161,9 +161,8 @@ Structure read_structure(const std::string& path, std::int64_t frame, const std:
   return s;
 }
 
-void write_map(const std::string& path, const io::RegularGrid& grid,
-               const std::vector<float>& values, const std::vector<std::uint16_t>& half_bits,
-               const std::string& name) {
+void write_map(const std::string& path, const Grid& grid, const std::vector<float>& values,
+               const std::vector<std::uint16_t>& half_bits, const std::string& name) {
   std::vector<float> widened;
   const std::vector<float>* floats = &values;
   if (!half_bits.empty()) {
@@ -220,9 +219,9 @@ void run_plot(const std::string& png, const std::string& arguments) {
 
 }  // namespace
 
-void plot_map_slice(const std::string& png, const io::RegularGrid& g,
-                    const std::vector<float>& values, int axis, double at, double iso,
-                    const std::string& title, const std::string& units) {
+void plot_map_slice(const std::string& png, const Grid& g, const std::vector<float>& values,
+                    int axis, double at, double iso, const std::string& title,
+                    const std::string& units) {
   const int u = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2;
   const double origin[3] = {g.origin.x, g.origin.y, g.origin.z};
   std::int64_t plane = g.counts[std::size_t(axis)] / 2;

@@ -14,9 +14,8 @@
 namespace kmol::cli {
 
 // values: float, or binary16 bits when `half_bits` is non-empty (then `values` is ignored).
-void write_map(const std::string& path, const io::RegularGrid& grid,
-               const std::vector<float>& values, const std::vector<std::uint16_t>& half_bits,
-               const std::string& name);
+void write_map(const std::string& path, const Grid& grid, const std::vector<float>& values,
+               const std::vector<std::uint16_t>& half_bits, const std::string& name);
 
 // OpenDX (.dx) or MRC/CCP4 (.mrc, .map, .ccp4) by extension.
 io::ScalarMap read_map(const std::string& path);
@@ -36,9 +35,9 @@ Structure read_structure(const std::string& path, std::int64_t frame, const std:
                          double fallback_radius);
 
 // Writes a plane of a map as text and draws it with tools/plot_map.py (slice mode).
-void plot_map_slice(const std::string& png, const io::RegularGrid& grid,
-                    const std::vector<float>& values, int axis, double at, double iso,
-                    const std::string& title, const std::string& units);
+void plot_map_slice(const std::string& png, const Grid& grid, const std::vector<float>& values,
+                    int axis, double at, double iso, const std::string& title,
+                    const std::string& units);
 
 // Draws a CSV of frame,time,cc with tools/plot_map.py (timeline mode).
 void plot_timeline(const std::string& png, const std::string& csv, const std::string& title);

@@ -59,7 +59,7 @@ OrbitalMap<T> run(const OrbitalOptions& o, const OrbitalBasis& basis, const Mole
 }
 
 template <class Space>
-SurfaceMesh lobe(const Space& space, const io::RegularGrid& grid, const std::vector<float>& values,
+SurfaceMesh lobe(const Space& space, const Grid& grid, const std::vector<float>& values,
                  float iso) {
   return marching_cubes(space, grid, values.data(), iso);
 }
@@ -68,8 +68,8 @@ SurfaceMesh lobe(const Space& space, const io::RegularGrid& grid, const std::vec
 // reach the lattice's edge; normals point away from each lobe's inside), with their measures.
 template <class T>
 void write_lobes(const OrbitalOptions& o, const OrbitalMap<T>& map) {
-  const Lattice& l = map.lattice;
-  const io::RegularGrid grid{l.origin, {l.spacing, l.spacing, l.spacing}, l.counts};
+  const Grid& l = map.lattice;
+  const Grid& grid = l;
   std::vector<float> values(map.values.begin(), map.values.end());
   SurfaceMesh mesh;
   std::string report;
@@ -151,8 +151,8 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
   Kokkos::Timer timer;
   const OrbitalMap<T> map = run<T>(o, basis, mo, s);
   const double seconds = timer.seconds();
-  const Lattice& l = map.lattice;
-  const io::RegularGrid grid{l.origin, {l.spacing, l.spacing, l.spacing}, l.counts};
+  const Grid& l = map.lattice;
+  const Grid& grid = l;
   const std::string title =
       fmt::format("orbital {} ({} {}, E = {:.6f} Eh, occupation {})", index + 1, mo.spin,
                   mo.symmetry.empty() ? "-" : mo.symmetry, mo.energy, mo.occupation);
@@ -176,7 +176,7 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
       "{:.4f} s with {} "
       "({}); {:.3g} G basis-function evaluations/s; wrote {}\n",
       molden.atoms(), basis.functions(), title, norm, l.counts[0], l.counts[1], l.counts[2],
-      l.spacing, seconds, to_string(map.impl_used), map.launch, evaluations / seconds * 1e-9,
+      l.spacing[0], seconds, to_string(map.impl_used), map.launch, evaluations / seconds * 1e-9,
       o.out);
   return 0;
 }
@@ -200,11 +200,11 @@ Action add_orbital_command(CLI::App& app) {
                   "among the --spin orbitals when --spin is given)");
   cmd->add_option("--spin", o->spin, "Alpha or Beta: the channel of --mo")
       ->check(CLI::IsMember({"Alpha", "Beta"}));
-  cmd->add_option("--spacing", o->spacing, "Lattice spacing (Angstrom)");
+  cmd->add_option("--spacing", o->spacing, "Grid spacing (Angstrom)");
   cmd->add_option("--padding", o->padding, "Automatic lattice: margin around the atoms (Angstrom)");
-  cmd->add_option("--origin", o->origin, "Lattice origin x y z (Angstrom; with --counts)")
+  cmd->add_option("--origin", o->origin, "Grid origin x y z (Angstrom; with --counts)")
       ->expected(3);
-  cmd->add_option("--counts", o->counts, "Lattice points nx ny nz (with --origin)")->expected(3);
+  cmd->add_option("--counts", o->counts, "Grid points nx ny nz (with --origin)")->expected(3);
   cmd->add_option("--precision", o->precision, "single or double")
       ->check(CLI::IsMember({"single", "double"}));
   cmd->add_option("--device", o->device, "auto, cpu or gpu")
@@ -256,10 +256,10 @@ Action add_orbital_command(CLI::App& app) {
                        "--origin and --counts go together");
     if (!o->origin.empty()) {
       s.lattice.origin = {o->origin[0], o->origin[1], o->origin[2]};
-      s.lattice.spacing = o->spacing;
+      s.lattice.spacing = {o->spacing, o->spacing, o->spacing};
       s.lattice.counts = {o->counts[0], o->counts[1], o->counts[2]};
     } else {
-      s.lattice = lattice_around(molden.positions.data(), molden.atoms(), o->spacing, o->padding);
+      s.lattice = grid_around(molden.positions.data(), molden.atoms(), o->spacing, o->padding);
     }
     preflight_orbital(*cmd, *o, s.lattice);
     if (!o->write_molden.empty()) {

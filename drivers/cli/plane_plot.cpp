@@ -11,13 +11,13 @@
 
 namespace kmol::cli {
 
-void plot_plane(const PlanePlot& plot, const Lattice& l,
+void plot_plane(const PlanePlot& plot, const Grid& l,
                 const std::function<double(std::int64_t, std::int64_t, std::int64_t)>& value) {
   const int axis = plot.axis == "x" ? 0 : plot.axis == "y" ? 1 : 2;
   const int u = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2;
   const double origin[3] = {l.origin.x, l.origin.y, l.origin.z};
   std::int64_t at = l.counts[axis] / 2;
-  if (std::isfinite(plot.at)) at = std::llround((plot.at - origin[axis]) / l.spacing);
+  if (std::isfinite(plot.at)) at = std::llround((plot.at - origin[axis]) / l.spacing[axis]);
   if (at < 0 || at >= l.counts[axis])
     throw InputError({"", "--plot-at", -1},
                      fmt::format("{} A lies outside the lattice along {}", plot.at, plot.axis));
@@ -45,10 +45,10 @@ void plot_plane(const PlanePlot& plot, const Lattice& l,
       "(A)' "
       "--units '{}'{} --extent {} {} {} {}",
       script, values.temporary(), image.temporary(), plot.title, names[axis],
-      origin[axis] + double(at) * l.spacing, names[u], names[v], plot.units, quantity,
-      origin[u] - 0.5 * l.spacing, origin[u] + (double(l.counts[u]) - 0.5) * l.spacing,
-      origin[v] - 0.5 * l.spacing,
-      origin[v] + (double(l.counts[v]) - 0.5) * l.spacing);  // pixels centre on points
+      origin[axis] + double(at) * l.spacing[axis], names[u], names[v], plot.units, quantity,
+      origin[u] - 0.5 * l.spacing[u], origin[u] + (double(l.counts[u]) - 0.5) * l.spacing[u],
+      origin[v] - 0.5 * l.spacing[v],
+      origin[v] + (double(l.counts[v]) - 0.5) * l.spacing[v]);  // pixels centre on points
   const int status = std::system(command.c_str());
   values.discard();
   if (status != 0)

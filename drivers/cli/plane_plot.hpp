@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "kernels/coulomb/coulomb.hpp"  // Lattice
+#include "kmol/core/grid.hpp"
 
 namespace kmol::cli {
 
@@ -20,7 +20,7 @@ struct PlanePlot {
 
 // value(i, j, k) gives the map at a lattice point. Throws InputError naming --plot-at when the
 // plane lies outside the lattice, and naming the file when drawing fails.
-void plot_plane(const PlanePlot& plot, const Lattice& lattice,
+void plot_plane(const PlanePlot& plot, const Grid& lattice,
                 const std::function<double(std::int64_t, std::int64_t, std::int64_t)>& value);
 
 }  // namespace kmol::cli

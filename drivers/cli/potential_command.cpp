@@ -205,7 +205,7 @@ PotentialMap<T> compute(const PotentialOptions& o, const io::PqrAtoms& atoms,
       s.method == CoulombMethod::cutoff
           ? std::min<double>(atoms.size(),
                              4.2 * std::pow(s.cutoff, 3) * atoms.size() /
-                                 (std::pow(s.lattice.spacing, 3) * s.lattice.points()))
+                                 (std::pow(s.lattice.spacing[0], 3) * s.lattice.points()))
           : atoms.size();
   const double work = per_point * double(s.lattice.points());
   const std::int64_t nz = s.lattice.counts[2];
@@ -219,7 +219,7 @@ PotentialMap<T> compute(const PotentialOptions& o, const io::PqrAtoms& atoms,
   for (std::int64_t b = 0; b < slabs; ++b) {
     const std::int64_t k0 = nz * b / slabs, k1 = nz * (b + 1) / slabs;
     CoulombSettings part = s;
-    part.lattice.origin.z += double(k0) * s.lattice.spacing;
+    part.lattice.origin.z += double(k0) * s.lattice.spacing[0];
     part.lattice.counts[2] = k1 - k0;
     PotentialMap<T> piece = run(o, input, part);
     if (b == 0) {
@@ -248,8 +248,8 @@ int potential(const PotentialOptions& o, const io::PqrAtoms& atoms, const Coulom
   const PotentialMap<T> map = compute<T>(o, atoms, s);
   const double seconds = timer.seconds();
   if (!Cluster::root()) return 0;  // rank 0 writes
-  const Lattice& l = map.lattice;
-  const io::RegularGrid grid{l.origin, {l.spacing, l.spacing, l.spacing}, l.counts};
+  const Grid& l = map.lattice;
+  const Grid& grid = l;
   if (ends_with(o.out, ".h5") || ends_with(o.out, ".hdf5"))
     write_potential_hdf5(o.out, grid, map.values.data(), to_string(map.units), o.method);
   else
@@ -271,7 +271,7 @@ int potential(const PotentialOptions& o, const io::PqrAtoms& atoms, const Coulom
       "{} atoms (total charge {:+.4f} e), lattice {} x {} x {} at {} A{}, {} in {:.4f} s with {} "
       "({}); {}; "
       "wrote {}\n",
-      atoms.size(), atoms.total_charge(), l.counts[0], l.counts[1], l.counts[2], l.spacing,
+      atoms.size(), atoms.total_charge(), l.counts[0], l.counts[1], l.counts[2], l.spacing[0],
       s.faces_only ? " (faces only)" : "", o.method, seconds, to_string(map.impl_used), map.launch,
       rate, o.out);
   return 0;
@@ -294,11 +294,11 @@ Action add_potential_command(CLI::App& app) {
   cmd->add_option("--method", o->method,
                   "direct (Coulomb sum), cutoff (NAMD shifting) or mdh (Debye-Hueckel)")
       ->check(CLI::IsMember({"direct", "cutoff", "mdh"}));
-  cmd->add_option("--spacing", o->spacing, "Lattice spacing (Angstrom)");
+  cmd->add_option("--spacing", o->spacing, "Grid spacing (Angstrom)");
   cmd->add_option("--padding", o->padding, "Automatic lattice: margin around the atoms (Angstrom)");
-  cmd->add_option("--origin", o->origin, "Lattice origin x y z (Angstrom; with --counts)")
+  cmd->add_option("--origin", o->origin, "Grid origin x y z (Angstrom; with --counts)")
       ->expected(3);
-  cmd->add_option("--counts", o->counts, "Lattice points nx ny nz (with --origin)")->expected(3);
+  cmd->add_option("--counts", o->counts, "Grid points nx ny nz (with --origin)")->expected(3);
   cmd->add_option("--cutoff", o->cutoff, "cutoff: radius (Angstrom)");
   cmd->add_option("--ionic-strength", o->ionic_strength,
                   "mdh: ionic strength of a 1:1 salt (mol/L)");
@@ -349,11 +349,11 @@ Action add_potential_command(CLI::App& app) {
     if (!o->origin.empty()) {
       if (!(o->spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
       s.lattice.origin = {o->origin[0], o->origin[1], o->origin[2]};
-      s.lattice.spacing = o->spacing;
+      s.lattice.spacing = {o->spacing, o->spacing, o->spacing};
       s.lattice.counts = {o->counts[0], o->counts[1], o->counts[2]};
     } else {
-      s.lattice = lattice_around(atoms.positions.data(), std::int64_t(atoms.size()), o->spacing,
-                                 o->padding);
+      s.lattice =
+          grid_around(atoms.positions.data(), std::int64_t(atoms.size()), o->spacing, o->padding);
     }
     preflight_potential(*cmd, *o, s.lattice);
     Runtime runtime({o->threads, -1});

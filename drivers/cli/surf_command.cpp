@@ -211,7 +211,7 @@ Action add_surf_command(CLI::App& app) {
   cmd->add_option("--scale", o->scale, "Gaussian width: sigma = scale * radius");
   cmd->add_option("--threshold", o->threshold,
                   "Drop each Gaussian where it falls below this (0 < t < 1)");
-  cmd->add_option("--spacing", o->spacing, "Lattice spacing (Angstrom)");
+  cmd->add_option("--spacing", o->spacing, "Grid spacing (Angstrom)");
   cmd->add_option(
       "--padding", o->padding,
       "Margin around the atoms (Angstrom; default: the widest cut radius + 2 spacings)");

@@ -279,7 +279,7 @@ class Pipeline {
       void* stream;
       ~Stream() { close_device_stream(stream); }
     } stream{spec.kind == WorkerKind::gpu ? open_device_stream(spec.device) : nullptr};
-    context.stream = stream.stream;
+    context.device = device_of(spec, stream.stream);
     opened();
     std::int64_t started = 0;
     while (auto slot = ready_.pop()) {

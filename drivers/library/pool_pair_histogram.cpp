@@ -84,19 +84,19 @@ template <class T>
 std::string count_on_worker(const WorkerContext& worker, const PairHistogramJob<T>& job,
                             std::int64_t region_begin, std::int64_t region_end) {
   if (job.pair_count() <= 0) return "no pairs";
-  if (worker.spec.kind == WorkerKind::gpu) {
+  const Device& device = worker.device;
+  if (device.platform == Platform::cuda) {
 #ifdef KMOL_HAVE_CUDA
-    return pair_histogram_cuda_region(job, static_cast<cudaStream_t>(worker.stream), region_begin,
-                                      region_end);
+    return pair_histogram_cuda_region(job, static_cast<cudaStream_t>(device.cuda_stream),
+                                      region_begin, region_end);
 #else
     (void)region_begin;
     (void)region_end;
     throw UnsupportedError("GPU worker: this build has no CUDA");
 #endif
   }
-  const int threads = worker.spec.kind == WorkerKind::cpu ? std::max(1, worker.spec.threads) : 1;
-  pair_histogram_host(job, threads);
-  return "host: threads=" + std::to_string(threads);
+  pair_histogram_host(job, device.host_threads);
+  return "host: threads=" + std::to_string(device.host_threads);
 }
 
 template <class T>

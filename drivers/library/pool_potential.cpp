@@ -31,9 +31,9 @@ std::vector<LatticeBlock> clip_to_slab(const std::vector<LatticeBlock>& all, std
 
 template <class T>
 std::string compute_on_worker(const WorkerContext& worker, const CoulombJob<T>& job) {
-  if (worker.spec.kind == WorkerKind::gpu) {
+  if (worker.device.platform == Platform::cuda) {
 #ifdef KMOL_HAVE_CUDA
-    const auto stream = static_cast<cudaStream_t>(worker.stream);
+    const auto stream = static_cast<cudaStream_t>(worker.device.cuda_stream);
     if (job.method != CoulombMethod::cutoff) return coulomb_cuda_all_atoms(job, stream);
     // One thread each: the pool's CPU workers run beside it.
     return coulomb_cuda_cutoff<T>(
@@ -43,8 +43,7 @@ std::string compute_on_worker(const WorkerContext& worker, const CoulombJob<T>& 
     throw UnsupportedError("GPU worker: this build has no CUDA");
 #endif
   }
-  return coulomb_host(job,
-                      worker.spec.kind == WorkerKind::cpu ? std::max(1, worker.spec.threads) : 1);
+  return coulomb_host(job, worker.device.host_threads);
 }
 
 }  // namespace

@@ -30,9 +30,8 @@ void vector_attribute(hid_t target, const char* name, const double (&value)[3],
 }  // namespace
 
 template <class V>
-void write_grid_hdf5(const std::string& temporary, const std::string& path,
-                     const io::RegularGrid& grid, const V* values, const std::string& name,
-                     hid_t stored, hid_t memory,
+void write_grid_hdf5(const std::string& temporary, const std::string& path, const Grid& grid,
+                     const V* values, const std::string& name, hid_t stored, hid_t memory,
                      const std::vector<std::pair<std::string, std::string>>& string_attributes) {
   const auto [nx, ny, nz] = grid.counts;
   std::vector<V> xyz(std::size_t(nx * ny * nz));  // (i, j, k) with k fastest
@@ -58,18 +57,18 @@ void write_grid_hdf5(const std::string& temporary, const std::string& path,
     io::write_string_attribute(data.get(), key, value);
 }
 
-template void write_grid_hdf5(const std::string&, const std::string&, const io::RegularGrid&,
-                              const float*, const std::string&, hid_t, hid_t,
+template void write_grid_hdf5(const std::string&, const std::string&, const Grid&, const float*,
+                              const std::string&, hid_t, hid_t,
                               const std::vector<std::pair<std::string, std::string>>&);
-template void write_grid_hdf5(const std::string&, const std::string&, const io::RegularGrid&,
-                              const double*, const std::string&, hid_t, hid_t,
+template void write_grid_hdf5(const std::string&, const std::string&, const Grid&, const double*,
+                              const std::string&, hid_t, hid_t,
                               const std::vector<std::pair<std::string, std::string>>&);
-template void write_grid_hdf5(const std::string&, const std::string&, const io::RegularGrid&,
+template void write_grid_hdf5(const std::string&, const std::string&, const Grid&,
                               const std::uint16_t*, const std::string&, hid_t, hid_t,
                               const std::vector<std::pair<std::string, std::string>>&);
 
 template <class T>
-void write_potential_hdf5(const std::string& path, const io::RegularGrid& grid, const T* values,
+void write_potential_hdf5(const std::string& path, const Grid& grid, const T* values,
                           const std::string& units, const std::string& method) {
   TemporaryFile output(path, "--out");
   const hid_t stored = sizeof(T) == 4 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
@@ -79,9 +78,9 @@ void write_potential_hdf5(const std::string& path, const io::RegularGrid& grid, 
   output.commit();
 }
 
-template void write_potential_hdf5(const std::string&, const io::RegularGrid&, const float*,
+template void write_potential_hdf5(const std::string&, const Grid&, const float*,
                                    const std::string&, const std::string&);
-template void write_potential_hdf5(const std::string&, const io::RegularGrid&, const double*,
+template void write_potential_hdf5(const std::string&, const Grid&, const double*,
                                    const std::string&, const std::string&);
 
 }  // namespace kmol

@@ -1,5 +1,5 @@
 #pragma once
-// Lattice maps in HDF5: one dataset of shape (nx, ny, nz) (z fastest, as in OpenDX and
+// Grid maps in HDF5: one dataset of shape (nx, ny, nz) (z fastest, as in OpenDX and
 // GridDataFormats) with attributes origin and delta (Angstrom). `kmol potential` writes /potential
 // with units and method; `kmol surf` and `kmol cc` write float or binary16 maps the same way.
 #include <hdf5.h>
@@ -15,13 +15,12 @@ namespace kmol {
 // Writes a new file at `temporary` (the caller renames it); errors name `path`. values are in
 // lattice order (x fastest); stored and memory are the HDF5 types of the file and of V.
 template <class V>
-void write_grid_hdf5(const std::string& temporary, const std::string& path,
-                     const io::RegularGrid& grid, const V* values, const std::string& name,
-                     hid_t stored, hid_t memory,
+void write_grid_hdf5(const std::string& temporary, const std::string& path, const Grid& grid,
+                     const V* values, const std::string& name, hid_t stored, hid_t memory,
                      const std::vector<std::pair<std::string, std::string>>& string_attributes);
 
 template <class T>
-void write_potential_hdf5(const std::string& path, const io::RegularGrid& grid, const T* values,
+void write_potential_hdf5(const std::string& path, const Grid& grid, const T* values,
                           const std::string& units, const std::string& method);
 
 }  // namespace kmol

@@ -94,14 +94,27 @@ void WorkerPool::failed(int worker, std::int64_t unit, std::exception_ptr error)
   wake_.notify_all();
 }
 
+Device device_of(const WorkerSpec& spec, void* stream) {
+  switch (spec.kind) {
+    case WorkerKind::gpu:
+      return Device::cuda(spec.device, stream);
+    case WorkerKind::cpu:
+      return Device::host(spec.threads);
+    case WorkerKind::simulated_gpu:
+      break;
+  }
+  return Device::host(1);
+}
+
 void WorkerPool::loop(int worker) {
   using Clock = std::chrono::steady_clock;
   WorkerContext context;
   context.index = worker;
   context.spec = specs_[std::size_t(worker)];
+  context.device = device_of(context.spec, nullptr);
   try {
     if (context.spec.kind == WorkerKind::gpu)
-      context.stream = open_device_stream(context.spec.device);
+      context.device = device_of(context.spec, open_device_stream(context.spec.device));
   } catch (...) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!start_error_) start_error_ = std::current_exception();
@@ -138,7 +151,7 @@ void WorkerPool::loop(int worker) {
     if (finished_ == n_ || (fatal_ && in_flight_ == 0)) done_.notify_all();
   }
   lock.unlock();
-  close_device_stream(context.stream);
+  close_device_stream(context.device.cuda_stream);
 }
 
 void WorkerPool::run(std::int64_t n, const Unit& unit) {

@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "kmol/core/device.hpp"
+
 namespace kmol {
 
 enum class WorkerKind {
@@ -37,8 +39,11 @@ struct WorkerSpec {
 struct WorkerContext {
   int index = 0;
   WorkerSpec spec;
-  void* stream = nullptr;  // gpu: its cudaStream_t on its device
+  Device device;  // where its units run: its GPU's device and stream, or host threads
 };
+
+// The device a worker of this spec runs its units on; `stream` is its stream on a GPU.
+Device device_of(const WorkerSpec& spec, void* stream);
 
 struct WorkerStats {
   std::int64_t units = 0, failures = 0;

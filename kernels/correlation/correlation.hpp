@@ -25,15 +25,14 @@ struct CorrelationSettings {
 struct Correlation {
   double global = 0;
   std::int64_t voxels = 0;  // counted
-  io::RegularGrid tiles;    // tile centres
+  Grid tiles;               // tile centres
   std::vector<float> local;
 };
 
 // ExecSpace: Kokkos::Serial, Kokkos::OpenMP or Kokkos::Cuda; both maps are host arrays on `grid`.
 template <class ExecSpace>
-Correlation cross_correlation(const ExecSpace& space, const io::RegularGrid& grid,
-                              const float* simulated, const float* reference,
-                              const CorrelationSettings& settings);
+Correlation cross_correlation(const ExecSpace& space, const Grid& grid, const float* simulated,
+                              const float* reference, const CorrelationSettings& settings);
 
 // Pearson's coefficient from the sums n, sum a, sum b, sum a^2, sum b^2, sum ab (0 when undefined).
 double pearson(const double sums[6]);

@@ -11,9 +11,8 @@
 namespace kmol {
 
 template <class ExecSpace>
-Correlation cross_correlation(const ExecSpace& space, const io::RegularGrid& grid,
-                              const float* simulated, const float* reference,
-                              const CorrelationSettings& settings) {
+Correlation cross_correlation(const ExecSpace& space, const Grid& grid, const float* simulated,
+                              const float* reference, const CorrelationSettings& settings) {
   using Memory = typename ExecSpace::memory_space;
   Kokkos::Profiling::pushRegion("kmol::cross_correlation");
   constexpr int T = correlation_tile;
@@ -74,7 +73,7 @@ Correlation cross_correlation(const ExecSpace& space, const io::RegularGrid& gri
 
 }  // namespace kmol
 
-#define KMOL_INSTANTIATE_CORRELATION(Space)                                                      \
-  template kmol::Correlation kmol::cross_correlation(const Space&, const kmol::io::RegularGrid&, \
-                                                     const float*, const float*,                 \
+#define KMOL_INSTANTIATE_CORRELATION(Space)                                           \
+  template kmol::Correlation kmol::cross_correlation(const Space&, const kmol::Grid&, \
+                                                     const float*, const float*,      \
                                                      const kmol::CorrelationSettings&);

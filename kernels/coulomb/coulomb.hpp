@@ -3,7 +3,7 @@
 // with the NAMD shifting function, and APBS' multiple Debye-Hueckel (mdh) spheres.
 //
 //   kmol::CoulombSettings s;  s.method = kmol::CoulombMethod::cutoff;  s.cutoff = 12;
-//   s.lattice = kmol::lattice_around(xyz, n, 0.5, 10);
+//   s.lattice = kmol::grid_around(xyz, n, 0.5, 10);
 //   auto map = kmol::coulomb_potential(Kokkos::DefaultExecutionSpace(),
 //   kmol::CoulombInput<float>{...}, s);
 #include <array>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/default_init_allocator.hpp"
+#include "kmol/core/grid.hpp"
 #include "kmol/core/vec3.hpp"
 
 namespace kmol {
@@ -27,23 +28,6 @@ CoulombMethod coulomb_method_from_string(const std::string& name);
 CoulombImpl coulomb_impl_from_string(const std::string& name);
 PotentialUnits potential_units_from_string(const std::string& name);
 
-// Points origin + (i, j, k) * spacing, i < counts[0] fastest in memory (x, then y, then z).
-struct Lattice {
-  Vec3<double> origin;
-  double spacing = 0;  // Angstrom
-  std::array<std::int64_t, 3> counts{};
-
-  std::int64_t points() const { return counts[0] * counts[1] * counts[2]; }
-  std::int64_t index(std::int64_t i, std::int64_t j, std::int64_t k) const {
-    return (k * counts[1] + j) * counts[0] + i;
-  }
-};
-
-// The smallest lattice of this spacing covering the atoms' bounding box grown by `padding` on
-// every side (APBS-style automatic placement, centred on the box).
-Lattice lattice_around(const Vec3<double>* positions, std::int64_t n, double spacing,
-                       double padding);
-
 // Host arrays kept by the caller. radii: mdh only (ignored otherwise).
 template <class T>
 struct CoulombInput {
@@ -55,7 +39,7 @@ struct CoulombInput {
 
 struct CoulombSettings {
   CoulombMethod method = CoulombMethod::direct;
-  Lattice lattice;
+  Grid lattice;
   double cutoff = 0;            // Angstrom; cutoff method only
   double ionic_strength = 0;    // mol/L; mdh only
   double temperature = 298.15;  // K: kT/e units and the Debye length
@@ -68,7 +52,7 @@ struct CoulombSettings {
 
 template <class T>
 struct PotentialMap {
-  Lattice lattice;
+  Grid lattice;
   MapValues<T> values;  // lattice.index order; faces_only leaves interior points at 0
   PotentialUnits units = PotentialUnits::kT_per_e;
   CoulombImpl impl_used = CoulombImpl::automatic;

@@ -13,24 +13,18 @@
 #include "kernels/coulomb/validation.hpp"
 #include "kernels/host_copy.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 #ifdef KMOL_HAVE_CUDA
 #include "kernels/coulomb/cuda/coulomb_cuda.hpp"
 #endif
 
 namespace kmol {
 
-template <class ExecSpace>
-constexpr CoulombPlatform coulomb_platform_of() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-             ? CoulombPlatform::host
-             : CoulombPlatform::cuda;
-}
-
 template <class ExecSpace, class T>
 std::string run_coulomb(const ExecSpace& space, CoulombImpl impl, const CoulombJob<T>& job) {
   switch (impl) {
     case CoulombImpl::host:
-      if constexpr (coulomb_platform_of<ExecSpace>() == CoulombPlatform::host)
+      if constexpr (platform_of<ExecSpace>() == Platform::host)
         return coulomb_host(job, space.concurrency());
       break;
     case CoulombImpl::cuda:
@@ -65,9 +59,9 @@ PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>&
   map.lattice = settings.lattice;
   map.units = settings.units;
   const CoulombShape shape{
-      settings.method,          input.n,        job.points(), settings.faces_only,
-      settings.lattice.spacing, settings.cutoff};
-  map.impl_used = choose_coulomb_impl(shape, coulomb_platform_of<ExecSpace>(), settings.impl);
+      settings.method, input.n, job.points(), settings.faces_only, settings.lattice.spacing[0],
+      settings.cutoff};
+  map.impl_used = choose_coulomb_impl(shape, platform_of<ExecSpace>(), settings.impl);
   // The CUDA cutoff path stores every point; zeroing the map for it would be a pass over tens of
   // MB.
   if (map.impl_used == CoulombImpl::cuda && settings.method == CoulombMethod::cutoff)

@@ -10,7 +10,7 @@
 
 namespace kmol {
 
-// Lattice points begin + [0, size) along each axis; rows run along `row_axis` (x for the whole
+// Grid points begin + [0, size) along each axis; rows run along `row_axis` (x for the whole
 // lattice; a face normal to x runs its rows along y so that rows stay long).
 struct LatticeBlock {
   std::array<std::int64_t, 3> begin{}, size{};

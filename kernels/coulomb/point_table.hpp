@@ -53,7 +53,7 @@ struct PointTable {
     return left < run_length ? int(left) : run_length;
   }
 
-  // Lattice indices of flat point p.
+  // Grid indices of flat point p.
   KMOL_INLINE void locate(std::int64_t p, std::int64_t ijk[3]) const {
     int b = 0;
     while (b + 1 < count && p >= first[b + 1]) ++b;

@@ -75,15 +75,15 @@ PotentialUnits potential_units_from_string(const std::string& name) {
 }
 
 std::string coulomb_refusal(CoulombImpl impl, [[maybe_unused]] const CoulombShape& shape,
-                            CoulombPlatform platform) {
+                            Platform platform) {
   switch (impl) {
     case CoulombImpl::kokkos:
       return {};
     case CoulombImpl::host:
-      return platform == CoulombPlatform::host ? "" : "host runs on CPU execution spaces only";
+      return platform == Platform::host ? "" : "host runs on CPU execution spaces only";
     case CoulombImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
-      if (platform != CoulombPlatform::cuda) return "cuda runs on the Cuda execution space only";
+      if (platform != Platform::cuda) return "cuda runs on the Cuda execution space only";
       if (shape.method == CoulombMethod::cutoff &&
           !coulomb::cutoff_fits_cuda(shape.spacing, shape.cutoff))
         return "cuda: the cutoff reaches more than 4096 neighbour bins (use kokkos)";
@@ -97,7 +97,7 @@ std::string coulomb_refusal(CoulombImpl impl, [[maybe_unused]] const CoulombShap
   return "automatic is not an implementation";
 }
 
-CoulombImpl choose_coulomb_impl(const CoulombShape& shape, CoulombPlatform platform,
+CoulombImpl choose_coulomb_impl(const CoulombShape& shape, Platform platform,
                                 CoulombImpl requested) {
   if (requested != CoulombImpl::automatic) {
     const std::string why = coulomb_refusal(requested, shape, platform);
@@ -109,8 +109,7 @@ CoulombImpl choose_coulomb_impl(const CoulombShape& shape, CoulombPlatform platf
   // kernel wins direct whole lattices (1,336 vs 1,236 G evaluations/s); the portable one, with a
   // point per thread, wins mdh faces (2-D faces leave the raw kernel's row tiles too few blocks:
   // 42 vs 339 ms) and the water-box cutoff (35.6 vs 39.0 ms).
-  if (platform == CoulombPlatform::cuda &&
-      (shape.faces_only || shape.method == CoulombMethod::cutoff))
+  if (platform == Platform::cuda && (shape.faces_only || shape.method == CoulombMethod::cutoff))
     return CoulombImpl::kokkos;
   for (CoulombImpl impl : {CoulombImpl::cuda, CoulombImpl::host})
     if (coulomb_refusal(impl, shape, platform).empty()) return impl;

@@ -6,10 +6,9 @@
 
 #include "kernels/coulomb/coulomb.hpp"
 #include "kernels/registry.hpp"
+#include "kmol/core/platform.hpp"
 
 namespace kmol {
-
-enum class CoulombPlatform { host, cuda };
 
 struct CoulombShape {
   CoulombMethod method = CoulombMethod::direct;
@@ -18,10 +17,10 @@ struct CoulombShape {
   double spacing = 0, cutoff = 0;
 };
 
-std::string coulomb_refusal(CoulombImpl impl, const CoulombShape& shape, CoulombPlatform platform);
+std::string coulomb_refusal(CoulombImpl impl, const CoulombShape& shape, Platform platform);
 
 // `requested` if it can run (UnsupportedError if not), else the fastest that can.
-CoulombImpl choose_coulomb_impl(const CoulombShape& shape, CoulombPlatform platform,
+CoulombImpl choose_coulomb_impl(const CoulombShape& shape, Platform platform,
                                 CoulombImpl requested);
 
 AlgorithmSummary coulomb_summary();

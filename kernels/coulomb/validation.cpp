@@ -19,7 +19,7 @@ double physical_memory_bytes() {
   return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
 }
 
-std::string describe_too_large(const Lattice& l, double points, double bytes, double memory) {
+std::string describe_too_large(const Grid& l, double points, double bytes, double memory) {
   char text[256];
   std::snprintf(text, sizeof text,
                 "lattice %lld x %lld x %lld (%.3g points) needs about %.3g GiB for the map, more "
@@ -32,35 +32,7 @@ std::string describe_too_large(const Lattice& l, double points, double bytes, do
 
 }  // namespace
 
-Lattice lattice_around(const Vec3<double>* positions, std::int64_t n, double spacing,
-                       double padding) {
-  if (!(spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
-  if (!(padding >= 0)) throw InputError({"", "--padding", -1}, "must not be negative (Angstrom)");
-  if (n <= 0) throw InputError({"", "atoms", -1}, "no atoms to place a lattice around");
-  Vec3<double> lo = positions[0], hi = positions[0];
-  for (std::int64_t a = 1; a < n; ++a) {
-    lo = {std::min(lo.x, positions[a].x), std::min(lo.y, positions[a].y),
-          std::min(lo.z, positions[a].z)};
-    hi = {std::max(hi.x, positions[a].x), std::max(hi.y, positions[a].y),
-          std::max(hi.z, positions[a].z)};
-  }
-  Lattice lattice;
-  lattice.spacing = spacing;
-  const double lo_c[3] = {lo.x, lo.y, lo.z}, hi_c[3] = {hi.x, hi.y, hi.z};
-  double origin[3];
-  for (int d = 0; d < 3; ++d) {
-    const double extent = hi_c[d] - lo_c[d] + 2 * padding;
-    const double steps = std::ceil(extent / spacing);
-    if (!(steps < 1e9))
-      throw InputError({"", "--spacing", -1}, "gives a lattice too large to index");
-    lattice.counts[d] = std::int64_t(steps) + 1;
-    origin[d] = 0.5 * (lo_c[d] + hi_c[d]) - 0.5 * steps * spacing;
-  }
-  lattice.origin = {origin[0], origin[1], origin[2]};
-  return lattice;
-}
-
-std::int64_t potential_map_bytes(const Lattice& lattice, int value_bytes) {
+std::int64_t potential_map_bytes(const Grid& lattice, int value_bytes) {
   return lattice.points() * value_bytes;
 }
 
@@ -72,8 +44,11 @@ double effective_dielectric(const CoulombSettings& s) {
 void validate_coulomb(std::int64_t n_atoms, const CoulombSettings& s, int value_bytes) {
   if (n_atoms <= 0)
     throw InputError({"", "atoms", -1}, "no atoms: the potential needs at least one charge");
-  if (!(s.lattice.spacing > 0))
+  if (!(s.lattice.spacing[0] > 0))
     throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
+  if (!s.lattice.cubic())
+    throw InputError({"", "--spacing", -1},
+                     "potential maps take one spacing on every axis (the kernels step by it)");
   double points = 1;
   for (int d = 0; d < 3; ++d) {
     if (s.lattice.counts[d] < 1)
@@ -94,7 +69,7 @@ void validate_coulomb(std::int64_t n_atoms, const CoulombSettings& s, int value_
     throw InputError({"", "--faces-only", -1}, "applies to the mdh method only");
 }
 
-std::vector<LatticeBlock> lattice_blocks(const Lattice& lattice, bool faces_only) {
+std::vector<LatticeBlock> lattice_blocks(const Grid& lattice, bool faces_only) {
   const auto [nx, ny, nz] = lattice.counts;
   if (!faces_only) return {{{0, 0, 0}, {nx, ny, nz}, 0}};
   std::vector<LatticeBlock> blocks;
@@ -124,7 +99,7 @@ CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSetting
   CoulombJob<T> job;
   job.method = s.method;
   job.n = input.n;
-  job.spacing = T(s.lattice.spacing);
+  job.spacing = T(s.lattice.spacing[0]);
   job.counts = s.lattice.counts;
   job.cutoff = T(s.cutoff);
   job.compensated = s.compensated;

@@ -7,7 +7,7 @@ namespace kmol {
 
 // Bytes a map of this lattice needs on the host in precision T (the values; GPU runs need as much
 // again on the device).
-std::int64_t potential_map_bytes(const Lattice& lattice, int value_bytes);
+std::int64_t potential_map_bytes(const Grid& lattice, int value_bytes);
 
 // Throws InputError naming the option for spacing <= 0, cutoff <= 0 (cutoff method), negative
 // ionic strength, temperature or dielectric <= 0, faces_only outside mdh, non-finite atoms, and a
@@ -23,6 +23,6 @@ template <class T>
 CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSettings& settings);
 
 // The boxes of lattice indices to compute: the whole lattice, or its six faces without overlap.
-std::vector<LatticeBlock> lattice_blocks(const Lattice& lattice, bool faces_only);
+std::vector<LatticeBlock> lattice_blocks(const Grid& lattice, bool faces_only);
 
 }  // namespace kmol

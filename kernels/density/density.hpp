@@ -34,7 +34,7 @@ struct DensityInput {
 };
 
 struct DensitySettings {
-  io::RegularGrid grid;     // values i fastest
+  Grid grid;                // values i fastest
   double scale = 1.0;       // s: sigma_i = s * a_i
   double threshold = 0.01;  // a Gaussian is dropped where below this (exp(-4.6): 3.03 sigma)
   double memory_budget =
@@ -44,7 +44,7 @@ struct DensitySettings {
 };
 
 struct DensityMap {
-  io::RegularGrid grid;
+  Grid grid;
   std::vector<float> values;               // storage single
   std::vector<std::uint16_t> half_values;  // storage half: binary16 bits
   DensityImpl impl_used = DensityImpl::automatic;
@@ -55,8 +55,8 @@ struct DensityMap {
 };
 
 // The smallest lattice of spacing h covering the atoms' bounding box grown by `padding`.
-io::RegularGrid density_grid_around(const Vec3<float>* positions, std::int64_t n, double spacing,
-                                    double padding);
+Grid density_grid_around(const Vec3<float>* positions, std::int64_t n, double spacing,
+                         double padding);
 
 // The cut radius of a Gaussian of standard deviation sigma at `threshold`.
 double density_cut_radius(double sigma, double threshold);

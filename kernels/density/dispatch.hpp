@@ -12,18 +12,12 @@
 #include "kernels/density/validation.hpp"
 #include "kernels/host_copy.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 #ifdef KMOL_HAVE_CUDA
 #include "kernels/density/cuda/density_cuda.hpp"
 #endif
 
 namespace kmol {
-
-template <class ExecSpace>
-constexpr DensityPlatform density_platform_of() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-             ? DensityPlatform::host
-             : DensityPlatform::cuda;
-}
 
 namespace density {
 
@@ -64,7 +58,7 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
   density::DensityJob job = density::prepare_density(input, settings);
   DensityMap map;
   map.grid = settings.grid;
-  map.impl_used = choose_density_impl(density_platform_of<ExecSpace>(), settings.impl);
+  map.impl_used = choose_density_impl(platform_of<ExecSpace>(), settings.impl);
   const bool half = settings.storage == DensityStorage::half;
   const std::int64_t nz = job.counts[2], plane = job.counts[0] * job.counts[1];
   if (half)

@@ -10,7 +10,7 @@
 
 namespace kmol::density {
 
-// Lattice points per thread along x: the atom's y and z distances are shared by all of them.
+// Grid points per thread along x: the atom's y and z distances are shared by all of them.
 inline constexpr int points_per_thread = 4;
 
 // exp(-d^2 / (2 sigma^2)) as exp2(-d^2 * factor) with factor = log2(e) / (2 sigma^2); dropped where

@@ -24,13 +24,13 @@ DensityImpl density_impl_from_string(const std::string& name) {
                    "unknown density implementation '" + name + "' (expected auto, kokkos or cuda)");
 }
 
-std::string density_refusal(DensityImpl impl, DensityPlatform platform) {
+std::string density_refusal(DensityImpl impl, Platform platform) {
   switch (impl) {
     case DensityImpl::kokkos:
       return {};
     case DensityImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
-      return platform == DensityPlatform::cuda ? "" : "cuda runs on the Cuda execution space only";
+      return platform == Platform::cuda ? "" : "cuda runs on the Cuda execution space only";
 #else
       (void)platform;
       return "cuda is not compiled into this build (configure with KMOL_CONFIG=cuda)";
@@ -41,7 +41,7 @@ std::string density_refusal(DensityImpl impl, DensityPlatform platform) {
   return "automatic is not an implementation";
 }
 
-DensityImpl choose_density_impl(DensityPlatform platform, DensityImpl requested) {
+DensityImpl choose_density_impl(Platform platform, DensityImpl requested) {
   if (requested != DensityImpl::automatic) {
     const std::string why = density_refusal(requested, platform);
     if (!why.empty()) throw UnsupportedError("density --impl " + to_string(requested) + ": " + why);

@@ -4,15 +4,14 @@
 
 #include "kernels/density/density.hpp"
 #include "kernels/registry.hpp"
+#include "kmol/core/platform.hpp"
 
 namespace kmol {
 
-enum class DensityPlatform { host, cuda };
-
-std::string density_refusal(DensityImpl impl, DensityPlatform platform);
+std::string density_refusal(DensityImpl impl, Platform platform);
 
 // `requested` if it can run (UnsupportedError if not), else the fastest that can.
-DensityImpl choose_density_impl(DensityPlatform platform, DensityImpl requested);
+DensityImpl choose_density_impl(Platform platform, DensityImpl requested);
 
 AlgorithmSummary density_summary();
 AlgorithmSummary surface_summary();

@@ -13,8 +13,8 @@ double density_cut_radius(double sigma, double threshold) {
   return sigma * std::sqrt(2.0 * std::log(1.0 / threshold));
 }
 
-io::RegularGrid density_grid_around(const Vec3<float>* positions, std::int64_t n, double spacing,
-                                    double padding) {
+Grid density_grid_around(const Vec3<float>* positions, std::int64_t n, double spacing,
+                         double padding) {
   if (!(spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
   if (n == 0) throw InputError({"", "atoms", -1}, "no atoms to place a lattice around");
   Vec3<double> lo = positions[0].cast<double>(), hi = lo;
@@ -23,7 +23,7 @@ io::RegularGrid density_grid_around(const Vec3<float>* positions, std::int64_t n
     lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
     hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
   }
-  io::RegularGrid g;
+  Grid g;
   g.spacing = {spacing, spacing, spacing};
   const double l[3] = {lo.x, lo.y, lo.z}, h[3] = {hi.x, hi.y, hi.z};
   double origin[3];

@@ -14,6 +14,7 @@
 #include "kernels/md/validation.hpp"
 #include "kernels/rng/rand48.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 #ifdef KMOL_HAVE_CUDA
 #include "kernels/md/cuda/lj_all_pairs_cuda.hpp"
 #endif
@@ -38,9 +39,7 @@ KOKKOS_INLINE_FUNCTION void gaussian_pair(double u1, double u2, double& a, doubl
 template <class ExecSpace, class T>
 struct MdSimulation<ExecSpace, T>::Engine {
   using Ty = md::Types<ExecSpace, T>;
-  static constexpr Platform platform =
-      std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? Platform::host
-                                                                          : Platform::cuda;
+  static constexpr Platform platform = platform_of<ExecSpace>();
 
   ExecSpace space;
   MdSettings settings;

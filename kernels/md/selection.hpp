@@ -4,8 +4,8 @@
 #include <string>
 
 #include "kernels/md/md.hpp"
-#include "kernels/pair_histogram/selection.hpp"  // Platform
 #include "kernels/registry.hpp"
+#include "kmol/core/platform.hpp"
 
 namespace kmol {
 

@@ -11,25 +11,19 @@
 #include "kernels/orbital/packing.hpp"
 #include "kernels/orbital/selection.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 #ifdef KMOL_HAVE_CUDA
 #include "kernels/orbital/cuda/orbital_cuda.hpp"
 #endif
 
 namespace kmol {
 
-template <class ExecSpace>
-constexpr OrbitalPlatform orbital_platform_of() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>
-             ? OrbitalPlatform::host
-             : OrbitalPlatform::cuda;
-}
-
 template <class ExecSpace, class T>
 std::string run_orbital(const ExecSpace& space, OrbitalImpl impl,
                         const orbital::PackedTables& tables, const OrbitalSettings& s, T* values) {
   switch (impl) {
     case OrbitalImpl::host:
-      if constexpr (orbital_platform_of<ExecSpace>() == OrbitalPlatform::host)
+      if constexpr (platform_of<ExecSpace>() == Platform::host)
         return orbital_host(tables, s.lattice, values, space.concurrency());
       break;
     case OrbitalImpl::cuda:
@@ -56,7 +50,7 @@ OrbitalMap<T> orbital_on_lattice(const ExecSpace& space, const OrbitalBasis& bas
   OrbitalMap<T> map;
   map.lattice = settings.lattice;
   map.values.resize(std::size_t(settings.lattice.points()));
-  map.impl_used = choose_orbital_impl(orbital_platform_of<ExecSpace>(), settings.impl);
+  map.impl_used = choose_orbital_impl(platform_of<ExecSpace>(), settings.impl);
   map.launch = run_orbital(space, map.impl_used, tables, settings, map.values.data());
   Kokkos::Profiling::popRegion();
   return map;

@@ -4,7 +4,7 @@
 //   const kmol::MoldenData molden = kmol::read_molden("h2o.molden");
 //   const kmol::OrbitalBasis basis(molden);
 //   kmol::OrbitalSettings s;
-//   s.lattice = kmol::lattice_around(molden.positions.data(), molden.atoms(), 0.1, 5.0);
+//   s.lattice = kmol::grid_around(molden.positions.data(), molden.atoms(), 0.1, 5.0);
 //   auto map = kmol::orbital_on_lattice<float>(Kokkos::DefaultExecutionSpace(), basis,
 //                                              molden.orbitals[kmol::select_orbital(molden,
 //                                              "homo")], s);
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/coulomb/coulomb.hpp"  // Lattice, lattice_around
 #include "kernels/orbital/molden.hpp"
+#include "kmol/core/grid.hpp"
 
 namespace kmol {
 
@@ -56,7 +56,7 @@ class OrbitalBasis {
 };
 
 struct OrbitalSettings {
-  Lattice lattice;
+  Grid lattice;
   OrbitalImpl impl = OrbitalImpl::automatic;
   // cuda: the largest basis-and-coefficient table put in __constant__ memory; larger ones are
   // read from global memory through the L1 cache. On an H200 C60's 16 KB table ran at 115 G
@@ -68,7 +68,7 @@ struct OrbitalSettings {
 
 template <class T>
 struct OrbitalMap {
-  Lattice lattice;
+  Grid lattice;
   std::vector<T> values;  // psi in bohr^-3/2, lattice.index order
   OrbitalImpl impl_used = OrbitalImpl::automatic;
   std::string launch;  // the implementation's launch choice, for the record

@@ -30,15 +30,15 @@ OrbitalImpl orbital_impl_from_string(const std::string& name) {
                                            "' (expected auto, kokkos, host or cuda)");
 }
 
-std::string orbital_refusal(OrbitalImpl impl, OrbitalPlatform platform) {
+std::string orbital_refusal(OrbitalImpl impl, Platform platform) {
   switch (impl) {
     case OrbitalImpl::kokkos:
       return {};
     case OrbitalImpl::host:
-      return platform == OrbitalPlatform::host ? "" : "host runs on CPU execution spaces only";
+      return platform == Platform::host ? "" : "host runs on CPU execution spaces only";
     case OrbitalImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
-      return platform == OrbitalPlatform::cuda ? "" : "cuda runs on the Cuda execution space only";
+      return platform == Platform::cuda ? "" : "cuda runs on the Cuda execution space only";
 #else
       return "cuda is not compiled into this build (configure with KMOL_CONFIG=cuda)";
 #endif
@@ -48,7 +48,7 @@ std::string orbital_refusal(OrbitalImpl impl, OrbitalPlatform platform) {
   return "automatic is not an implementation";
 }
 
-OrbitalImpl choose_orbital_impl(OrbitalPlatform platform, OrbitalImpl requested) {
+OrbitalImpl choose_orbital_impl(Platform platform, OrbitalImpl requested) {
   if (requested != OrbitalImpl::automatic) {
     const std::string why = orbital_refusal(requested, platform);
     if (!why.empty()) throw UnsupportedError("orbital --impl " + to_string(requested) + ": " + why);
@@ -60,9 +60,12 @@ OrbitalImpl choose_orbital_impl(OrbitalPlatform platform, OrbitalImpl requested)
   return OrbitalImpl::kokkos;
 }
 
-void validate_orbital_lattice(const Lattice& lattice, std::int64_t maps, int value_bytes) {
-  if (!(lattice.spacing > 0) || !std::isfinite(lattice.spacing))
+void validate_orbital_lattice(const Grid& lattice, std::int64_t maps, int value_bytes) {
+  if (!(lattice.spacing[0] > 0) || !std::isfinite(lattice.spacing[0]))
     throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
+  if (!lattice.cubic())
+    throw InputError({"", "--spacing", -1},
+                     "orbital maps take one spacing on every axis (the kernels step by it)");
   for (int d = 0; d < 3; ++d)
     if (lattice.counts[d] < 1)
       throw InputError({"", "--counts", -1}, "every lattice dimension needs at least one point");

@@ -5,19 +5,18 @@
 
 #include "kernels/orbital/orbital.hpp"
 #include "kernels/registry.hpp"
+#include "kmol/core/platform.hpp"
 
 namespace kmol {
 
-enum class OrbitalPlatform { host, cuda };
-
-std::string orbital_refusal(OrbitalImpl impl, OrbitalPlatform platform);
+std::string orbital_refusal(OrbitalImpl impl, Platform platform);
 
 // `requested` if it can run (UnsupportedError if not), else the fastest that can.
-OrbitalImpl choose_orbital_impl(OrbitalPlatform platform, OrbitalImpl requested);
+OrbitalImpl choose_orbital_impl(Platform platform, OrbitalImpl requested);
 
 // Throws InputError naming the option for a lattice with spacing <= 0 or no points, or one whose
 // maps (`maps` of them, value_bytes each per point) would not fit in memory.
-void validate_orbital_lattice(const Lattice& lattice, std::int64_t maps, int value_bytes);
+void validate_orbital_lattice(const Grid& lattice, std::int64_t maps, int value_bytes);
 
 AlgorithmSummary orbital_summary();
 

@@ -11,17 +11,12 @@
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kernels/pair_histogram/validation.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 #ifdef KMOL_HAVE_CUDA
 #include "kernels/pair_histogram/cuda/pair_histogram_cuda.hpp"
 #endif
 
 namespace kmol {
-
-template <class ExecSpace>
-constexpr Platform platform_of() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace> ? Platform::host
-                                                                             : Platform::cuda;
-}
 
 template <class ExecSpace, class T>
 std::string run_pair_histogram(const ExecSpace& space, PairHistogramImpl impl,

@@ -13,10 +13,10 @@ constexpr PairHistogramImpl all_impls[] = {PairHistogramImpl::kokkos, PairHistog
 // Cells examine the partners within two cells of thickness >= r_max / 2: they pay while that
 // neighbourhood, measured as 27 r_max^3 / V, is a small enough part of the box, and there are
 // enough atoms to fill the cells. Crossovers measured with perf/cells_crossover.sh on a gas at
-// 0.1 atoms/A^3 (2026-11-21): on the 2-core host cells beat `host` wherever they apply (a box of
-// at least 3 r_max: up to 1) since their CPU scheme counts by slots, clearly up to 0.73 (2.45
-// against 3.12 s at 100,000 atoms) and narrowly at 0.97 (2.67 against 2.86 s); on an H200 cells
-// beat `cuda` up to 0.22 and lost at 0.42 (100,000 and 1,000,000 atoms). The thresholds sit
+// 0.1 atoms/A^3 (perf/results/README.md): on the 2-core host cells beat `host` wherever they apply
+// (a box of at least 3 r_max: up to 1) since their CPU scheme counts by slots, clearly up to 0.73
+// (2.45 against 3.12 s at 100,000 atoms) and narrowly at 0.97 (2.67 against 2.86 s); on an H200
+// cells beat `cuda` up to 0.22 and lost at 0.42 (100,000 and 1,000,000 atoms). The thresholds sit
 // where cells still win clearly.
 constexpr double cells_max_reach_on_host = 0.75, cells_max_reach_on_gpu = 0.25;
 constexpr std::int64_t cells_min_atoms = 20000;

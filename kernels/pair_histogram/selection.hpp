@@ -6,10 +6,9 @@
 
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kernels/registry.hpp"
+#include "kmol/core/platform.hpp"
 
 namespace kmol {
-
-enum class Platform { host, cuda };
 
 struct PairHistogramShape {
   std::int64_t n_a = 0, n_b = 0;

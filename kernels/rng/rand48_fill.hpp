@@ -17,6 +17,7 @@
 
 #include "kernels/rng/rand48.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 
 namespace kmol {
 
@@ -40,7 +41,7 @@ std::string to_string(Rand48Layout layout);
 namespace rand48_detail {
 
 template <class ExecSpace>
-constexpr bool on_host = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+constexpr bool on_host = runs_on_host<ExecSpace>;
 
 // Streams per backend: a few per host thread (load balance), enough GPU threads to fill the device.
 template <class ExecSpace>

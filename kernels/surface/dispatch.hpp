@@ -9,10 +9,10 @@
 
 namespace kmol {
 
-void validate_surface_grid(const io::RegularGrid& grid);
+void validate_surface_grid(const Grid& grid);
 
 template <class ExecSpace>
-SurfaceMesh marching_cubes(const ExecSpace& space, const io::RegularGrid& grid, const float* values,
+SurfaceMesh marching_cubes(const ExecSpace& space, const Grid& grid, const float* values,
                            float iso) {
   using Memory = typename ExecSpace::memory_space;
   validate_surface_grid(grid);
@@ -45,6 +45,6 @@ SurfaceMesh marching_cubes(const ExecSpace& space, const io::RegularGrid& grid, 
 
 }  // namespace kmol
 
-#define KMOL_INSTANTIATE_SURFACE(Space)                                                       \
-  template kmol::SurfaceMesh kmol::marching_cubes(const Space&, const kmol::io::RegularGrid&, \
-                                                  const float*, float);
+#define KMOL_INSTANTIATE_SURFACE(Space)                                                          \
+  template kmol::SurfaceMesh kmol::marching_cubes(const Space&, const kmol::Grid&, const float*, \
+                                                  float);

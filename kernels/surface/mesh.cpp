@@ -32,7 +32,7 @@ void finish(File f, TemporaryFile& output) {
 
 }  // namespace
 
-void validate_surface_grid(const io::RegularGrid& grid) {
+void validate_surface_grid(const Grid& grid) {
   const char* axes = "xyz";
   for (int a = 0; a < 3; ++a) {
     if (grid.counts[std::size_t(a)] < 2)

@@ -2,7 +2,7 @@
 // Isosurfaces of any scalar map on a regular lattice (densities, potentials, orbitals) by
 // marching cubes, and what is measured and written from them.
 //
-//   kmol::io::RegularGrid grid{origin, {h, h, h}, {nx, ny, nz}};   // values i fastest
+//   kmol::Grid grid{origin, {h, h, h}, {nx, ny, nz}};   // values i fastest
 //   kmol::SurfaceMesh mesh = kmol::marching_cubes(Kokkos::DefaultExecutionSpace(), grid, values,
 //   0.5f); kmol::MeshMeasures m = kmol::measure_mesh(mesh);   // area, enclosed volume
 //   kmol::write_ply("surface.ply", mesh);
@@ -31,7 +31,7 @@ struct SurfaceMesh {
 // grid.counts[0] * counts[1] * counts[2] values. Throws InputError for a grid with fewer than two
 // points along an axis, non-positive spacing, or more than 2^31 - 1 vertices or triangles.
 template <class ExecSpace>
-SurfaceMesh marching_cubes(const ExecSpace& space, const io::RegularGrid& grid, const float* values,
+SurfaceMesh marching_cubes(const ExecSpace& space, const Grid& grid, const float* values,
                            float iso);
 
 struct MeshMeasures {

@@ -64,16 +64,16 @@ inline double oracle_point(const ChargedAtoms& atoms, const CoulombSettings& s, 
 
 // The oracle on every lattice point (faces_only: interior points 0).
 inline std::vector<double> oracle_map(const ChargedAtoms& atoms, const CoulombSettings& s) {
-  const Lattice& l = s.lattice;
+  const Grid& l = s.lattice;
   std::vector<double> out(std::size_t(l.points()), 0.0);
   for (const LatticeBlock& b : lattice_blocks(l, s.faces_only))
     for (std::int64_t k = b.begin[2]; k < b.begin[2] + b.size[2]; ++k)
       for (std::int64_t j = b.begin[1]; j < b.begin[1] + b.size[1]; ++j)
         for (std::int64_t i = b.begin[0]; i < b.begin[0] + b.size[0]; ++i)
-          out[l.index(i, j, k)] =
-              oracle_point(atoms, s,
-                           l.origin + Vec3<double>{double(i) * l.spacing, double(j) * l.spacing,
-                                                   double(k) * l.spacing});
+          out[l.index(i, j, k)] = oracle_point(
+              atoms, s,
+              l.origin + Vec3<double>{double(i) * l.spacing[0], double(j) * l.spacing[0],
+                                      double(k) * l.spacing[0]});
   return out;
 }
 

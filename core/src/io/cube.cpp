@@ -10,7 +10,7 @@
 namespace kmol::io {
 
 template <class T>
-void write_cube(const std::string& path, const RegularGrid& grid, const T* values,
+void write_cube(const std::string& path, const Grid& grid, const T* values,
                 const std::vector<CubeAtom>& atoms, const std::string& title) {
   constexpr double bohr = 0.529177210903;  // Angstrom (CODATA 2018)
   TemporaryFile output(path);
@@ -42,9 +42,9 @@ void write_cube(const std::string& path, const RegularGrid& grid, const T* value
   output.commit();
 }
 
-template void write_cube(const std::string&, const RegularGrid&, const float*,
+template void write_cube(const std::string&, const Grid&, const float*,
                          const std::vector<CubeAtom>&, const std::string&);
-template void write_cube(const std::string&, const RegularGrid&, const double*,
+template void write_cube(const std::string&, const Grid&, const double*,
                          const std::vector<CubeAtom>&, const std::string&);
 
 }  // namespace kmol::io

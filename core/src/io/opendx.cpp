@@ -13,7 +13,7 @@
 namespace kmol::io {
 
 template <class T>
-void write_opendx(const std::string& path, const RegularGrid& grid, const T* values,
+void write_opendx(const std::string& path, const Grid& grid, const T* values,
                   const std::string& title) {
   TemporaryFile output(path);
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(output.temporary().c_str(), "w"),
@@ -55,10 +55,8 @@ void write_opendx(const std::string& path, const RegularGrid& grid, const T* val
   output.commit();
 }
 
-template void write_opendx(const std::string&, const RegularGrid&, const float*,
-                           const std::string&);
-template void write_opendx(const std::string&, const RegularGrid&, const double*,
-                           const std::string&);
+template void write_opendx(const std::string&, const Grid&, const float*, const std::string&);
+template void write_opendx(const std::string&, const Grid&, const double*, const std::string&);
 
 }  // namespace kmol::io
 

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "kernels/md/lennard_jones.hpp"
+#include "kmol/core/execution_space.hpp"
 
 namespace kmol::md {
 
@@ -21,8 +22,7 @@ struct Types {
 
 template <class ExecSpace>
 struct Traits {
-  static constexpr bool on_host =
-      std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+  static constexpr bool on_host = runs_on_host<ExecSpace>;
   // All-pairs tiles: a CPU thread sweeps a block of 64 atoms over a long tile; a GPU thread owns
   // one atom of a 128-atom block and the team shares each 128-atom tile.
   static constexpr int team_size = on_host ? 1 : 128;

@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(kThreadsX* kRows)
 }  // namespace
 
 template <class T>
-std::string orbital_cuda(const orbital::PackedTables& tables, const Lattice& lattice, T* values,
+std::string orbital_cuda(const orbital::PackedTables& tables, const Grid& lattice, T* values,
                          std::int64_t constant_limit, cudaStream_t stream) {
   const std::int64_t points = lattice.points();
   if (lattice.counts[2] > 65535)
@@ -109,10 +109,10 @@ std::string orbital_cuda(const orbital::PackedTables& tables, const Lattice& lat
                                     cudaMemcpyHostToDevice, stream),
             "copy the tables to constant memory");
       orbital_kernel<T, true>
-          <<<blocks, threads, 0, stream>>>(tables.layout, nullptr, g, T(lattice.spacing), out);
+          <<<blocks, threads, 0, stream>>>(tables.layout, nullptr, g, T(lattice.spacing[0]), out);
     } else {
       orbital_kernel<T, false>
-          <<<blocks, threads, 0, stream>>>(tables.layout, global, g, T(lattice.spacing), out);
+          <<<blocks, threads, 0, stream>>>(tables.layout, global, g, T(lattice.spacing[0]), out);
     }
     check(cudaGetLastError(), "kernel launch");
     check(cudaStreamSynchronize(stream), "run the kernel");
@@ -130,9 +130,9 @@ std::string orbital_cuda(const orbital::PackedTables& tables, const Lattice& lat
          std::to_string(kThreadsX * kPoints);
 }
 
-template std::string orbital_cuda(const orbital::PackedTables&, const Lattice&, float*,
-                                  std::int64_t, cudaStream_t);
-template std::string orbital_cuda(const orbital::PackedTables&, const Lattice&, double*,
-                                  std::int64_t, cudaStream_t);
+template std::string orbital_cuda(const orbital::PackedTables&, const Grid&, float*, std::int64_t,
+                                  cudaStream_t);
+template std::string orbital_cuda(const orbital::PackedTables&, const Grid&, double*, std::int64_t,
+                                  cudaStream_t);
 
 }  // namespace kmol

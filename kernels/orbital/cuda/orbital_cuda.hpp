@@ -9,15 +9,15 @@
 #include <cstdint>
 #include <string>
 
-#include "kernels/coulomb/coulomb.hpp"
 #include "kernels/orbital/packing.hpp"
+#include "kmol/core/grid.hpp"
 
 namespace kmol {
 
 // Stores psi at every lattice point in `values` (host, lattice.index order). Tables larger than
 // `constant_limit` bytes (or than the bank) are read from global memory.
 template <class T>
-std::string orbital_cuda(const orbital::PackedTables& tables, const Lattice& lattice, T* values,
+std::string orbital_cuda(const orbital::PackedTables& tables, const Grid& lattice, T* values,
                          std::int64_t constant_limit, cudaStream_t stream);
 
 }  // namespace kmol

@@ -118,11 +118,11 @@ void row(const orbital::OrbitalTables<T>& t, int n, T h, T py, T pz, RowBuffers<
 }  // namespace
 
 template <class T>
-std::string orbital_host(const orbital::PackedTables& tables, const Lattice& lattice, T* values,
+std::string orbital_host(const orbital::PackedTables& tables, const Grid& lattice, T* values,
                          int threads) {
   const auto t = orbital::tables_at<T>(tables.bytes.data(), tables.layout);
   const std::int64_t nx = lattice.counts[0], ny = lattice.counts[1], rows = ny * lattice.counts[2];
-  const T h = T(lattice.spacing);
+  const T h = T(lattice.spacing[0]);
 #pragma omp parallel num_threads(threads)
   {
     RowBuffers<T> buffers(nx);
@@ -134,7 +134,7 @@ std::string orbital_host(const orbital::PackedTables& tables, const Lattice& lat
          " threads";
 }
 
-template std::string orbital_host(const orbital::PackedTables&, const Lattice&, float*, int);
-template std::string orbital_host(const orbital::PackedTables&, const Lattice&, double*, int);
+template std::string orbital_host(const orbital::PackedTables&, const Grid&, float*, int);
+template std::string orbital_host(const orbital::PackedTables&, const Grid&, double*, int);
 
 }  // namespace kmol

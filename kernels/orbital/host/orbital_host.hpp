@@ -3,14 +3,14 @@
 // vectorised, with a polynomial exp2 the compiler can vectorise (libm's is scalar here).
 #include <string>
 
-#include "kernels/coulomb/coulomb.hpp"
 #include "kernels/orbital/packing.hpp"
+#include "kmol/core/grid.hpp"
 
 namespace kmol {
 
 // Stores psi at every lattice point in `values` (lattice.index order) using `threads` threads.
 template <class T>
-std::string orbital_host(const orbital::PackedTables& tables, const Lattice& lattice, T* values,
+std::string orbital_host(const orbital::PackedTables& tables, const Grid& lattice, T* values,
                          int threads);
 
 }  // namespace kmol

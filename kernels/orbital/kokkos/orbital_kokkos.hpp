@@ -39,7 +39,7 @@ KOKKOS_INLINE_FUNCTION void locate(std::int64_t p, std::int64_t nx, std::int64_t
 
 template <class ExecSpace, class T>
 std::string orbital_kokkos(const ExecSpace& space, const orbital::PackedTables& packed,
-                           const Lattice& lattice, T* values) {
+                           const Grid& lattice, T* values) {
   using Memory = typename ExecSpace::memory_space;
   const auto bytes = orbital_detail::tables_on<Memory>(packed);
   const orbital::OrbitalTables<T> t = orbital::tables_at<T>(bytes.data(), packed.layout);
@@ -47,7 +47,7 @@ std::string orbital_kokkos(const ExecSpace& space, const orbital::PackedTables& 
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::values")),
       lattice.points());
   const std::int64_t nx = lattice.counts[0], ny = lattice.counts[1];
-  const T h = T(lattice.spacing);
+  const T h = T(lattice.spacing[0]);
   Kokkos::parallel_for(
       "kmol::orbital::points", Kokkos::RangePolicy<ExecSpace>(space, 0, lattice.points()),
       KOKKOS_LAMBDA(const std::int64_t p) {
@@ -65,7 +65,7 @@ std::string orbital_kokkos(const ExecSpace& space, const orbital::PackedTables& 
 // coef: n_mono monomials x orbitals, column-major (orbital m's coefficients at m * n_mono).
 template <class ExecSpace, class T>
 std::string orbitals_gemm(const ExecSpace& space, const orbital::PackedTables& packed,
-                          const std::vector<double>& coef, int n_mono, const Lattice& lattice,
+                          const std::vector<double>& coef, int n_mono, const Grid& lattice,
                           const std::vector<T*>& values) {
   using Memory = typename ExecSpace::memory_space;
   using Matrix = Kokkos::View<T**, Kokkos::LayoutLeft, Memory>;
@@ -95,7 +95,7 @@ std::string orbitals_gemm(const ExecSpace& space, const orbital::PackedTables& p
       chunk, n_mo);
   auto psi_host = Kokkos::create_mirror_view(psi);
   const std::int64_t nx = lattice.counts[0], ny = lattice.counts[1];
-  const T h = T(lattice.spacing);
+  const T h = T(lattice.spacing[0]);
   for (std::int64_t first = 0; first < points; first += chunk) {
     const std::int64_t n = std::min(chunk, points - first);
     Kokkos::parallel_for(

@@ -157,8 +157,8 @@ KOKKOS_INLINE_FUNCTION void pair_partner(const Counter& counter, const Home& hom
 }
 
 // Brings a warp's lanes together again after a round: a lane that crossed into the next run of
-// partners, or paired fewer atoms, would otherwise run every later round apart from the others
-// (ncu: the rounds' own code ran on 5 of 32 lanes).
+// partners, or paired fewer atoms, would otherwise run every later round apart from the others,
+// leaving most lanes of the warp idle.
 KOKKOS_INLINE_FUNCTION void reconverge_warp() {
 #ifdef __CUDA_ARCH__
   __syncwarp();
@@ -200,9 +200,9 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
                            const TotalsOf<ExecSpace>& totals, KeptArrays<ExecSpace>& kept) {
   using Scratch = CellTeamScratch<ExecSpace, T>;
   // Two warps a team on devices: a team waits at its barriers (a new cell, a new chunk) while
-  // 15 others on the SM go on, which 4 teams of 8 warps could not hide (ncu: 57% of stalls).
+  // 15 others on the SM go on; with 4 teams of 8 warps those barrier waits dominate the stalls.
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<64, 16>>;
-  const int team_size = is_cpu<ExecSpace> ? 1 : 64;
+  const int team_size = runs_on_host<ExecSpace> ? 1 : 64;
   const std::int32_t size = std::int32_t(totals.extent(0)), n_cells = counter.grid.count();
   const auto next_cell = kept.template array<std::int32_t>("next_cell", 1);
   Kokkos::deep_copy(space, next_cell, 0);

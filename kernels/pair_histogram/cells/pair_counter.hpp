@@ -27,7 +27,7 @@ inline constexpr bool floor_vectorises = false;
 // 2.6 against 6.6 s; 2 x 10^5 atoms, triclinic: float 0.37 against 0.44 s, double 0.63
 // against 1.36 s). Devices screen (the atom-thread scheme), as do CPU builds with trap semantics.
 template <class ExecSpace>
-inline constexpr bool exact_for_all_partners = is_cpu<ExecSpace>&& floor_vectorises;
+inline constexpr bool exact_for_all_partners = runs_on_host<ExecSpace>&& floor_vectorises;
 
 // Index of the lowest set bit of a non-zero mask.
 KOKKOS_INLINE_FUNCTION int lowest_set_bit(std::uint32_t mask) {
@@ -115,7 +115,7 @@ struct PairCounter {
       bin_pair_with<false, false>(p, q, r2, sink);
   }
 
-  KOKKOS_INLINE_FUNCTION bool fast_bins() const { return !is_cpu<ExecSpace> && bins.fast; }
+  KOKKOS_INLINE_FUNCTION bool fast_bins() const { return !runs_on_host<ExecSpace> && bins.fast; }
 
   // bin_pair with fast_bins() known to the caller; kUnlabelled: the labels are trivial (one
   // histogram).

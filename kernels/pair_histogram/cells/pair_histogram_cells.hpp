@@ -94,7 +94,8 @@ CellScheme resolve_scheme(CellScheme scheme, std::size_t counters) {
                          math::min(Scratch::max_bytes,
                                    std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)));
   if (scheme == CellScheme::fastest)
-    return !is_cpu<ExecSpace> && teams_fit ? CellScheme::cell_teams : CellScheme::atom_threads;
+    return !runs_on_host<ExecSpace> && teams_fit ? CellScheme::cell_teams
+                                                 : CellScheme::atom_threads;
   if (scheme == CellScheme::cell_teams && !teams_fit)
     throw UnsupportedError("pair histogram cells: " + std::to_string(counters) +
                            " counters do not fit a team's scratch memory");
@@ -111,7 +112,7 @@ std::string count_pairs(const ExecSpace& space, const Counter& counter, std::int
     return "a team per cell, one partner per thread against the cell's atoms, 32-bit team "
            "histograms";
   }
-  if constexpr (!is_cpu<ExecSpace>) {
+  if constexpr (!runs_on_host<ExecSpace>) {
     count_with_atomics(space, counter, n_a, totals);
     return "screened partners, 64-bit atomic histograms";
   } else {

@@ -8,6 +8,7 @@
 
 #include "kernels/kept_arrays.hpp"
 #include "kernels/pair_histogram/cells/cell_grid.hpp"
+#include "kmol/core/execution_space.hpp"
 
 namespace kmol {
 namespace cells_detail {
@@ -21,11 +22,6 @@ using TotalsOf = Kokkos::View<unsigned long long*, Kokkos::LayoutRight, DeviceOf
 template <class ExecSpace, class V>
 using ScratchOf =
     Kokkos::View<V*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-
-// CPU spaces run one thread per atom with per-thread 64-bit histograms; devices run teams that
-// count into 32-bit histograms in scratch.
-template <class ExecSpace>
-constexpr bool is_cpu = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
 
 template <class ExecSpace, class T>
 double max_abs_coordinate(const ExecSpace& space, const ArrayOf<ExecSpace, Vec3<T>>& xyz) {

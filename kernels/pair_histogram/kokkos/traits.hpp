@@ -9,12 +9,13 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "kmol/core/execution_space.hpp"
+
 namespace kmol {
 
 template <class ExecSpace>
 struct PairHistogramKokkosTraits {
-  static constexpr bool on_host =
-      std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+  static constexpr bool on_host = runs_on_host<ExecSpace>;
   static constexpr int team_size = on_host ? 1 : 256;
   // GPUs: teams of 256 take at most this much shared memory, so that four share an SM (four
   // 10,000-bin histograms); histograms wider than that run one team of 1024 threads an SM with

@@ -109,7 +109,7 @@ KOKKOS_INLINE_FUNCTION int popcount3(int mask) {
 // Vertices and triangles of the isosurface at `iso` of the map in `values` (i fastest).
 template <class ExecSpace>
 DeviceMesh<typename ExecSpace::memory_space> marching_cubes_kokkos(
-    const ExecSpace& space, const io::RegularGrid& grid,
+    const ExecSpace& space, const Grid& grid,
     Kokkos::View<const float*, typename ExecSpace::memory_space> values, float iso) {
   using Memory = typename ExecSpace::memory_space;
   const DeviceCubeTable<Memory> table = device_cube_table<Memory>();
@@ -192,10 +192,9 @@ DeviceMesh<typename ExecSpace::memory_space> marching_cubes_kokkos(
 
 // Instantiated once, in kernels/surface/instances_<space>.cpp: a second copy in another unit
 // (with nvcc's extended lambdas, a different closure per unit behind one symbol) is avoided.
-#define KMOL_SURFACE_KOKKOS_INSTANCE(prefix, Space)                                          \
-  prefix template DeviceMesh<Space::memory_space> marching_cubes_kokkos(                     \
-      const Space&, const io::RegularGrid&, Kokkos::View<const float*, Space::memory_space>, \
-      float);
+#define KMOL_SURFACE_KOKKOS_INSTANCE(prefix, Space)                      \
+  prefix template DeviceMesh<Space::memory_space> marching_cubes_kokkos( \
+      const Space&, const Grid&, Kokkos::View<const float*, Space::memory_space>, float);
 #ifdef KOKKOS_ENABLE_SERIAL
 KMOL_SURFACE_KOKKOS_INSTANCE(extern, Kokkos::Serial)
 #endif

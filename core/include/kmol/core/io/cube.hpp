@@ -17,7 +17,7 @@ struct CubeAtom {
 // to bohr in the file), values in lattice order (x fastest). `title` is the first comment line.
 // Throws InputError naming the path if it cannot write.
 template <class T>
-void write_cube(const std::string& path, const RegularGrid& grid, const T* values,
+void write_cube(const std::string& path, const Grid& grid, const T* values,
                 const std::vector<CubeAtom>& atoms, const std::string& title);
 
 }  // namespace kmol::io
