@@ -15,13 +15,11 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/cuda_check.hpp"
+
 namespace kmol::cuda_staging {
 
-inline void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA staging: ") + what + ": " +
-                             cudaGetErrorString(status));
-}
+inline constexpr CudaCheck check{"CUDA staging"};
 
 // Memory of at least the size last reserved; growing discards the contents.
 template <cudaError_t (*Allocate)(void**, std::size_t), cudaError_t (*Release)(void*)>

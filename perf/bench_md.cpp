@@ -50,7 +50,7 @@ void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, MdFor
   if (cpu_seconds > 0)
     state.counters["atom_steps_per_cpu_s"] = n * steps * double(state.iterations()) / cpu_seconds;
   // Kokkos code written once for every backend (docs/study.md); cuda and cpu are platform kernels.
-  state.counters["portable"] = impl != MdForceImpl::cuda && impl != MdForceImpl::cpu;
+  state.counters["portable"] = impl != MdForceImpl::cuda && impl != MdForceImpl::host;
   state.counters["list_builds_per_step"] =
       double(md.list_builds() - builds) / (double(state.iterations()) * steps);
   if (all_pairs) {
@@ -78,7 +78,7 @@ void register_space(const std::string& space, std::int64_t atoms, int steps, boo
   auto start = std::make_shared<const MdState>(lj_benchmark_system(atoms));
   const MdShape shape{std::int64_t(start->positions.size()), start->box, 2.5, 0.3};
   for (MdForceImpl impl :
-       {MdForceImpl::cpu, MdForceImpl::neighbour_half, MdForceImpl::neighbour_full,
+       {MdForceImpl::host, MdForceImpl::neighbour_half, MdForceImpl::neighbour_full,
         MdForceImpl::cells, MdForceImpl::all_pairs, MdForceImpl::cuda}) {
     const bool all_pairs = impl == MdForceImpl::all_pairs || impl == MdForceImpl::cuda;
     if (all_pairs != with_all_pairs || !md_force_refusal(impl, shape, platform).empty()) continue;

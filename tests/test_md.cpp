@@ -26,7 +26,7 @@ std::vector<MdForceImpl> impls_for(const MdState& s, const MdSettings& settings)
   constexpr auto platform = kmol::platform_of<ExecSpace>();
   std::vector<MdForceImpl> out;
   for (auto impl : {MdForceImpl::all_pairs, MdForceImpl::cuda, MdForceImpl::cells,
-                    MdForceImpl::neighbour_half, MdForceImpl::neighbour_full, MdForceImpl::cpu})
+                    MdForceImpl::neighbour_half, MdForceImpl::neighbour_full, MdForceImpl::host})
     if (kmol::md_force_refusal(
             impl, {std::int64_t(s.positions.size()), s.box, settings.cutoff, settings.skin},
             platform)
@@ -126,7 +126,7 @@ KMOL_BACKEND_TEST(Md, EveryImplementationFollowsTheSameTrajectory) {
     }
     EXPECT_LT(worst, 1e-9) << kmol::to_string(impl) << " after 100 steps";
     if (impl == MdForceImpl::neighbour_half || impl == MdForceImpl::neighbour_full ||
-        impl == MdForceImpl::cpu) {
+        impl == MdForceImpl::host) {
       EXPECT_GT(md.list_builds(), 1) << "the list should have been rebuilt during 100 steps";
       EXPECT_LT(md.list_builds(), 50) << "the skin should spare most rebuilds";
     }
@@ -217,6 +217,9 @@ TEST(Md, RefusesBadInput) {
   s.positions[3].y = NAN;
   EXPECT_THROW((kmol::MdSimulation<Host, double>(Host(), s, settings)), kmol::InputError);
   EXPECT_THROW(kmol::md_force_impl_from_string("fast"), kmol::InputError);
+  EXPECT_EQ(kmol::md_force_impl_from_string("host"), MdForceImpl::host);
+  EXPECT_EQ(kmol::md_force_impl_from_string("cpu"), MdForceImpl::host);  // the accepted alias
+  EXPECT_EQ(kmol::to_string(MdForceImpl::host), "host");
   EXPECT_THROW(kmol::fcc_lattice({1, 1, 1}, -1), kmol::InputError);
 }
 
@@ -238,7 +241,7 @@ TEST(MdLong, NveDriftTenThousandSteps) {
   EXPECT_LT(drift, 1e-4);
 }
 
-// The AVX2 sweeps of --impl cpu evaluate eight (float) or four (double) pairs at once; each lane
+// The AVX2 sweeps of --impl host evaluate eight (float) or four (double) pairs at once; each lane
 // must round exactly as the shared scalar evaluator does.
 template <class T>
 void expect_lanes_round_as_evaluator() {

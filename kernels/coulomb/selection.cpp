@@ -2,76 +2,41 @@
 
 #include "kernels/coulomb/cuda/cutoff_bins.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/names.hpp"
 
 namespace kmol {
 namespace {
 
-constexpr CoulombImpl all_impls[] = {CoulombImpl::kokkos, CoulombImpl::host, CoulombImpl::cuda};
-constexpr CoulombMethod all_methods[] = {CoulombMethod::direct, CoulombMethod::cutoff,
-                                         CoulombMethod::mdh};
-constexpr PotentialUnits all_units[] = {PotentialUnits::kT_per_e, PotentialUnits::volt,
-                                        PotentialUnits::kcal_per_mol_e};
+constexpr Named<CoulombMethod> coulomb_method_names[] = {{CoulombMethod::direct, "direct"},
+                                                         {CoulombMethod::cutoff, "cutoff"},
+                                                         {CoulombMethod::mdh, "mdh"}};
+constexpr Named<CoulombImpl> coulomb_impl_names[] = {{CoulombImpl::automatic, "auto"},
+                                                     {CoulombImpl::kokkos, "kokkos"},
+                                                     {CoulombImpl::host, "host"},
+                                                     {CoulombImpl::cuda, "cuda"}};
+constexpr Named<PotentialUnits> potential_units_names[] = {
+    {PotentialUnits::kT_per_e, "kT/e"},
+    {PotentialUnits::volt, "V"},
+    {PotentialUnits::kcal_per_mol_e, "kcal/mol/e"}};
 
 }  // namespace
 
-std::string to_string(CoulombMethod method) {
-  switch (method) {
-    case CoulombMethod::direct:
-      return "direct";
-    case CoulombMethod::cutoff:
-      return "cutoff";
-    case CoulombMethod::mdh:
-      return "mdh";
-  }
-  return "?";
-}
-
-std::string to_string(CoulombImpl impl) {
-  switch (impl) {
-    case CoulombImpl::kokkos:
-      return "kokkos";
-    case CoulombImpl::host:
-      return "host";
-    case CoulombImpl::cuda:
-      return "cuda";
-    case CoulombImpl::automatic:
-      break;
-  }
-  return "auto";
-}
-
-std::string to_string(PotentialUnits units) {
-  switch (units) {
-    case PotentialUnits::kT_per_e:
-      return "kT/e";
-    case PotentialUnits::volt:
-      return "V";
-    case PotentialUnits::kcal_per_mol_e:
-      return "kcal/mol/e";
-  }
-  return "?";
-}
+std::string to_string(CoulombMethod value) { return name_of(coulomb_method_names, value); }
 
 CoulombMethod coulomb_method_from_string(const std::string& name) {
-  for (CoulombMethod m : all_methods)
-    if (to_string(m) == name) return m;
-  throw InputError({"", "--method", -1},
-                   "unknown method '" + name + "' (expected direct, cutoff or mdh)");
+  return value_named(coulomb_method_names, name, "--method", "method");
 }
+
+std::string to_string(CoulombImpl value) { return name_of(coulomb_impl_names, value); }
 
 CoulombImpl coulomb_impl_from_string(const std::string& name) {
-  if (name == "auto") return CoulombImpl::automatic;
-  for (CoulombImpl impl : all_impls)
-    if (to_string(impl) == name) return impl;
-  throw InputError({"", "--impl", -1}, "unknown potential implementation '" + name +
-                                           "' (expected auto, kokkos, host or cuda)");
+  return value_named(coulomb_impl_names, name, "--impl", "potential implementation");
 }
 
+std::string to_string(PotentialUnits value) { return name_of(potential_units_names, value); }
+
 PotentialUnits potential_units_from_string(const std::string& name) {
-  for (PotentialUnits u : all_units)
-    if (to_string(u) == name) return u;
-  throw InputError({"", "--units", -1},
-                   "unknown units '" + name + "' (expected kT/e, V or kcal/mol/e)");
+  return value_named(potential_units_names, name, "--units", "units");
 }
 
 std::string coulomb_refusal(CoulombImpl impl, [[maybe_unused]] const CoulombShape& shape,

@@ -1,27 +1,20 @@
 #include "kernels/density/selection.hpp"
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/names.hpp"
 
 namespace kmol {
+namespace {
 
-std::string to_string(DensityImpl impl) {
-  switch (impl) {
-    case DensityImpl::kokkos:
-      return "kokkos";
-    case DensityImpl::cuda:
-      return "cuda";
-    case DensityImpl::automatic:
-      break;
-  }
-  return "auto";
-}
+constexpr Named<DensityImpl> density_impl_names[] = {
+    {DensityImpl::automatic, "auto"}, {DensityImpl::kokkos, "kokkos"}, {DensityImpl::cuda, "cuda"}};
+
+}  // namespace
+
+std::string to_string(DensityImpl value) { return name_of(density_impl_names, value); }
 
 DensityImpl density_impl_from_string(const std::string& name) {
-  if (name == "auto") return DensityImpl::automatic;
-  for (DensityImpl impl : {DensityImpl::kokkos, DensityImpl::cuda})
-    if (to_string(impl) == name) return impl;
-  throw InputError({"", "--impl", -1},
-                   "unknown density implementation '" + name + "' (expected auto, kokkos or cuda)");
+  return value_named(density_impl_names, name, "--impl", "density implementation");
 }
 
 std::string density_refusal(DensityImpl impl, Platform platform) {

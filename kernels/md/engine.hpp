@@ -131,7 +131,7 @@ struct MdSimulation<ExecSpace, T>::Engine {
         md::neighbour_forces(space, x, list, out, box, lj);
         return;
       }
-      case MdForceImpl::cpu:
+      case MdForceImpl::host:
         if constexpr (platform == Platform::host) {
           if (!host)
             host = std::make_unique<LjHostForces<T>>(n, box_length, settings.cutoff, settings.skin,

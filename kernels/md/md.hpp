@@ -18,7 +18,7 @@
 
 namespace kmol {
 
-enum class MdForceImpl { automatic, all_pairs, cuda, cells, neighbour_half, neighbour_full, cpu };
+enum class MdForceImpl { automatic, all_pairs, cuda, cells, neighbour_half, neighbour_full, host };
 enum class Thermostat { none, andersen, langevin };
 
 std::string to_string(MdForceImpl impl);

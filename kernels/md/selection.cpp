@@ -4,65 +4,38 @@
 
 #include "kernels/md/host/lj_host.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/names.hpp"
 
 namespace kmol {
 namespace {
 
-constexpr MdForceImpl all_impls[] = {MdForceImpl::all_pairs,      MdForceImpl::cuda,
-                                     MdForceImpl::cells,          MdForceImpl::neighbour_half,
-                                     MdForceImpl::neighbour_full, MdForceImpl::cpu};
+constexpr Named<MdForceImpl> md_force_impl_names[] = {
+    {MdForceImpl::automatic, "auto"},
+    {MdForceImpl::all_pairs, "all_pairs"},
+    {MdForceImpl::cuda, "cuda"},
+    {MdForceImpl::cells, "cells"},
+    {MdForceImpl::neighbour_half, "neighbour_half"},
+    {MdForceImpl::neighbour_full, "neighbour_full"},
+    {MdForceImpl::host, "host"}};
+constexpr Named<Thermostat> thermostat_names[] = {{Thermostat::none, "none"},
+                                                  {Thermostat::andersen, "andersen"},
+                                                  {Thermostat::langevin, "langevin"}};
 
 double shortest_side(const MdShape& s) { return std::min({s.box.x, s.box.y, s.box.z}); }
 
 }  // namespace
 
-std::string to_string(MdForceImpl impl) {
-  switch (impl) {
-    case MdForceImpl::all_pairs:
-      return "all_pairs";
-    case MdForceImpl::cuda:
-      return "cuda";
-    case MdForceImpl::cells:
-      return "cells";
-    case MdForceImpl::neighbour_half:
-      return "neighbour_half";
-    case MdForceImpl::neighbour_full:
-      return "neighbour_full";
-    case MdForceImpl::cpu:
-      return "cpu";
-    case MdForceImpl::automatic:
-      break;
-  }
-  return "auto";
-}
+std::string to_string(MdForceImpl value) { return name_of(md_force_impl_names, value); }
 
 MdForceImpl md_force_impl_from_string(const std::string& name) {
-  if (name == "auto") return MdForceImpl::automatic;
-  for (MdForceImpl impl : all_impls)
-    if (to_string(impl) == name) return impl;
-  throw InputError(
-      {"", "impl", -1},
-      "unknown md implementation '" + name +
-          "' (expected auto, all_pairs, cuda, cells, neighbour_half, neighbour_full or cpu)");
+  if (name == "cpu") return MdForceImpl::host;  // accepted alias: scripts name the CPU kernel so
+  return value_named(md_force_impl_names, name, "impl", "md implementation");
 }
 
-std::string to_string(Thermostat thermostat) {
-  switch (thermostat) {
-    case Thermostat::none:
-      return "none";
-    case Thermostat::andersen:
-      return "andersen";
-    case Thermostat::langevin:
-      return "langevin";
-  }
-  return "?";
-}
+std::string to_string(Thermostat value) { return name_of(thermostat_names, value); }
 
 Thermostat thermostat_from_string(const std::string& name) {
-  for (Thermostat t : {Thermostat::none, Thermostat::andersen, Thermostat::langevin})
-    if (to_string(t) == name) return t;
-  throw InputError({"", "thermostat", -1},
-                   "unknown thermostat '" + name + "' (expected none, andersen or langevin)");
+  return value_named(thermostat_names, name, "thermostat", "thermostat");
 }
 
 std::string md_force_refusal(MdForceImpl impl, const MdShape& shape, Platform platform) {
@@ -84,9 +57,9 @@ std::string md_force_refusal(MdForceImpl impl, const MdShape& shape, Platform pl
       return shortest_side(shape) >= 3 * (shape.cutoff + shape.skin)
                  ? ""
                  : "neighbour lists need a box at least 3 (r_c + skin) across";
-    case MdForceImpl::cpu:
-      if (platform != Platform::host) return "cpu runs on host execution spaces only";
-      if (!lj_host_available()) return "cpu needs a build with AVX2 (x86-64-v3 flags)";
+    case MdForceImpl::host:
+      if (platform != Platform::host) return "host runs on host execution spaces only";
+      if (!lj_host_available()) return "host needs a build with AVX2 (x86-64-v3 flags)";
       return shortest_side(shape) >= 3 * (shape.cutoff + shape.skin)
                  ? ""
                  : "neighbour lists need a box at least 3 (r_c + skin) across";
@@ -103,10 +76,10 @@ MdForceImpl choose_md_force_impl(const MdShape& shape, Platform platform, MdForc
     return requested;
   }
   // Measured (perf/bench_md, same run, perf/results/2026-11-21-*-md-*.json): on CPUs the AVX2
-  // half list (cpu) beats full lists 2.5-3.5x per core; on the H200 full lists win (no atomics:
+  // half list (host) beats full lists 2.5-3.5x per core; on the H200 full lists win (no atomics:
   // 1.2-1.35x half lists).
   for (MdForceImpl impl :
-       {MdForceImpl::cpu, MdForceImpl::neighbour_full, MdForceImpl::cells, MdForceImpl::cuda})
+       {MdForceImpl::host, MdForceImpl::neighbour_full, MdForceImpl::cells, MdForceImpl::cuda})
     if (md_force_refusal(impl, shape, platform).empty()) return impl;
   return MdForceImpl::all_pairs;
 }
@@ -129,11 +102,11 @@ AlgorithmSummary md_summary() {
                                "never automatically (--impl neighbour_half)"});
   s.implementations.push_back({"neighbour_full", "every backend; box >= 3 (r_c + skin); no atomics",
                                "GPUs: boxes at least 3 (r_c + skin) across"});
-  s.implementations.push_back(
-      {"cpu",
-       "host spaces, AVX2 builds; box >= 3 (r_c + skin); half list in cell order, "
-       "per-thread forces",
-       "CPUs: boxes at least 3 (r_c + skin) across"});
+  s.implementations.push_back({"host",
+                               "host spaces, AVX2 builds (--impl cpu is an alias); box >= 3 (r_c + "
+                               "skin); half list in cell order, "
+                               "per-thread forces",
+                               "CPUs: boxes at least 3 (r_c + skin) across"});
   return s;
 }
 

@@ -5,29 +5,22 @@
 #include <cmath>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/names.hpp"
 
 namespace kmol {
+namespace {
 
-std::string to_string(OrbitalImpl impl) {
-  switch (impl) {
-    case OrbitalImpl::kokkos:
-      return "kokkos";
-    case OrbitalImpl::host:
-      return "host";
-    case OrbitalImpl::cuda:
-      return "cuda";
-    case OrbitalImpl::automatic:
-      break;
-  }
-  return "auto";
-}
+constexpr Named<OrbitalImpl> orbital_impl_names[] = {{OrbitalImpl::automatic, "auto"},
+                                                     {OrbitalImpl::kokkos, "kokkos"},
+                                                     {OrbitalImpl::host, "host"},
+                                                     {OrbitalImpl::cuda, "cuda"}};
+
+}  // namespace
+
+std::string to_string(OrbitalImpl value) { return name_of(orbital_impl_names, value); }
 
 OrbitalImpl orbital_impl_from_string(const std::string& name) {
-  if (name == "auto") return OrbitalImpl::automatic;
-  for (OrbitalImpl impl : {OrbitalImpl::kokkos, OrbitalImpl::host, OrbitalImpl::cuda})
-    if (to_string(impl) == name) return impl;
-  throw InputError({"", "--impl", -1}, "unknown orbital implementation '" + name +
-                                           "' (expected auto, kokkos, host or cuda)");
+  return value_named(orbital_impl_names, name, "--impl", "orbital implementation");
 }
 
 std::string orbital_refusal(OrbitalImpl impl, Platform platform) {

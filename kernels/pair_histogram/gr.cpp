@@ -5,26 +5,22 @@
 
 #include "kernels/pair_histogram/binning.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/names.hpp"
 
 namespace kmol {
+namespace {
 
-std::string to_string(RdfNormalization mode) {
-  switch (mode) {
-    case RdfNormalization::density:
-      return "density";
-    case RdfNormalization::none:
-      return "none";
-    case RdfNormalization::rdf:
-      break;
-  }
-  return "rdf";
-}
+constexpr Named<RdfNormalization> rdf_normalization_names[] = {
+    {RdfNormalization::rdf, "rdf"},
+    {RdfNormalization::density, "density"},
+    {RdfNormalization::none, "none"}};
+
+}  // namespace
+
+std::string to_string(RdfNormalization value) { return name_of(rdf_normalization_names, value); }
 
 RdfNormalization rdf_normalization_from_string(const std::string& name) {
-  for (auto mode : {RdfNormalization::rdf, RdfNormalization::density, RdfNormalization::none})
-    if (to_string(mode) == name) return mode;
-  throw InputError({"", "norm", -1},
-                   "unknown normalisation '" + name + "' (expected rdf, density or none)");
+  return value_named(rdf_normalization_names, name, "norm", "normalisation");
 }
 
 Rdf normalize_rdf(const RdfCountsSummary& s, RdfNormalization mode) {

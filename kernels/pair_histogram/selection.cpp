@@ -3,12 +3,17 @@
 #include <cmath>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/names.hpp"
 
 namespace kmol {
 namespace {
 
-constexpr PairHistogramImpl all_impls[] = {PairHistogramImpl::kokkos, PairHistogramImpl::host,
-                                           PairHistogramImpl::cuda, PairHistogramImpl::cells};
+constexpr Named<PairHistogramImpl> pair_histogram_impl_names[] = {
+    {PairHistogramImpl::automatic, "auto"},
+    {PairHistogramImpl::kokkos, "kokkos"},
+    {PairHistogramImpl::host, "host"},
+    {PairHistogramImpl::cuda, "cuda"},
+    {PairHistogramImpl::cells, "cells"}};
 
 // Cells examine the partners within two cells of thickness >= r_max / 2: they pay while that
 // neighbourhood, measured as 27 r_max^3 / V, is a small enough part of the box, and there are
@@ -31,6 +36,12 @@ bool cells_pay(const PairHistogramShape& s, Platform platform) {
 
 }  // namespace
 
+std::string to_string(PairHistogramImpl value) { return name_of(pair_histogram_impl_names, value); }
+
+PairHistogramImpl pair_histogram_impl_from_string(const std::string& name) {
+  return value_named(pair_histogram_impl_names, name, "impl", "pair-histogram implementation");
+}
+
 PairHistogramShape shape_of(std::int64_t n_a, std::int64_t n_b, bool one_set,
                             const PairHistogramSettings& settings) {
   const BoxSpec box = validated(settings.box);
@@ -42,30 +53,6 @@ PairHistogramShape shape_of(std::int64_t n_a, std::int64_t n_b, bool one_set,
           volume(box),
           2 * inscribed_radius(box),
           settings.n_bins};
-}
-
-std::string to_string(PairHistogramImpl impl) {
-  switch (impl) {
-    case PairHistogramImpl::kokkos:
-      return "kokkos";
-    case PairHistogramImpl::host:
-      return "host";
-    case PairHistogramImpl::cuda:
-      return "cuda";
-    case PairHistogramImpl::cells:
-      return "cells";
-    case PairHistogramImpl::automatic:
-      break;
-  }
-  return "auto";
-}
-
-PairHistogramImpl pair_histogram_impl_from_string(const std::string& name) {
-  if (name == "auto") return PairHistogramImpl::automatic;
-  for (PairHistogramImpl impl : all_impls)
-    if (to_string(impl) == name) return impl;
-  throw InputError({"", "impl", -1}, "unknown pair-histogram implementation '" + name +
-                                         "' (expected auto, kokkos, host, cuda or cells)");
 }
 
 std::string pair_histogram_refusal(PairHistogramImpl impl, const PairHistogramShape& shape,

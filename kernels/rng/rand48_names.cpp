@@ -1,36 +1,24 @@
 #include "kernels/rng/rand48_fill.hpp"
+#include "kmol/core/names.hpp"
 
 namespace kmol {
+namespace {
 
-std::string to_string(Rand48Kind kind) {
-  switch (kind) {
-    case Rand48Kind::lrand48:
-      return "lrand48";
-    case Rand48Kind::mrand48:
-      return "mrand48";
-    case Rand48Kind::drand48:
-      return "drand48";
-  }
-  return "?";
-}
+constexpr Named<Rand48Kind> rand48_kind_names[] = {{Rand48Kind::lrand48, "lrand48"},
+                                                   {Rand48Kind::mrand48, "mrand48"},
+                                                   {Rand48Kind::drand48, "drand48"}};
+constexpr Named<Rand48Layout> rand48_layout_names[] = {{Rand48Layout::automatic, "auto"},
+                                                       {Rand48Layout::blocked, "blocked"},
+                                                       {Rand48Layout::interleaved, "interleaved"}};
+
+}  // namespace
+
+std::string to_string(Rand48Kind value) { return name_of(rand48_kind_names, value); }
 
 Rand48Kind rand48_kind_from_string(const std::string& name) {
-  for (Rand48Kind kind : {Rand48Kind::lrand48, Rand48Kind::mrand48, Rand48Kind::drand48})
-    if (to_string(kind) == name) return kind;
-  throw InputError({"", "kind", -1},
-                   "unknown rand48 kind '" + name + "' (expected lrand48, mrand48 or drand48)");
+  return value_named(rand48_kind_names, name, "kind", "rand48 kind");
 }
 
-std::string to_string(Rand48Layout layout) {
-  switch (layout) {
-    case Rand48Layout::blocked:
-      return "blocked";
-    case Rand48Layout::interleaved:
-      return "interleaved";
-    case Rand48Layout::automatic:
-      break;
-  }
-  return "auto";
-}
+std::string to_string(Rand48Layout value) { return name_of(rand48_layout_names, value); }
 
 }  // namespace kmol

@@ -20,6 +20,7 @@
 #include "kernels/coulomb/cuda/coulomb_cuda.hpp"
 #include "kernels/coulomb/evaluator.hpp"
 #include "kernels/coulomb/point_table.hpp"
+#include "kernels/cuda_check.hpp"
 #include "kernels/cuda_device_mutex.hpp"
 
 namespace kmol {
@@ -29,11 +30,7 @@ constexpr int kThreadsX = 32, kRows = 4, kPoints = 8;  // a block: 4 rows x 256 
 constexpr int kStaged = 256;                           // atoms per shared-memory copy
 constexpr std::size_t kConstantBytes = 64 * 1024;
 
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA potential: ") + what + ": " +
-                             cudaGetErrorString(status));
-}
+constexpr CudaCheck check{"CUDA potential"};
 
 template <class T>
 struct alignas(4 * sizeof(T)) Atom4 {

@@ -23,6 +23,7 @@
 #include "kernels/coulomb/cuda/coulomb_cuda.hpp"
 #include "kernels/coulomb/cuda/cutoff_bins.hpp"
 #include "kernels/coulomb/evaluator.hpp"
+#include "kernels/cuda_check.hpp"
 #include "kernels/cuda_device_mutex.hpp"
 #include "kernels/cuda_staging.hpp"
 
@@ -36,11 +37,7 @@ constexpr long long kSlabs = 8;  // of the map, copied back while the next is co
 constexpr double kOverflowFraction =
     0.002;  // capacity: at most this share of atoms left to the host
 
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA cutoff potential: ") + what + ": " +
-                             cudaGetErrorString(status));
-}
+constexpr CudaCheck check{"CUDA cutoff potential"};
 
 template <class T>
 struct alignas(4 * sizeof(T)) Atom4 {

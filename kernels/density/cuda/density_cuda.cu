@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda_check.hpp"
 #include "kernels/cuda_staging.hpp"
 #include "kernels/density/cuda/density_cuda.hpp"
 #include "kernels/density/half.hpp"
@@ -19,11 +20,7 @@ namespace {
 
 constexpr int kRunsX = 8, kRowsY = 16;  // a block: 8 runs of 4 points along x, 16 rows along y
 
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA density: ") + what + ": " +
-                             cudaGetErrorString(status));
-}
+constexpr CudaCheck check{"CUDA density"};
 
 __global__ void cell_of_kernel(CellGrid grid, int n, const float* __restrict__ x,
                                const float* __restrict__ y, const float* __restrict__ z,

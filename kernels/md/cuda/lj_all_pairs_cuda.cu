@@ -3,6 +3,7 @@
 // once per block instead of once per pair.
 #include <stdexcept>
 
+#include "kernels/cuda_check.hpp"
 #include "kernels/md/cuda/lj_all_pairs_cuda.hpp"
 
 namespace kmol {
@@ -57,9 +58,7 @@ template <class T>
 std::string lj_all_pairs_cuda(const LjAllPairsCudaArgs<T>& args, cudaStream_t stream) {
   const int blocks = (args.n + block_size - 1) / block_size;
   if (blocks > 0) all_pairs_kernel<T><<<blocks, block_size, 0, stream>>>(args);
-  const cudaError_t status = cudaGetLastError();
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("md cuda all pairs: ") + cudaGetErrorString(status));
+  CudaCheck{"CUDA md all pairs"}(cudaGetLastError(), "all_pairs_kernel");
   return "cuda: " + std::to_string(blocks) + " blocks x " + std::to_string(block_size) +
          " threads, shared tiles";
 }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/cuda_check.hpp"
 #include "kernels/orbital/cuda/orbital_cuda.hpp"
 #include "kernels/orbital/evaluator.hpp"
 
@@ -14,11 +15,7 @@ namespace {
 constexpr int kThreadsX = 32, kRows = 4, kPoints = 4;  // a block: 4 rows x 128 points
 constexpr std::int64_t kConstantBytes = 64 * 1024;
 
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA orbital: ") + what + ": " +
-                             cudaGetErrorString(status));
-}
+constexpr CudaCheck check{"CUDA orbital"};
 
 __constant__ double
     c_tables[kConstantBytes / sizeof(double)];  // double: 8-byte alignment for the sections

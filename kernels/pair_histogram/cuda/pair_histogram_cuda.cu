@@ -15,6 +15,7 @@
 // shortcuts exact) bins with one edge test and a branch-free square root, selects each count
 // instead of branching, and lets a warp skip an A atom none of whose pairs counts; B is put in
 // Morton order so that this happens often. The generic one handles labels and any range.
+#include "kernels/cuda_check.hpp"
 #include "kernels/cuda_device_mutex.hpp"
 #include "kernels/pair_histogram/cuda/pair_histogram_cuda.hpp"
 #include "kernels/pair_histogram/cuda/pair_histogram_cuda_region.hpp"
@@ -57,11 +58,7 @@ constexpr std::int64_t kUnitsPerBlock = 16;   // work units per block and tile: 
 constexpr int kMinSubTile = 64;               // A atoms per unit, enough to hide its setup
 constexpr std::int64_t kMinSorted = 1 << 16;  // fewer B atoms are not worth sorting
 
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA pair histogram: ") + what + ": " +
-                             cudaGetErrorString(status));
-}
+constexpr CudaCheck check{"CUDA pair histogram"};
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
