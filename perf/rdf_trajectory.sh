@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rdf_trajectory.sh KMOL [--device cpu|gpu|all] [--gpus N] [--reference-frames F] [--kmol-only] [--out DIR]
 #
-# The trajectory benchmark of issue 4: a periodic box of 100,000 atoms (ideal gas, 0.1 atoms per
+# The whole-trajectory benchmark: a periodic box of 100,000 atoms (ideal gas, 0.1 atoms per
 # cubic Angstrom, 100 x 100 x 100 Angstrom), 100 frames, r_max = 15 Angstrom, 300 bins.
 # kmol rdf runs on all frames (twice: the second run finds the file in the page cache, and is
 # the one reported); MDAnalysis' InterRDF and `gmx rdf` run in the same script on the first F
