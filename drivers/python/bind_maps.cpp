@@ -17,8 +17,9 @@ namespace kmol::python {
 namespace {
 
 // The values of `map` as one float32 array in kmol's order (i fastest), converted when needed.
-py::array_t<float, py::array::f_style | py::array::forcecast> map_values(
-    const py::handle& values, const io::RegularGrid& grid, const std::string& name) {
+py::array_t<float, py::array::f_style | py::array::forcecast> map_values(const py::handle& values,
+                                                                         const Grid& grid,
+                                                                         const std::string& name) {
   auto a = py::array_t<float, py::array::f_style | py::array::forcecast>::ensure(values);
   if (!a || a.ndim() != 3) bad_input(name, "an (nx, ny, nz) array of map values");
   for (int d = 0; d < 3; ++d)
@@ -31,7 +32,7 @@ py::array_t<float, py::array::f_style | py::array::forcecast> map_values(
 
 // A kmol.Map, or values with origin and spacing, as float32 values and their grid.
 struct MapIn {
-  io::RegularGrid grid;
+  Grid grid;
   py::array_t<float, py::array::f_style | py::array::forcecast> values;
 };
 
@@ -45,8 +46,7 @@ MapIn map_in(const py::object& map, const py::object& origin, const py::object& 
   if (!a || a.ndim() != 3) bad_input(name, "a kmol.Map or an (nx, ny, nz) array");
   if (origin.is_none() || spacing.is_none())
     bad_input("origin", "origin and spacing with an array");
-  const io::RegularGrid grid =
-      grid_from(origin, spacing, py::make_tuple(a.shape(0), a.shape(1), a.shape(2)));
+  const Grid grid = grid_from(origin, spacing, py::make_tuple(a.shape(0), a.shape(1), a.shape(2)));
   return {grid, map_values(a, grid, name)};
 }
 
@@ -61,15 +61,13 @@ MapOut potential_in(const py::object& positions, const py::object& charges, cons
   if (s.method == CoulombMethod::mdh && radii.is_none()) bad_input("radii", "radii for mdh");
   if (s.lattice.points() == 0) {
     const Coordinates<double> exact = coordinates<double>(positions, "positions");
-    s.lattice = lattice_around(exact.data(), exact.size(), s.lattice.spacing, padding);
+    s.lattice = grid_around(exact.data(), exact.size(), s.lattice.spacing[0], padding);
   }
   const CoulombInput<T> in{xyz.data(), q.data(), radii.is_none() ? nullptr : r.data(), xyz.size()};
   PotentialMap<T> map = without_gil([&] {
     return on_device(device, [&](const auto& space) { return coulomb_potential(space, in, s); });
   });
-  const io::RegularGrid grid{map.lattice.origin,
-                             {map.lattice.spacing, map.lattice.spacing, map.lattice.spacing},
-                             map.lattice.counts};
+  const Grid& grid = map.lattice;
   return map_of(adopt_map(std::move(map.values), map.lattice.counts), grid,
                 to_string(map.impl_used), map.launch, to_string(map.units));
 }
@@ -90,11 +88,11 @@ MapOut potential(py::object positions, py::object charges, py::object radii,
   s.faces_only = faces_only;
   s.compensated = compensated;
   if (!(spacing > 0)) bad_input("spacing", "a positive lattice spacing (Angstrom)");
-  s.lattice.spacing = spacing;
+  s.lattice.spacing = {spacing, spacing, spacing};
   if (origin.is_none() != counts.is_none()) bad_input("origin", "origin and counts together");
   // Without origin and counts, potential_in places the lattice around the atoms.
   if (!origin.is_none()) {
-    const io::RegularGrid g = grid_from(origin, py::float_(spacing), counts);
+    const Grid g = grid_from(origin, py::float_(spacing), counts);
     s.lattice.origin = g.origin;
     s.lattice.counts = g.counts;
   }

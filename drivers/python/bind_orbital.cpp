@@ -17,8 +17,8 @@ MapOut orbital_as(const OrbitalBasis& basis, const MolecularOrbital& mo, const O
     return on_device(device,
                      [&](const auto& space) { return orbital_on_lattice<T>(space, basis, mo, s); });
   });
-  const Lattice& l = map.lattice;
-  const io::RegularGrid grid{l.origin, {l.spacing, l.spacing, l.spacing}, l.counts};
+  const Grid& l = map.lattice;
+  const Grid& grid = l;
   return map_of(adopt_map(std::move(map.values), l.counts), grid, to_string(map.impl_used),
                 map.launch, "bohr^-3/2");
 }
@@ -36,11 +36,11 @@ MapOut orbital(const std::string& path, py::object mo, const std::string& spin, 
   if (!(spacing > 0)) bad_input("spacing", "a positive lattice spacing (Angstrom)");
   if (origin.is_none() != counts.is_none()) bad_input("origin", "origin and counts together");
   if (origin.is_none()) {
-    s.lattice = lattice_around(molden.positions.data(), molden.atoms(), spacing, padding);
+    s.lattice = grid_around(molden.positions.data(), molden.atoms(), spacing, padding);
   } else {
-    const io::RegularGrid g = grid_from(origin, py::float_(spacing), counts);
+    const Grid g = grid_from(origin, py::float_(spacing), counts);
     s.lattice.origin = g.origin;
-    s.lattice.spacing = spacing;
+    s.lattice.spacing = {spacing, spacing, spacing};
     s.lattice.counts = g.counts;
   }
   const OrbitalBasis basis(molden);

@@ -44,9 +44,8 @@ py::object box_to_python(const BoxSpec& box) {
   return std::move(edges);
 }
 
-io::RegularGrid grid_from(const py::handle& origin, const py::handle& spacing,
-                          const py::handle& counts) {
-  io::RegularGrid grid;
+Grid grid_from(const py::handle& origin, const py::handle& spacing, const py::handle& counts) {
+  Grid grid;
   auto o = values<double>(origin, "origin", 3);
   grid.origin = {o.at(0), o.at(1), o.at(2)};
   auto h = py::array_t<double, py::array::forcecast>::ensure(spacing);

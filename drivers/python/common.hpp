@@ -85,8 +85,7 @@ BoxSpec box_from(const py::handle& object);
 py::object box_to_python(const BoxSpec& box);
 
 // A regular grid from origin (3,), spacing (scalar or (3,)) and counts (3,).
-io::RegularGrid grid_from(const py::handle& origin, const py::handle& spacing,
-                          const py::handle& counts);
+Grid grid_from(const py::handle& origin, const py::handle& spacing, const py::handle& counts);
 
 enum class Precision { single, double_ };
 // "single", "double", or "auto": the dtype of `like` (float32: single; anything else: double).
@@ -118,12 +117,12 @@ auto without_gil(F&& f) {
 // A scalar map (kmol.Map): values[i, j, k] at origin + (i, j, k) * spacing (Angstrom).
 struct MapOut {
   py::array values;  // (nx, ny, nz), i fastest in memory
-  io::RegularGrid grid;
+  Grid grid;
   std::string impl, launch, units;
 };
 
-inline MapOut map_of(py::array values, const io::RegularGrid& grid, std::string impl,
-                     std::string launch, std::string units) {
+inline MapOut map_of(py::array values, const Grid& grid, std::string impl, std::string launch,
+                     std::string units) {
   return {std::move(values), grid, std::move(impl), std::move(launch), std::move(units)};
 }
 
