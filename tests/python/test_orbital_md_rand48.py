@@ -65,7 +65,7 @@ def test_md_steps_like_the_command(cli, tmp_path, precision):
         np.testing.assert_array_equal(positions.astype(frame.dtype), frame)
     rows = [line.split(",") for line in open(tmp_path / "log.csv") if line[0].isdigit()]
     assert float(rows[-1][5]) == pytest.approx(seen[-1][2]["total"], rel=1e-9)
-    assert md.impl == "cpu" and md.positions.shape == (864, 3)
+    assert md.impl == "host" and md.positions.shape == (864, 3)
 
 
 def test_md_from_positions_and_errors():
