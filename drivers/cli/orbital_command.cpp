@@ -104,7 +104,7 @@ void write_lobes(const OrbitalOptions& o, const OrbitalMap<T>& map) {
 
 // Writes the plane through --plot-at (default: the middle) as text and draws it with
 // scripts/plot_slice.py under Debian's python3 (matplotlib).
-void preflight_orbital(const CLI::App& cmd, const OrbitalOptions& o, const Lattice& lattice) {
+void preflight_orbital(const CLI::App& cmd, const OrbitalOptions& o, const Grid& lattice) {
   const double points = double(lattice.points());
   const double value = o.precision == "double" ? 8 : 4;
   RunPlan plan;

@@ -62,7 +62,7 @@ void check_option_use(const CLI::App& cmd, const PotentialOptions& o) {
   excludes(cmd, "--padding", "--origin");
 }
 
-void preflight_potential(const CLI::App& cmd, const PotentialOptions& o, const Lattice& lattice) {
+void preflight_potential(const CLI::App& cmd, const PotentialOptions& o, const Grid& lattice) {
   const double points = double(lattice.points());
   const double value = o.precision == "double" ? 8 : 4;
   const bool hdf5 = has_extension(o.out, ".h5") || has_extension(o.out, ".hdf5");

@@ -43,7 +43,7 @@ void check_option_use(const CLI::App& cmd, const SurfOptions& o) {
   needs_option(cmd, {"--plot-axis", "--plot-at"}, "--plot");
 }
 
-void preflight_surf(const SurfOptions& o, const io::RegularGrid& grid) {
+void preflight_surf(const SurfOptions& o, const Grid& grid) {
   const double points = double(grid.counts[0]) * double(grid.counts[1]) * double(grid.counts[2]);
   const double value = o.storage == "half" ? 2 : 4;
   const bool text = has_extension(o.out, ".dx");
