@@ -15,6 +15,7 @@
 #include "drivers/cli/map_output.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
+#include "drivers/cli/with_space.hpp"
 #include "kernels/correlation/correlation.hpp"
 #include "kernels/density/density.hpp"
 #include "kmol/core/errors.hpp"
@@ -88,17 +89,6 @@ FrameResult compare_on(const Space& space, const std::vector<Vec3<float>>& xyz,
   return r;
 }
 
-template <class F>
-auto on_device(const std::string& device, F&& f) {
-  if (device == "cpu") return f(Kokkos::DefaultHostExecutionSpace());
-#ifdef KOKKOS_ENABLE_CUDA
-  if (device == "gpu" || !gpu_devices().empty()) return f(Kokkos::Cuda());
-#endif
-  if (device == "gpu")
-    throw UnsupportedError("--device gpu: no GPU backend or no GPU (build KMOL_CONFIG=cuda)");
-  return f(Kokkos::DefaultHostExecutionSpace());
-}
-
 // Frame options only apply to a trajectory, ranges of frames only to its timeline.
 void check_option_use(const CLI::App& cmd, const CcOptions& o) {
   const bool trajectory = io::sniff_file(o.input) != io::FileKind::text;
@@ -130,7 +120,7 @@ int cc(const CcOptions& o) {
   const double sigma = sigma_per_resolution * o.resolution;
   auto run = [&](const std::vector<Vec3<float>>& xyz) {
     const std::vector<float> sigmas(xyz.size(), float(sigma));
-    return on_device(o.device, [&](const auto& space) {
+    return with_space(o.device, [&](const auto& space) {
       return compare_on(space, xyz, sigmas, ref, settings, cs);
     });
   };

@@ -10,6 +10,7 @@
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/pool_options.hpp"
+#include "drivers/cli/with_space.hpp"
 #include "drivers/library/example_systems.hpp"
 #include "drivers/library/gpu_runtime.hpp"
 #include "drivers/library/pool_pair_histogram.hpp"
@@ -86,15 +87,8 @@ PairHistogramResult compute(const HistogramOptions& o, const ExampleSystem& s,
     WorkerPool pool(pool_workers(o.pool, o.device == "all" ? 1 : 0, std::max(1, cores - devices)));
     return pair_histogram_on_pool(pool, input, settings, TileOptions{2, o.regions});
   }
-  if (o.device == "cpu")
-    return pair_histogram(Kokkos::DefaultHostExecutionSpace(), input, settings);
-#ifdef KOKKOS_ENABLE_CUDA
-  return pair_histogram(Kokkos::Cuda(), input, settings);
-#else
-  if (o.device == "gpu")
-    throw UnsupportedError("--device gpu: this build has no GPU backend (build KMOL_CONFIG=cuda)");
-  return pair_histogram(Kokkos::DefaultHostExecutionSpace(), input, settings);
-#endif
+  return with_space(o.device,
+                    [&](const auto& space) { return pair_histogram(space, input, settings); });
 }
 
 // Writes next to the target and renames, so a failed run never leaves a half-written file.

@@ -106,27 +106,9 @@ int run_histograms(HistogramsOptions& o) {
     job.settings.n_species = n_species;
   }
   const std::int64_t n_pairs = std::int64_t(n_species) * (n_species + 1) / 2;
-  job.settings.r_min = t.r_min;
-  job.settings.r_max = t.r_max;
-  job.settings.n_bins = to.bins;
-  job.settings.impl = pair_histogram_impl_from_string(to.impl);
-  job.periodic = !to.no_pbc;
-  job.precision = to.precision == "double" ? Precision::double_ : Precision::single;
-
-  PipelineOptions workers = pipeline_workers(to);
-  const std::int64_t positions = std::int64_t(t.frames.size());
-  check_bins(to.bins, n_pairs, (positions + to.interval - 1) / to.interval,
-             workers.cpu_workers + workers.gpu_workers);
-  const std::string fingerprint = fmt::format(
-      "histograms {} frames={} atoms={} group={} top={} sel={} slice={} rmin={} rmax={} bins={} "
-      "interval={} "
-      "precision={} pbc={}",
-      t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->description(), to.top,
-      o.selection, to.frames, t.r_min, t.r_max, to.bins, to.interval, to.precision, !to.no_pbc);
-  const std::string state_path = partial_state_path(o.out);
-  RunState state =
-      resume_or_start(to.resume_policy(), state_path, positions, n_pairs * to.bins, fingerprint);
-  const PipelineStats stats = run_with_state(t, job, workers, state, state_path, to.quiet);
+  set_pair_settings(to, t, job);
+  const auto [state, stats, state_path] = run_resumable(
+      t, job, to, n_pairs, o.out, run_fingerprint("histograms sel=" + o.selection, to, t));
   if (!Cluster::root()) {  // rank 0 writes the outputs
     std::remove(state_path.c_str());
     return 0;

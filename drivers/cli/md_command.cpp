@@ -14,6 +14,7 @@
 
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/option_checks.hpp"
+#include "drivers/cli/with_space.hpp"
 #include "kernels/md/health.hpp"
 #include "kernels/md/md.hpp"
 #include "kmol/core/errors.hpp"
@@ -337,16 +338,8 @@ Action add_md_command(CLI::App& app) {
     settings.seed = o->seed;
     settings.impl = md_force_impl_from_string(o->impl);
     const MdState start = starting_state(*o);
-    if (o->device == "cpu")
-      return simulate_on(Kokkos::DefaultHostExecutionSpace(), *o, start, settings);
-#ifdef KOKKOS_ENABLE_CUDA
-    return simulate_on(Kokkos::Cuda(), *o, start, settings);
-#else
-    if (o->device == "gpu")
-      throw UnsupportedError(
-          "--device gpu: this build has no GPU backend (build KMOL_CONFIG=cuda)");
-    return simulate_on(Kokkos::DefaultHostExecutionSpace(), *o, start, settings);
-#endif
+    return with_space(o->device,
+                      [&](const auto& space) { return simulate_on(space, *o, start, settings); });
   };
 }
 

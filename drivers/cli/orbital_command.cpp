@@ -13,6 +13,7 @@
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
+#include "drivers/cli/with_space.hpp"
 #include "kernels/orbital/conventions.hpp"
 #include "kernels/orbital/examples.hpp"
 #include "kernels/orbital/orbital.hpp"
@@ -47,21 +48,8 @@ bool ends_with(const std::string& s, const std::string& tail) {
 template <class T>
 OrbitalMap<T> run(const OrbitalOptions& o, const OrbitalBasis& basis, const MolecularOrbital& mo,
                   const OrbitalSettings& s) {
-  if (o.device == "cpu")
-    return orbital_on_lattice<T>(Kokkos::DefaultHostExecutionSpace(), basis, mo, s);
-#ifdef KOKKOS_ENABLE_CUDA
-  if (o.device == "gpu" || !gpu_devices().empty())
-    return orbital_on_lattice<T>(Kokkos::Cuda(), basis, mo, s);
-#endif
-  if (o.device == "gpu")
-    throw UnsupportedError("--device gpu: no GPU backend or no GPU (build KMOL_CONFIG=cuda)");
-  return orbital_on_lattice<T>(Kokkos::DefaultHostExecutionSpace(), basis, mo, s);
-}
-
-template <class Space>
-SurfaceMesh lobe(const Space& space, const Grid& grid, const std::vector<float>& values,
-                 float iso) {
-  return marching_cubes(space, grid, values.data(), iso);
+  return with_space(o.device,
+                    [&](const auto& space) { return orbital_on_lattice<T>(space, basis, mo, s); });
 }
 
 // The orbital's two lobes, psi = +iso and psi = -iso, in one mesh (each closed where it does not
@@ -77,14 +65,9 @@ void write_lobes(const OrbitalOptions& o, const OrbitalMap<T>& map) {
     if (sign < 0)
       for (float& v : values) v = -v;
     SurfaceMesh part;
-#ifdef KOKKOS_ENABLE_CUDA
-    if (o.device != "cpu" && !gpu_devices().empty())
-      part = lobe(Kokkos::Cuda(), grid, values, float(o.iso));
-    else
-      part = lobe(Kokkos::DefaultHostExecutionSpace(), grid, values, float(o.iso));
-#else
-    part = lobe(Kokkos::DefaultHostExecutionSpace(), grid, values, float(o.iso));
-#endif
+    part = with_space(o.device, [&](const auto& space) {
+      return marching_cubes(space, grid, values.data(), float(o.iso));
+    });
     const MeshMeasures m = measure_mesh(part);
     report += fmt::format("; {} lobe: {} triangles, area {:.6g} A^2, volume {:.6g} A^3{}",
                           sign > 0 ? "+" : "-", part.triangles.size(), m.area, m.volume,

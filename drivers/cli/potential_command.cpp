@@ -15,6 +15,7 @@
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/pool_options.hpp"
+#include "drivers/cli/with_space.hpp"
 #include "drivers/library/cluster.hpp"
 #include "drivers/library/pool_potential.hpp"
 #include "drivers/library/potential_hdf5.hpp"
@@ -181,13 +182,7 @@ PotentialMap<T> run(const PotentialOptions& o, const CoulombInput<T>& input,
     WorkerPool pool(pool_workers(o.pool, 0, 0));
     return coulomb_potential_on_pool(pool, input, s, o.slabs);
   }
-  if (o.device == "cpu") return run_on(Kokkos::DefaultHostExecutionSpace(), input, s);
-#ifdef KOKKOS_ENABLE_CUDA
-  if (o.device == "gpu" || !gpu_devices().empty()) return run_on(Kokkos::Cuda(), input, s);
-#endif
-  if (o.device == "gpu")
-    throw UnsupportedError("--device gpu: no GPU backend or no GPU (build KMOL_CONFIG=cuda)");
-  return run_on(Kokkos::DefaultHostExecutionSpace(), input, s);
+  return with_space(o.device, [&](const auto& space) { return run_on(space, input, s); });
 }
 
 // Long maps go in slabs of z planes with a progress bar on a terminal; each slab is an

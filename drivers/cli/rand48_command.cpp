@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/with_space.hpp"
 #include "kernels/rng/rand48_fill.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/preflight.hpp"
@@ -113,18 +114,7 @@ Action add_rand48_command(CLI::App& app) {
     plan.force = o->force;
     preflight(plan);
     Runtime runtime({o->threads, -1});
-    if (o->device == "cpu") {
-      generate_on(Kokkos::DefaultHostExecutionSpace(), *o);
-      return 0;
-    }
-#ifdef KOKKOS_ENABLE_CUDA
-    generate_on(Kokkos::Cuda(), *o);
-#else
-    if (o->device == "gpu")
-      throw UnsupportedError(
-          "--device gpu: this build has no GPU backend (build KMOL_CONFIG=cuda)");
-    generate_on(Kokkos::DefaultHostExecutionSpace(), *o);
-#endif
+    with_space(o->device, [&](const auto& space) { generate_on(space, *o); });
     return 0;
   };
 }

@@ -68,9 +68,7 @@ int run_rdf(RdfOptions& o) {
     job.molecule_b = gather(self, job.atoms_b);
   }
 
-  job.settings.r_min = t.r_min;
-  job.settings.r_max = t.r_max;
-  job.settings.n_bins = to.bins;
+  set_pair_settings(to, t, job);
   if (o.gmx) {
     // gmx's bins are centred on multiples of the width: count in half bins and add pairs of them.
     if (t.r_min != 0) throw InputError({"", "--rmin", -1}, "--gmx bins start at r = 0");
@@ -79,31 +77,17 @@ int run_rdf(RdfOptions& o) {
     job.settings.r_max = t.r_max - 0.5 * t.r_max / to.bins;
     job.settings.n_bins = 2 * to.bins - 1;
   }
-  job.settings.impl = pair_histogram_impl_from_string(to.impl);
-  job.periodic = !to.no_pbc;
-  job.precision = to.precision == "double" ? Precision::double_ : Precision::single;
   const RdfNormalization norm = rdf_normalization_from_string(o.norm);
   if (norm == RdfNormalization::rdf && to.no_pbc)
     throw InputError(
         {"", "--norm", -1},
         "rdf normalisation needs the box volume; with --no-pbc use --norm density or none");
 
-  PipelineOptions workers = pipeline_workers(to);
   const std::int64_t positions = std::int64_t(t.frames.size());
-  check_bins(job.settings.n_bins, 1, (positions + to.interval - 1) / to.interval,
-             workers.cpu_workers + workers.gpu_workers);
-
-  const std::string fingerprint = fmt::format(
-      "rdf {} frames={} atoms={} group={} top={} sel1={} sel2={} slice={} rmin={} rmax={} bins={} "
-      "interval={} "
-      "precision={} exclude={} pbc={} gmx={}",
-      t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->description(), to.top,
-      o.sel1, sel2, to.frames, t.r_min, t.r_max, to.bins, to.interval, to.precision, o.exclude_same,
-      !to.no_pbc, o.gmx);
-  const std::string state_path = partial_state_path(o.out);
-  RunState state =
-      resume_or_start(to.resume_policy(), state_path, positions, job.settings.n_bins, fingerprint);
-  const PipelineStats stats = run_with_state(t, job, workers, state, state_path, to.quiet);
+  const std::string command =
+      fmt::format("rdf sel1={} sel2={} exclude={} gmx={}", o.sel1, sel2, o.exclude_same, o.gmx);
+  const auto [state, stats, state_path] =
+      run_resumable(t, job, to, 1, o.out, run_fingerprint(command, to, t));
   if (!Cluster::root()) {  // rank 0 writes the outputs
     std::remove(state_path.c_str());
     return 0;

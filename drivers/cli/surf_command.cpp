@@ -10,6 +10,7 @@
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/map_output.hpp"
 #include "drivers/cli/option_checks.hpp"
+#include "drivers/cli/with_space.hpp"
 #include "kernels/density/density.hpp"
 #include "kernels/surface/surface.hpp"
 #include "kmol/core/errors.hpp"
@@ -77,18 +78,6 @@ DensityMap density_on(const Space& space, const Structure& s, const DensitySetti
       space, {s.positions.data(), s.radii.data(), std::int64_t(s.positions.size())}, settings);
 }
 
-// Runs f on the space --device names (the GPU when there is one, by default).
-template <class F>
-auto on_device(const std::string& device, F&& f) {
-  if (device == "cpu") return f(Kokkos::DefaultHostExecutionSpace());
-#ifdef KOKKOS_ENABLE_CUDA
-  if (device == "gpu" || !gpu_devices().empty()) return f(Kokkos::Cuda());
-#endif
-  if (device == "gpu")
-    throw UnsupportedError("--device gpu: no GPU backend or no GPU (build KMOL_CONFIG=cuda)");
-  return f(Kokkos::DefaultHostExecutionSpace());
-}
-
 int surf(const SurfOptions& o) {
   io::ScalarMap map;
   std::string source;
@@ -121,7 +110,7 @@ int surf(const SurfOptions& o) {
     preflight_surf(o, settings.grid);
     timer.reset();
     const DensityMap density =
-        on_device(o.device, [&](const auto& space) { return density_on(space, s, settings); });
+        with_space(o.device, [&](const auto& space) { return density_on(space, s, settings); });
     const double seconds = timer.seconds();
     const auto& g = density.grid;
     fmt::print(
@@ -158,7 +147,7 @@ int surf(const SurfOptions& o) {
     if (below)
       for (float& v : map.values) v = -v;
     timer.reset();
-    const SurfaceMesh mesh = on_device(o.device, [&](const auto& space) {
+    const SurfaceMesh mesh = with_space(o.device, [&](const auto& space) {
       return triangulate_on(space, map, float(below ? -o.iso : o.iso));
     });
     if (below)

@@ -93,6 +93,39 @@ PipelineOptions pipeline_workers(const TrajectoryOptions& o) {
   return p;
 }
 
+void set_pair_settings(const TrajectoryOptions& o, const Trajectory& t, FrameJob& job) {
+  job.settings.r_min = t.r_min;
+  job.settings.r_max = t.r_max;
+  job.settings.n_bins = o.bins;
+  job.settings.impl = pair_histogram_impl_from_string(o.impl);
+  job.periodic = !o.no_pbc;
+  job.precision = o.precision == "double" ? Precision::double_ : Precision::single;
+}
+
+std::string run_fingerprint(const std::string& command, const TrajectoryOptions& o,
+                            const Trajectory& t) {
+  return fmt::format(
+      "{} {} frames={} atoms={} group={} top={} slice={} rmin={} rmax={} bins={} interval={} "
+      "precision={} pbc={}",
+      command, t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->description(),
+      o.top, o.frames, t.r_min, t.r_max, o.bins, o.interval, o.precision, !o.no_pbc);
+}
+
+TrajectoryRun run_resumable(Trajectory& t, const FrameJob& job, const TrajectoryOptions& o,
+                            std::int64_t histograms, const std::string& out,
+                            const std::string& fingerprint) {
+  const PipelineOptions workers = pipeline_workers(o);
+  const std::int64_t positions = std::int64_t(t.frames.size());
+  const std::int32_t bins = job.settings.n_bins;
+  check_bins(bins, histograms, (positions + o.interval - 1) / o.interval,
+             workers.cpu_workers + workers.gpu_workers);
+  std::string state_path = partial_state_path(out);
+  RunState state =
+      resume_or_start(o.resume_policy(), state_path, positions, histograms * bins, fingerprint);
+  const PipelineStats stats = run_with_state(t, job, workers, state, state_path, o.quiet);
+  return {std::move(state), stats, std::move(state_path)};
+}
+
 std::string describe_stats(const PipelineStats& s, std::int64_t frames) {
   std::string text = fmt::format(
       "{} frames in {:.3f} s ({:.1f} frames/s); reading {:.3f} s ({:.0f}% of wall time)", frames,

@@ -36,6 +36,27 @@ void check_bins(std::int32_t bins, std::int64_t histograms, std::int64_t interva
 // Workers from --device and --workers, with a progress bar on a terminal unless --quiet.
 PipelineOptions pipeline_workers(const TrajectoryOptions& options);
 
+// The pair-histogram settings every trajectory command takes from its options and trajectory.
+void set_pair_settings(const TrajectoryOptions& options, const Trajectory& t, FrameJob& job);
+
+// Identifies a run's counts: `command` (the command and its own options) with the file, its
+// frames and atoms, and every shared option that changes a count. A saved partial run resumes
+// only under the same fingerprint.
+std::string run_fingerprint(const std::string& command, const TrajectoryOptions& options,
+                            const Trajectory& t);
+
+struct TrajectoryRun {
+  RunState state;
+  PipelineStats stats;
+  std::string state_path;  // the partial state beside the output, removed once it is written
+};
+
+// Checks the bins of `histograms` histograms per frame, resumes the partial run saved beside `out`
+// when it has this fingerprint, and runs the job over the trajectory's frames.
+TrajectoryRun run_resumable(Trajectory& t, const FrameJob& job, const TrajectoryOptions& options,
+                            std::int64_t histograms, const std::string& out,
+                            const std::string& fingerprint);
+
 // One line on frames, rates, devices and the implementation, for the end of a run.
 std::string describe_stats(const PipelineStats& stats, std::int64_t frames);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "kernels/density/half.hpp"
 #include "kmol/core/errors.hpp"
@@ -15,25 +16,9 @@ double density_cut_radius(double sigma, double threshold) {
 
 Grid density_grid_around(const Vec3<float>* positions, std::int64_t n, double spacing,
                          double padding) {
-  if (!(spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
-  if (n == 0) throw InputError({"", "atoms", -1}, "no atoms to place a lattice around");
-  Vec3<double> lo = positions[0].cast<double>(), hi = lo;
-  for (std::int64_t a = 1; a < n; ++a) {
-    const Vec3<double> p = positions[a].cast<double>();
-    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
-    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
-  }
-  Grid g;
-  g.spacing = {spacing, spacing, spacing};
-  const double l[3] = {lo.x, lo.y, lo.z}, h[3] = {hi.x, hi.y, hi.z};
-  double origin[3];
-  for (int a = 0; a < 3; ++a) {
-    const double extent = h[a] - l[a] + 2 * padding;
-    g.counts[std::size_t(a)] = std::int64_t(std::ceil(extent / spacing)) + 1;
-    origin[a] = 0.5 * (l[a] + h[a]) - 0.5 * spacing * double(g.counts[std::size_t(a)] - 1);
-  }
-  g.origin = {origin[0], origin[1], origin[2]};
-  return g;
+  std::vector<Vec3<double>> exact(std::size_t(std::max<std::int64_t>(n, 0)));
+  for (std::int64_t a = 0; a < n; ++a) exact[std::size_t(a)] = positions[a].cast<double>();
+  return grid_around(exact.data(), n, spacing, padding);
 }
 
 float DensityMap::at(std::int64_t p) const {
