@@ -53,7 +53,7 @@ struct MdSimulation<ExecSpace, T>::Engine {
   md::ForceOutput<ExecSpace, T> out;
   md::CellList<ExecSpace, T> cells;
   md::NeighbourList<ExecSpace, T> list;
-  std::unique_ptr<LjHostForces<T>> host;  // --impl cpu
+  std::unique_ptr<LjHostForces<T>> host;  // --impl host
   std::int64_t step;
   double time;
 

@@ -3,7 +3,8 @@
 #include <omp.h>
 #if defined(__AVX2__) && defined(__FMA__)
 #define KMOL_MD_HOST_AVX2 1
-#include <immintrin.h>
+#include "kernels/md/host/avx2_lanes.hpp"
+#include "kernels/md/host/image_cells.hpp"
 #endif
 
 #include <algorithm>
@@ -24,138 +25,8 @@ bool lj_host_available() {
 }
 
 #ifdef KMOL_MD_HOST_AVX2
-namespace {
-
-// One AVX2 register of T and what the sweeps do with it. Positions and forces are rows of four
-// (x, y, z, 0), so a partner's row is one aligned load and a register's worth of rows transposes
-// into x, y and z registers: no per-component scalar gathers.
-template <class T>
-struct Lanes;
-
-template <>
-struct Lanes<float> {
-  using V = __m256;
-  static constexpr int width = 8;
-  static V set(float a) { return _mm256_set1_ps(a); }
-  static V add(V a, V b) { return _mm256_add_ps(a, b); }
-  static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
-  static V mul(V a, V b) { return _mm256_mul_ps(a, b); }
-  static V div(V a, V b) { return _mm256_div_ps(a, b); }
-  static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
-  static V sqrt(V a) { return _mm256_sqrt_ps(a); }
-  static V floor(V a) { return _mm256_floor_ps(a); }
-  static V less(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
-  static V both(V a, V b) { return _mm256_and_ps(a, b); }
-  static V select(V mask, V yes, V no) { return _mm256_blendv_ps(no, yes, mask); }
-  static V first(int m) {  // lanes 0..m-1 set
-    return _mm256_castsi256_ps(
-        _mm256_cmpgt_epi32(_mm256_set1_epi32(m), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-  }
-  static int bits(V mask) { return _mm256_movemask_ps(mask); }
-  static float sum(V v) {
-    __m128 a = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    a = _mm_add_ps(a, _mm_movehl_ps(a, a));
-    return _mm_cvtss_f32(_mm_add_ss(a, _mm_movehdup_ps(a)));
-  }
-  // Rows row(0..7) into x, y, z.
-  template <class Row>
-  static void load(Row row, V& x, V& y, V& z) {
-    const auto pair = [&](int k) {
-      return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(row(k))),
-                                  _mm_load_ps(row(k + 4)), 1);
-    };
-    const V r0 = pair(0), r1 = pair(1), r2 = pair(2), r3 = pair(3);
-    const V t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
-    const V t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
-    x = _mm256_shuffle_ps(t0, t2, 0x44);
-    y = _mm256_shuffle_ps(t0, t2, 0xEE);
-    z = _mm256_shuffle_ps(t1, t3, 0x44);
-  }
-  // Row row(k) -= (x, y, z) of lane k.
-  template <class Row>
-  static void subtract(Row row, V x, V y, V z) {
-    const V zero = _mm256_setzero_ps();
-    const V t0 = _mm256_unpacklo_ps(x, y), t1 = _mm256_unpackhi_ps(x, y);
-    const V t2 = _mm256_unpacklo_ps(z, zero), t3 = _mm256_unpackhi_ps(z, zero);
-    const V r[4] = {_mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
-                    _mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE)};
-    for (int k = 0; k < 4; ++k) {
-      float* lo = row(k);
-      float* hi = row(k + 4);
-      _mm_store_ps(lo, _mm_sub_ps(_mm_load_ps(lo), _mm256_castps256_ps128(r[k])));
-      _mm_store_ps(hi, _mm_sub_ps(_mm_load_ps(hi), _mm256_extractf128_ps(r[k], 1)));
-    }
-  }
-};
-
-template <>
-struct Lanes<double> {
-  using V = __m256d;
-  static constexpr int width = 4;
-  static V set(double a) { return _mm256_set1_pd(a); }
-  static V add(V a, V b) { return _mm256_add_pd(a, b); }
-  static V sub(V a, V b) { return _mm256_sub_pd(a, b); }
-  static V mul(V a, V b) { return _mm256_mul_pd(a, b); }
-  static V div(V a, V b) { return _mm256_div_pd(a, b); }
-  static V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
-  static V sqrt(V a) { return _mm256_sqrt_pd(a); }
-  static V floor(V a) { return _mm256_floor_pd(a); }
-  static V less(V a, V b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
-  static V both(V a, V b) { return _mm256_and_pd(a, b); }
-  static V select(V mask, V yes, V no) { return _mm256_blendv_pd(no, yes, mask); }
-  static V first(int m) {
-    return _mm256_castsi256_pd(
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x(m), _mm256_setr_epi64x(0, 1, 2, 3)));
-  }
-  static int bits(V mask) { return _mm256_movemask_pd(mask); }
-  static double sum(V v) {
-    const __m128d a = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
-    return _mm_cvtsd_f64(_mm_add_sd(a, _mm_unpackhi_pd(a, a)));
-  }
-  template <class Row>
-  static void load(Row row, V& x, V& y, V& z) {
-    const V r0 = _mm256_load_pd(row(0)), r1 = _mm256_load_pd(row(1)), r2 = _mm256_load_pd(row(2)),
-            r3 = _mm256_load_pd(row(3));
-    const V t0 = _mm256_unpacklo_pd(r0, r1),
-            t1 = _mm256_unpackhi_pd(r0, r1);  // x0 x1 z0 z1, y0 y1 w0 w1
-    const V t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-    x = _mm256_permute2f128_pd(t0, t2, 0x20);
-    y = _mm256_permute2f128_pd(t1, t3, 0x20);
-    z = _mm256_permute2f128_pd(t0, t2, 0x31);
-  }
-  template <class Row>
-  static void subtract(Row row, V x, V y, V z) {
-    const V zero = _mm256_setzero_pd();
-    const V t0 = _mm256_unpacklo_pd(x, y),
-            t1 = _mm256_unpackhi_pd(x, y);  // x0 y0 x2 y2, x1 y1 x3 y3
-    const V t2 = _mm256_unpacklo_pd(z, zero), t3 = _mm256_unpackhi_pd(z, zero);
-    const V r[4] = {_mm256_permute2f128_pd(t0, t2, 0x20), _mm256_permute2f128_pd(t1, t3, 0x20),
-                    _mm256_permute2f128_pd(t0, t2, 0x31), _mm256_permute2f128_pd(t1, t3, 0x31)};
-    for (int k = 0; k < 4; ++k) {
-      double* p = row(k);
-      _mm256_store_pd(p, _mm256_sub_pd(_mm256_load_pd(p), r[k]));
-    }
-  }
-};
-
-// For each 8-bit mask, the lanes whose bits are set, in order, packed into the low lanes.
-struct SetBitTable {
-  std::uint64_t packed[256];
-  SetBitTable() {
-    for (int m = 0; m < 256; ++m) {
-      std::uint64_t p = 0;
-      for (int lane = 0, k = 0; lane < 8; ++lane)
-        if (m >> lane & 1) p |= std::uint64_t(lane) << (8 * k++);
-      packed[m] = p;
-    }
-  }
-  __m256i lanes(int mask) const {
-    return _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(std::int64_t(packed[mask])));
-  }
-};
-const SetBitTable set_bits;
-
-}  // namespace
+using md_host::Lanes;
+using md_host::set_bits;
 
 // ShiftedForceLJ::evaluate on a register of squared distances, operation for operation (so each
 // lane rounds exactly as the scalar evaluator does; tests/test_md.cpp checks it bit for bit).
@@ -240,29 +111,14 @@ struct LjHostForces<T>::State {
   using L = Lanes<T>;
   using V = typename L::V;
   static constexpr int width = L::width;
-  static constexpr int unshifted =
-      13;  // image code (sx + 1) + 3 (sy + 1) + 9 (sz + 1) of the atom itself
 
   int n, threads, team = 1;
   PeriodicBox<T> box;
   ShiftedForceLJ<T> lj;
   double skin;
   T reach2;
-  // Cells of edge >= reach / 2, so partners lie within two cells along each axis: 125 small cells
-  // cover less volume (3.7 times the sphere of reach) than 27 large ones (6.4 times). A box of
-  // 3 reach holds at least 6 along each axis, so no atom meets two images of another.
-  int cells[3];
-  T cell_scale[3];
-  // The extended grid: the box's cells plus two layers of image cells below and above in x and y
-  // and above in z, all that the upper half of the stencil reaches, so sweeps and builds take
-  // plain differences (no minimum image). Slots: its cells in order, each cell's atoms (or images
-  // of atoms) by atom index; a row of five cells along x is one run of slots.
-  int grid[3];
-  int slots = 0;
-  std::vector<int> cell_start, slot_atom, slot_cell, real_slot, atom_slot_start, atom_slots, counts,
-      partners;
-  std::vector<unsigned char> slot_image;
-  T image_shift[27][3];
+  md_host::ImageCells<T> cells;
+  std::vector<int> counts, partners;
   int capacity = 2 * L::width;     // grows on the first build (and whenever a list outgrows it)
   Aligned<T> rows, thread_forces;  // rows: slots + width, the tail padding (read, never used)
   std::vector<T> at_build;         // each atom's position at the last build
@@ -275,87 +131,19 @@ struct LjHostForces<T>::State {
         threads(std::max(1, threads_)),
         box(PeriodicBox<T>::of(box_length)),
         lj(ShiftedForceLJ<T>::with_cutoff(cutoff)),
-        skin(skin_) {
-    const double reach = cutoff + skin;
-    reach2 = T(reach * reach);
-    const double l[3] = {box_length.x, box_length.y, box_length.z};
-    if (std::min({l[0], l[1], l[2]}) < 3 * reach)
-      throw UnsupportedError("md --impl cpu: the box must be at least 3 (r_c + skin) across");
-    for (int d = 0; d < 3; ++d) {
-      cells[d] = int(std::floor(l[d] * 2 / reach));
-      cell_scale[d] = T(cells[d] / l[d]);
-    }
-    grid[0] = cells[0] + 4;
-    grid[1] = cells[1] + 4;
-    grid[2] = cells[2] + 2;
-    for (int code = 0; code < 27; ++code) {
-      const int s[3] = {code % 3 - 1, code / 3 % 3 - 1, code / 9 - 1};
-      for (int d = 0; d < 3; ++d) image_shift[code][d] = T(s[d] * l[d]);
-    }
-    cell_start.assign(std::size_t(grid[0]) * grid[1] * grid[2] + 1, 0);
-    real_slot.resize(std::size_t(n));
-    atom_slot_start.resize(std::size_t(n) + 1);
+        skin(skin_),
+        reach2(T((cutoff + skin_) * (cutoff + skin_))),
+        cells(atoms, box_length, cutoff + skin_) {
     counts.resize(std::size_t(n));
     at_build.resize(3 * std::size_t(n));
     atom_energy.resize(std::size_t(n));
     atom_virial.resize(std::size_t(n));
   }
 
-  // Extended cell of cell coordinates c (each in the grid's range).
-  int extended(const int* c) const { return (c[0] + 2) + grid[0] * ((c[1] + 2) + grid[1] * c[2]); }
-
-  // Calls visit(image code, extended cell) for the atom at p and each of its images that falls in
-  // the extended grid (the atom's cell within two of a face), in a fixed order.
-  template <class Visit>
-  void images(const T* p, Visit visit) const {
-    int c[3], shifts[3][2], count[3];
-    for (int d = 0; d < 3; ++d) {
-      c[d] = std::max(0, std::min(int(p[d] * cell_scale[d]), cells[d] - 1));
-      shifts[d][0] = 0;
-      count[d] = 1;
-      if (c[d] < 2)
-        shifts[d][count[d]++] = 1;
-      else if (c[d] >= cells[d] - 2 && d < 2)
-        shifts[d][count[d]++] = -1;  // no images below in z
-    }
-    for (int z = 0; z < count[2]; ++z)
-      for (int y = 0; y < count[1]; ++y)
-        for (int x = 0; x < count[0]; ++x) {
-          const int s[3] = {shifts[0][x], shifts[1][y], shifts[2][z]};
-          const int e[3] = {c[0] + s[0] * cells[0], c[1] + s[1] * cells[1], c[2] + s[2] * cells[2]};
-          visit((s[0] + 1) + 3 * (s[1] + 1) + 9 * (s[2] + 1), extended(e));
-        }
-  }
-
-  // Atoms and their images into the extended grid's cells (a counting sort, stable).
+  // Atoms and their images into cells, with force rows for them all.
   void sort_into_cells(const T* x) {
-    std::fill(cell_start.begin(), cell_start.end(), 0);
-    for (int a = 0; a < n; ++a)
-      images(x + 3 * a, [&](int, int cell) { ++cell_start[std::size_t(cell) + 1]; });
-    for (std::size_t c = 1; c < cell_start.size(); ++c) cell_start[c] += cell_start[c - 1];
-    slots = cell_start.back();
-    slot_atom.resize(std::size_t(slots));
-    slot_cell.resize(std::size_t(slots));
-    slot_image.resize(std::size_t(slots));
-    std::vector<int> cursor(cell_start.begin(), cell_start.end() - 1);
-    for (int a = 0; a < n; ++a)
-      images(x + 3 * a, [&](int code, int cell) {
-        const std::size_t s = std::size_t(cursor[std::size_t(cell)]++);
-        slot_atom[s] = a;
-        slot_cell[s] = cell;
-        slot_image[s] = static_cast<unsigned char>(code);
-      });
-    std::fill(atom_slot_start.begin(), atom_slot_start.end(), 0);
-    for (int s = 0; s < slots; ++s) ++atom_slot_start[std::size_t(slot_atom[std::size_t(s)]) + 1];
-    for (int a = 0; a < n; ++a)
-      atom_slot_start[std::size_t(a) + 1] += atom_slot_start[std::size_t(a)];
-    atom_slots.resize(std::size_t(slots));
-    std::vector<int> fill(atom_slot_start.begin(), atom_slot_start.end() - 1);
-    for (int s = 0, k = 0; s < slots; ++s) {
-      const std::size_t a = std::size_t(slot_atom[std::size_t(s)]);
-      atom_slots[std::size_t(fill[a]++)] = s;
-      if (slot_image[std::size_t(s)] == unshifted) real_slot[std::size_t(k++)] = s;
-    }
+    cells.sort(x);
+    const int slots = cells.slots;
     if (std::size_t(slots + width) * 4 > thread_stride) {
       thread_stride =
           4 * std::size_t(slots + slots / 16 + width);  // room for the next builds' images
@@ -375,9 +163,9 @@ struct LjHostForces<T>::State {
             inv[3] = {box.inverse.x, box.inverse.y, box.inverse.z};
     T most = 0;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(max : most)
-    for (int s = 0; s < slots; ++s) {
-      const std::size_t a = std::size_t(slot_atom[std::size_t(s)]);
-      const T* shift = image_shift[slot_image[std::size_t(s)]];
+    for (int s = 0; s < cells.slots; ++s) {
+      const std::size_t a = std::size_t(cells.slot_atom[std::size_t(s)]);
+      const T* shift = cells.image_shift[cells.slot_image[std::size_t(s)]];
       T moved2 = 0;
       for (int d = 0; d < 3; ++d) {
         const T p = x[3 * a + d], p0 = b[3 * a + d];
@@ -422,21 +210,21 @@ struct LjHostForces<T>::State {
   // next two planes of 25 in z), padded to whole registers with the slot past the last.
   // Returns the padded length.
   int list_of(int k) {
-    const int i = real_slot[std::size_t(k)];
+    const int i = cells.real_slot[std::size_t(k)];
     const T* r = rows.get() + 4 * std::size_t(i);
     const V xi = L::set(r[0]), yi = L::set(r[1]), zi = L::set(r[2]);
-    const int cell = slot_cell[std::size_t(i)];
-    const int* start = cell_start.data();
+    const int cell = cells.slot_cell[std::size_t(i)];
+    const int* start = cells.start.data();
     int* out = partners.data() + std::size_t(k) * std::size_t(capacity);
     int c = scan(i + 1, start[cell + 3], xi, yi, zi, out, 0);
     for (int oz = 0; oz <= 2; ++oz)
       for (int oy = oz == 0 ? 1 : -2; oy <= 2; ++oy) {
-        const int first = cell + grid[0] * (oy + grid[1] * oz) - 2;
+        const int first = cell + cells.extent[0] * (oy + cells.extent[1] * oz) - 2;
         c = scan(start[first], start[first + 5], xi, yi, zi, out, c);
       }
     counts[std::size_t(k)] = c;
     const int padded = round_up(c, width);
-    for (int m = c; m < padded && m < capacity; ++m) out[m] = slots;
+    for (int m = c; m < padded && m < capacity; ++m) out[m] = cells.slots;
     return padded;
   }
 
@@ -460,7 +248,7 @@ struct LjHostForces<T>::State {
     const V zero = L::set(0);
     const LjLanes<T> pair(lj);
     const T* r = rows.get();
-    const int i = real_slot[std::size_t(k)];
+    const int i = cells.real_slot[std::size_t(k)];
     const T* ri = r + 4 * std::size_t(i);
     const V xi = L::set(ri[0]), yi = L::set(ri[1]), zi = L::set(ri[2]);
     V fx = zero, fy = zero, fz = zero, energy = zero, virial = zero;
@@ -490,13 +278,15 @@ struct LjHostForces<T>::State {
     fi[0] += L::sum(fx);
     fi[1] += L::sum(fy);
     fi[2] += L::sum(fz);
-    const std::size_t atom = std::size_t(slot_atom[std::size_t(i)]);
+    const std::size_t atom = std::size_t(cells.slot_atom[std::size_t(i)]);
     atom_energy[atom] = L::sum(energy);
     atom_virial[atom] = L::sum(virial);
   }
 
   int first_real(int t) const { return int(std::int64_t(n) * t / team); }
-  int first_slot(int t) const { return t < team ? real_slot[std::size_t(first_real(t))] : slots; }
+  int first_slot(int t) const {
+    return t < team ? cells.real_slot[std::size_t(first_real(t))] : cells.slots;
+  }
 
   void compute(const T* x, T* f, T* energy, T* virial) {
     if (builds == 0 || double(gather(x)) > 0.25 * skin * skin) build(x);
@@ -509,15 +299,17 @@ struct LjHostForces<T>::State {
 #pragma omp barrier
       const int t = omp_get_thread_num();
       T* forces = thread_forces.get() + thread_stride * std::size_t(t);
-      std::fill(forces + 4 * std::size_t(first_slot(t)), forces + 4 * std::size_t(slots + 1), T(0));
+      std::fill(forces + 4 * std::size_t(first_slot(t)), forces + 4 * std::size_t(cells.slots + 1),
+                T(0));
       for (int k = first_real(t), e = first_real(t + 1); k < e; ++k) sweep(k, forces);
     }
     // Each atom's force: its own slot and its images, over the threads' rows.
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int a = 0; a < n; ++a) {
       T sum[3] = {0, 0, 0};
-      for (int m = atom_slot_start[std::size_t(a)]; m < atom_slot_start[std::size_t(a) + 1]; ++m) {
-        const int s = atom_slots[std::size_t(m)];
+      for (int m = cells.atom_slot_start[std::size_t(a)];
+           m < cells.atom_slot_start[std::size_t(a) + 1]; ++m) {
+        const int s = cells.atom_slots[std::size_t(m)];
         for (int t = 0; t < team && first_slot(t) <= s; ++t) {
           const T* row = thread_forces.get() + thread_stride * std::size_t(t) + 4 * std::size_t(s);
           for (int d = 0; d < 3; ++d) sum[d] += row[d];
@@ -549,7 +341,7 @@ LjHostForces<T>::LjHostForces(int atoms, Vec3<double> box, double cutoff, double
   s_ = std::make_unique<State>(atoms, box, cutoff, skin, threads);
 #else
   (void)atoms, (void)box, (void)cutoff, (void)skin, (void)threads;
-  throw UnsupportedError("md --impl cpu: this build has no AVX2 (configure with x86-64-v3 flags)");
+  throw UnsupportedError("md --impl host: this build has no AVX2 (configure with x86-64-v3 flags)");
 #endif
 }
 
@@ -577,12 +369,13 @@ std::int64_t LjHostForces<T>::builds() const {
 template <class T>
 std::string LjHostForces<T>::launch() const {
 #ifdef KMOL_MD_HOST_AVX2
-  return "cpu: half list, skin " + std::to_string(s_->skin) + ", capacity " +
-         std::to_string(s_->capacity) + ", cells " + std::to_string(s_->cells[0]) + "x" +
-         std::to_string(s_->cells[1]) + "x" + std::to_string(s_->cells[2]) + " and images, " +
+  const int* along = s_->cells.along;
+  return "host: half list, skin " + std::to_string(s_->skin) + ", capacity " +
+         std::to_string(s_->capacity) + ", cells " + std::to_string(along[0]) + "x" +
+         std::to_string(along[1]) + "x" + std::to_string(along[2]) + " and images, " +
          std::to_string(s_->threads) + " threads, AVX2 " + std::to_string(State::width) + " lanes";
 #else
-  return "cpu: unavailable";
+  return "host: unavailable";
 #endif
 }
 

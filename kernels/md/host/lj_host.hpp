@@ -1,5 +1,5 @@
 #pragma once
-// The CPU-specialised Lennard-Jones force path (`--impl cpu`): a half Verlet list (each pair once,
+// The CPU-specialised Lennard-Jones force path (`--impl host`): a half Verlet list (each pair once,
 // Newton's third law) over positions copied, each step, into cell order as padded 4-component
 // rows, with periodic images of the atoms near the faces in extra cells (so no minimum image per
 // pair), swept with AVX2 eight (float) or four (double) partners at a time; each thread adds its
@@ -15,7 +15,7 @@
 
 namespace kmol {
 
-// True when this build has the AVX2 sweeps (x86-64-v3 flags); `--impl cpu` is refused otherwise.
+// True when this build has the AVX2 sweeps (x86-64-v3 flags); `--impl host` is refused otherwise.
 bool lj_host_available();
 
 // The sweeps' evaluator on r2[0..m), all within the cutoff: tests check it against
