@@ -141,4 +141,24 @@ row 31 0 "\-\-spacing FLOAT=0.5 " -- potential --help
 stopped 32 INT 1 130 -- rdf traj.h5 --rmax 10 --bins 100 --device cpu --workers 1 --threads 1 --out slow.xvg
 grep -q "resume with: .*rdf traj.h5" <<<"$last" || fail "row 32: $last"
 [[ -s slow.xvg.kmol-partial.h5 ]] || fail "row 32: no partial state kept"
+# A second signal while md runs the steps to its next safe point: it exits at once. A large
+# system makes those steps take seconds, so the second signal lands before the safe point.
+"$kmol" md --atoms 108000 --steps 100000 --every 100000 --log-every 1000 --out twice.h5 \
+  --log twice.csv --quiet > stop35.log 2>&1 &
+pid=$!
+sleep 2
+kill -s TERM $pid 2>/dev/null || fail "row 35: the run ended before the first signal: $(cat stop35.log)"
+for _ in $(seq 1 100); do grep -q "stopping at the next safe point" stop35.log && break; sleep 0.05; done
+grep -q "stopping at the next safe point" stop35.log || fail "row 35: no safe point announced: $(cat stop35.log)"
+kill -s TERM $pid 2>/dev/null || fail "row 35: the run reached its safe point before the second signal"
+second=$(date +%s%N)
+wait $pid
+rc=$?
+waited_ms=$(( ($(date +%s%N) - second) / 1000000 ))
+last=$(cat stop35.log)
+[[ $rc == 143 ]] || fail "row 35: exit $rc after the second SIGTERM, expected 143: $last"
+grep -q "stopped by SIGTERM; temporary files removed" <<<"$last" || fail "row 35: $last"
+grep -q "kept up to step" <<<"$last" && fail "row 35: the run reached its safe point: $last"
+(( waited_ms < 1000 )) || fail "row 35: the second signal took $waited_ms ms to end the run"
+none_left 35 twice.h5 twice.csv
 echo "every mistake in docs/errors.md: ok"
