@@ -13,11 +13,13 @@
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
+#include "drivers/cli/slabs.hpp"
 #include "drivers/cli/with_space.hpp"
 #include "kernels/orbital/conventions.hpp"
 #include "kernels/orbital/examples.hpp"
 #include "kernels/orbital/orbital.hpp"
 #include "kernels/orbital/overlap.hpp"
+#include "kernels/orbital/selection.hpp"
 #include "kernels/surface/surface.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/cube.hpp"
@@ -132,7 +134,15 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
   if (basis.functions() <= 3000)
     norm = overlap(overlap_matrix(basis), mo.coefficients, mo.coefficients);
   Kokkos::Timer timer;
-  const OrbitalMap<T> map = run<T>(o, basis, mo, s);
+  // A long map in slabs of z planes, with a bar on a terminal (kmol potential does the same).
+  validate_orbital_lattice(s.lattice, 1, int(sizeof(T)));  // the whole lattice, before any slab
+  const double work = double(s.lattice.points()) * double(basis.functions());
+  const OrbitalMap<T> map = compute_in_slabs<OrbitalMap<T>>(s.lattice, slabs_for(s.lattice, work),
+                                                            [&](const Grid& lattice) {
+                                                              OrbitalSettings part = s;
+                                                              part.lattice = lattice;
+                                                              return run<T>(o, basis, mo, part);
+                                                            });
   const double seconds = timer.seconds();
   const Grid& l = map.lattice;
   const Grid& grid = l;

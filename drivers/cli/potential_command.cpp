@@ -15,6 +15,7 @@
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/pool_options.hpp"
+#include "drivers/cli/slabs.hpp"
 #include "drivers/cli/with_space.hpp"
 #include "drivers/library/cluster.hpp"
 #include "drivers/library/pool_potential.hpp"
@@ -203,36 +204,14 @@ PotentialMap<T> compute(const PotentialOptions& o, const io::PqrAtoms& atoms,
                                  (std::pow(s.lattice.spacing[0], 3) * s.lattice.points()))
           : atoms.size();
   const double work = per_point * double(s.lattice.points());
-  const std::int64_t nz = s.lattice.counts[2];
   // The pool cuts its own slabs (it would otherwise see slabs of other origins).
-  const std::int64_t slabs = s.faces_only || work < 2e10 || o.pool.wanted() || Cluster::size() > 1
-                                 ? 1
-                                 : std::min<std::int64_t>(nz, 40);
-  if (slabs == 1) return run(o, input, s);
-  const bool show = isatty(fileno(stderr));
-  PotentialMap<T> map;
-  for (std::int64_t b = 0; b < slabs; ++b) {
-    const std::int64_t k0 = nz * b / slabs, k1 = nz * (b + 1) / slabs;
+  const std::int64_t slabs =
+      s.faces_only || o.pool.wanted() || Cluster::size() > 1 ? 1 : slabs_for(s.lattice, work);
+  return compute_in_slabs<PotentialMap<T>>(s.lattice, slabs, [&](const Grid& lattice) {
     CoulombSettings part = s;
-    part.lattice.origin.z += double(k0) * s.lattice.spacing[0];
-    part.lattice.counts[2] = k1 - k0;
-    PotentialMap<T> piece = run(o, input, part);
-    if (b == 0) {
-      map = piece;
-      map.lattice = s.lattice;
-      map.values.assign(std::size_t(s.lattice.points()), T(0));
-    }
-    std::copy(piece.values.begin(), piece.values.end(),
-              map.values.begin() + s.lattice.index(0, 0, k0));
-    if (show) {
-      const int done = int(40 * (b + 1) / slabs);
-      fmt::print(stderr, "\r[{}{}] {:3d}%", std::string(done, '#'), std::string(40 - done, ' '),
-                 int(100 * (b + 1) / slabs));
-      std::fflush(stderr);
-    }
-  }
-  if (show) fmt::print(stderr, "\n");
-  return map;
+    part.lattice = lattice;
+    return run(o, input, part);
+  });
 }
 
 // Writes the plane through --plot-at (default: the middle) as text and draws it with
