@@ -5,8 +5,8 @@
 // between B atoms.
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 
 #include "kernels/pair_histogram/fast_binning.hpp"
@@ -45,14 +45,14 @@ struct RegisterTeam {
     const int team_size = job.tiling.team_size;
     const TeamWindow<Scratch> window{
         Kokkos::View<std::uint32_t*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-            team.team_scratch(Traits::histogram_level), s.w_size + slots_past_window),
+            team.team_scratch(int(Traits::histogram_level)), s.w_size + slots_past_window),
         s.w_begin, s.w_size, s.w_size + 1, team_size};
     auto totals = job.totals.access();
     // Missing atoms lie at infinity (never in range).
     const auto mine_index = [&](int u) {
       return s.a_begin + team.team_rank() + std::int64_t(u) * team_size;
     };
-    const T far = std::numeric_limits<T>::infinity();
+    const T far = T(INFINITY);
     Vec3<T> mine[held];
     for (int u = 0; u < held; ++u)
       mine[u] = mine_index(u) < s.a_end ? job.a(mine_index(u)) : Vec3<T>{far, far, far};

@@ -37,7 +37,7 @@ struct StagedBinsTeam {
     const TeamShare s = job.tiling.share(team.league_rank());
     if (s.b_first >= s.b_last) return;  // the whole team: no pairs
     const TeamWindow<Scratch> window{
-        ScratchArray<std::uint32_t>(team.team_scratch(Traits::histogram_level),
+        ScratchArray<std::uint32_t>(team.team_scratch(int(Traits::histogram_level)),
                                     s.w_size + slots_past_window),
         s.w_begin, s.w_size, s.w_size, job.tiling.team_size};
     const ScratchArray<T> tile_x(team.team_scratch(0), b_tile),
