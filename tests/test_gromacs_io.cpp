@@ -34,6 +34,7 @@ std::string scratch(const std::string& name) {
 struct GasFrames {
   std::int64_t atoms = 0;
   std::vector<std::vector<float>> x;  // nm, per frame
+  std::vector<std::vector<float>> v;  // nm/ps, per frame; an empty frame is written without
   std::vector<std::array<float, 9>> box;
 };
 
@@ -69,6 +70,9 @@ void write_gromacs(const std::string& path, const GasFrames& g, bool tng) {
     fr.bX = true;
     std::vector<float> x = g.x[f];
     fr.x = reinterpret_cast<rvec*>(x.data());
+    std::vector<float> v = f < g.v.size() ? g.v[f] : std::vector<float>();
+    fr.bV = !v.empty();
+    fr.v = reinterpret_cast<rvec*>(v.data());
     fr.bBox = true;
     for (int a = 0; a < 3; ++a)
       for (int b = 0; b < 3; ++b) fr.box[a][b] = g.box[f][3 * a + b];
@@ -217,6 +221,46 @@ TEST(GromacsIo, XtcIndexIsCachedAndRenewedWhenTheFileChanges) {
   }
   std::remove(path.c_str());
   std::remove(cache.c_str());
+}
+
+// md restarts need velocities: TRR and TNG frames carry them where GROMACS wrote them, XTC never.
+TEST(GromacsIo, VelocitiesWhereTheFrameHasThem) {
+  GasFrames g = gas(boxes[1].box, 40, 3);
+  std::mt19937_64 random(5);
+  std::normal_distribution<float> speed(0, 0.5f);
+  for (std::size_t f = 0; f < 2; ++f) {  // frame 2 has positions only
+    g.v.emplace_back(3 * std::size_t(g.atoms));
+    for (float& c : g.v.back()) c = speed(random);
+  }
+  for (const char* format : {"trr", "tng", "xtc"}) {
+    SCOPED_TRACE(format);
+    const bool xtc = std::string(format) == "xtc";
+    const std::string path = scratch(std::string("velocities.") + format);
+    write_gromacs(path, g, std::string(format) == "tng");
+    const auto reader = io::open_trajectory_file(path);
+    ASSERT_EQ(reader->n_frames(), 3);
+    std::vector<Vec3<double>> p(40), v(40);
+    for (std::int64_t f = 0; f < 3; ++f) {
+      const bool expected = !xtc && f < 2;
+      EXPECT_EQ(reader->has_velocities(f), expected) << "frame " << f;
+      if (!expected) {
+        EXPECT_THROW(reader->read_frame_with_velocities(f, p.data(), v.data()), InputError);
+        continue;
+      }
+      const io::FrameInfo info = reader->read_frame_with_velocities(f, p.data(), v.data());
+      EXPECT_EQ(info.step, 10 * f);
+      // TNG compresses velocities too, at 0.001 nm/ps as written.
+      const double tolerance = std::string(format) == "trr" ? 1e-5 : 0.0051;
+      for (std::size_t i = 0; i < 40; ++i) {
+        EXPECT_NEAR(p[i].x, 10.0 * g.x[f][3 * i], tolerance);
+        EXPECT_NEAR(v[i].x, 10.0 * g.v[f][3 * i], tolerance);
+        EXPECT_NEAR(v[i].y, 10.0 * g.v[f][3 * i + 1], tolerance);
+        EXPECT_NEAR(v[i].z, 10.0 * g.v[f][3 * i + 2], tolerance);
+      }
+    }
+    std::remove(path.c_str());
+    std::remove(io::xtc_index_cache_path(path).c_str());
+  }
 }
 
 TEST(GromacsIo, FormatsAreToldByContent) {

@@ -1,5 +1,5 @@
-// kmol md: Lennard-Jones molecular dynamics from an FCC start or the last frame of an H5MD file,
-// writing an H5MD trajectory, a thermodynamic CSV log and a progress bar.
+// kmol md: Lennard-Jones molecular dynamics from an FCC start or a frame of a trajectory (H5MD,
+// TRR, TNG, XTC, NetCDF), writing an H5MD trajectory, a thermodynamic CSV log and a progress bar.
 #include <fmt/core.h>
 #include <fmt/os.h>
 #include <unistd.h>
@@ -18,8 +18,8 @@
 #include "kernels/md/health.hpp"
 #include "kernels/md/md.hpp"
 #include "kmol/core/errors.hpp"
-#include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/io/h5md_writer.hpp"
+#include "kmol/core/io/trajectory_reader.hpp"
 #include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
 #include "kmol/core/stop.hpp"
@@ -39,8 +39,8 @@ struct MdOptions {
 };
 
 // Atoms of the run, known before any is made.
-std::int64_t planned_atoms(const MdOptions& o) {
-  if (!o.restart.empty()) return io::H5mdReader(o.restart).n_atoms();
+std::int64_t planned_atoms(const MdOptions& o, const io::TrajectoryReader* restart) {
+  if (restart != nullptr) return restart->n_atoms();
   if (!o.cells.empty()) return 4 * std::int64_t(o.cells[0]) * o.cells[1] * o.cells[2];
   const std::int64_t k = fcc_cells_per_side(o.atoms);
   return 4 * k * k * k;
@@ -55,8 +55,8 @@ void check_option_use(const CLI::App& cmd, const MdOptions& o) {
   needs_option(cmd, {"--no-velocities", "--write-forces"}, "--out");
 }
 
-void preflight_md(const CLI::App& cmd, const MdOptions& o) {
-  const double n = double(planned_atoms(o));
+void preflight_md(const CLI::App& cmd, const MdOptions& o, const io::TrajectoryReader* restart) {
+  const double n = double(planned_atoms(o, restart));
   const double frames = double(o.steps / o.every + 1);
   const double value = o.precision == "single" ? 4 : 8;
   const double per_frame = n * 3 * value * (1 + !o.no_velocities + o.write_forces) + 256;
@@ -76,30 +76,53 @@ void preflight_md(const CLI::App& cmd, const MdOptions& o) {
 const std::vector<std::string> observable_names = {"temperature", "potential_energy",
                                                    "kinetic_energy", "total_energy", "pressure"};
 
-MdState starting_state(const MdOptions& o) {
-  if (!o.restart.empty()) {
-    io::H5mdReader reader(o.restart);
-    if (reader.n_frames() == 0)
-      throw InputError({o.restart, "particles/position", -1}, "has no frames to restart from");
-    const std::int64_t last = reader.n_frames() - 1;
-    MdState s;
-    s.positions.resize(std::size_t(reader.n_atoms()));
-    if (reader.has_velocities()) s.velocities.resize(s.positions.size());
-    const auto info = reader.read_frame(last, s.positions.data(),
-                                        reader.has_velocities() ? s.velocities.data() : nullptr);
-    const BoxSpec& b = info.box;
-    if (b.kind != BoxKind::orthorhombic)
-      throw InputError({o.restart, "particles/box", long(last)},
-                       "kmol md needs an orthorhombic periodic box");
-    s.box = {b.edges[0].x, b.edges[1].y, b.edges[2].z};
-    s.step = info.step;
-    s.time = info.time;
-    // A configuration without velocities (from another program, say) starts at --temperature.
-    if (s.velocities.empty()) maxwell_boltzmann(s, o.temperature, o.seed);
-    fmt::print(stderr, "kmol md: restarting from {} frame {} (step {}, {} atoms)\n", o.restart,
-               last, s.step, s.positions.size());
-    return s;
+// Like gmx grompp -t: the last frame that has velocities; a file without any (XTC stores none)
+// gives its last frame, with fresh Maxwell-Boltzmann velocities at --temperature, and says so.
+MdState restart_state(io::TrajectoryReader& reader, const MdOptions& o) {
+  const std::int64_t frames = reader.n_frames();
+  if (frames == 0) throw InputError({o.restart, "frames", -1}, "has no frames to restart from");
+  std::int64_t frame = frames - 1;
+  while (frame >= 0 && !reader.has_velocities(frame)) --frame;
+  const bool velocities = frame >= 0;
+  if (!velocities) frame = frames - 1;
+  MdState s;
+  s.positions.resize(std::size_t(reader.n_atoms()));
+  io::FrameInfo info;
+  if (velocities) {
+    s.velocities.resize(s.positions.size());
+    info = reader.read_frame_with_velocities(frame, s.positions.data(), s.velocities.data());
+  } else {
+    info = reader.read_frame(frame, s.positions.data());
   }
+  const BoxSpec& b = info.box;
+  if (b.kind != BoxKind::orthorhombic)
+    throw InputError({o.restart, "box", long(frame)},
+                     "kmol md needs an orthorhombic periodic box; this frame's is " +
+                         std::string(b.kind == BoxKind::none ? "absent" : "triclinic"));
+  s.box = {b.edges[0].x, b.edges[1].y, b.edges[2].z};
+  s.step = info.step;
+  s.time = info.time;
+  std::string note = ", with its velocities";
+  if (!velocities) {
+    maxwell_boltzmann(s, o.temperature, o.seed);
+    note = fmt::format(
+        "; {}: fresh Maxwell-Boltzmann velocities at "
+        "--temperature {} (--seed {})",
+        frames > 1 ? "no frame of the file has velocities" : "the file stores no velocities",
+        o.temperature, o.seed);
+  } else if (frame != frames - 1) {
+    note += " (the last frame that has them; " +
+            (frame + 2 == frames ? fmt::format("frame {} has", frame + 1)
+                                 : fmt::format("frames {} to {} have", frame + 1, frames - 1)) +
+            " positions only)";
+  }
+  fmt::print(stderr, "kmol md: restarting from {} ({}) frame {} (step {}, {} atoms){}\n", o.restart,
+             reader.description(), frame, s.step, s.positions.size(), note);
+  return s;
+}
+
+MdState starting_state(const MdOptions& o, io::TrajectoryReader* restart) {
+  if (restart != nullptr) return restart_state(*restart, o);
   std::array<int, 3> cells;
   if (!o.cells.empty()) {
     cells = {o.cells[0], o.cells[1], o.cells[2]};
@@ -318,7 +341,9 @@ Action add_md_command(CLI::App& app) {
   cmd->add_option("--log", o->log, "Thermodynamic log (CSV)");
   cmd->add_option("--log-every", o->log_every, "Steps between log rows (default: --every)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--restart", o->restart, "Continue from the last frame of this H5MD file")
+  cmd->add_option("--restart", o->restart,
+                  "Continue from the last frame with velocities of this trajectory (H5MD, TRR, "
+                  "TNG; XTC or a file without velocities: its last frame at --temperature)")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--no-velocities", o->no_velocities, "Leave velocities out of the trajectory");
   cmd->add_flag("--write-forces", o->write_forces, "Also store forces in the trajectory");
@@ -326,7 +351,8 @@ Action add_md_command(CLI::App& app) {
   cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
   return [o, cmd] {
     check_option_use(*cmd, *o);
-    preflight_md(*cmd, *o);
+    const auto restart = o->restart.empty() ? nullptr : io::open_trajectory_file(o->restart);
+    preflight_md(*cmd, *o, restart.get());
     Runtime runtime({o->threads, -1});
     MdSettings settings;
     settings.cutoff = o->cutoff;
@@ -337,7 +363,7 @@ Action add_md_command(CLI::App& app) {
     settings.coupling = o->coupling;
     settings.seed = o->seed;
     settings.impl = md_force_impl_from_string(o->impl);
-    const MdState start = starting_state(*o);
+    const MdState start = starting_state(*o, restart.get());
     return with_space(o->device,
                       [&](const auto& space) { return simulate_on(space, *o, start, settings); });
   };

@@ -140,8 +140,10 @@ class XtcReader final : public TrajectoryReader {
   std::vector<std::string> warnings_;
 };
 
-// TRR and TNG through trxio's sequential reader: frames without coordinates are skipped, double-
-// precision TRR files are read through the single-precision library (float coordinates).
+// TRR and TNG through trxio's sequential reader: frames without coordinates are skipped (GROMACS
+// writes velocities and forces at their own intervals), double-precision TRR files are read
+// through the single-precision library (float coordinates). Which frames carry velocities is
+// learnt in the counting pass.
 class SequentialReader final : public TrajectoryReader {
  public:
   SequentialReader(const std::string& path, std::string format, const std::string& extension)
@@ -155,8 +157,9 @@ class SequentialReader final : public TrajectoryReader {
                        "no frame with coordinates in this " + format_ + " file");
     atoms_ = frame_.natoms;
     first_box_ = frame_.bBox ? box_from(frame_.box) : BoxSpec::none();
-    while (advance()) {
-    }
+    do {
+      velocities_.push_back(frame_.bV);
+    } while (advance());
     frames_ = current_ + 1;
     rewind();
   }
@@ -174,21 +177,34 @@ class SequentialReader final : public TrajectoryReader {
     seek(t);
     return info();
   }
+  bool has_velocities(std::int64_t t) override {
+    return t >= 0 && t < frames_ && velocities_[std::size_t(t)];
+  }
+  FrameInfo read_frame_with_velocities(std::int64_t t, Vec3<double>* p, Vec3<double>* v) override {
+    if (!has_velocities(t)) return TrajectoryReader::read_frame_with_velocities(t, p, v);
+    const FrameInfo frame = read(t, p);
+    converted(t, "velocities", &frame_.v[0][0], v);
+    return frame;
+  }
 
  private:
   template <class T>
   FrameInfo read(std::int64_t t, Vec3<T>* positions) {
     seek(t);
-    const float* x = &frame_.x[0][0];
+    converted(t, "coordinates", &frame_.x[0][0], positions);
+    return info();
+  }
+
+  // nm (per ps) to Angstrom (per ps), refusing values that are not finite.
+  template <class T>
+  void converted(std::int64_t t, const char* what, const float* nm, Vec3<T>* out) const {
     for (std::int64_t i = 0; i < atoms_; ++i) {
-      const float* r = x + 3 * i;
+      const float* r = nm + 3 * i;
       if (!std::isfinite(r[0]) || !std::isfinite(r[1]) || !std::isfinite(r[2]))
         throw InputError({path_, "frame", long(t)},
-                         "atom " + std::to_string(i) + " has non-finite coordinates");
-      positions[i] = {T(angstrom_per_nm * r[0]), T(angstrom_per_nm * r[1]),
-                      T(angstrom_per_nm * r[2])};
+                         "atom " + std::to_string(i) + " has non-finite " + what);
+      out[i] = {T(angstrom_per_nm * r[0]), T(angstrom_per_nm * r[1]), T(angstrom_per_nm * r[2])};
     }
-    return info();
   }
 
   FrameInfo info() const {
@@ -213,8 +229,8 @@ class SequentialReader final : public TrajectoryReader {
 
   void rewind() {
     close();
-    have_frame_ =
-        read_first_frame(quiet_output_environment(), &status_, name_.c_str(), &frame_, TRX_NEED_X);
+    have_frame_ = read_first_frame(quiet_output_environment(), &status_, name_.c_str(), &frame_,
+                                   TRX_NEED_X | TRX_READ_V);
     current_ = 0;
   }
 
@@ -237,6 +253,7 @@ class SequentialReader final : public TrajectoryReader {
   t_trxframe frame_{};
   bool have_frame_ = false;
   std::int64_t current_ = -1, frames_ = 0, atoms_ = 0;
+  std::vector<char> velocities_;  // per frame: whether it has them
   BoxSpec first_box_;
 };
 

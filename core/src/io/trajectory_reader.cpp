@@ -63,6 +63,10 @@ class H5mdTrajectory final : public TrajectoryReader {
     return converted(reader_.read_frame(t, p));
   }
   FrameInfo frame_info(std::int64_t t) override { return converted(reader_.frame_info(t)); }
+  bool has_velocities(std::int64_t) override { return reader_.has_velocities(); }
+  FrameInfo read_frame_with_velocities(std::int64_t t, Vec3<double>* p, Vec3<double>* v) override {
+    return converted(reader_.read_frame(t, p, v));
+  }
 
  private:
   static FrameInfo converted(const H5mdFrameInfo& i) { return {i.index, i.step, i.time, i.box}; }
@@ -88,6 +92,13 @@ std::unique_ptr<TrajectoryReader> open_netcdf(const std::string& path) {
 }
 
 }  // namespace
+
+bool TrajectoryReader::has_velocities(std::int64_t) { return false; }
+
+FrameInfo TrajectoryReader::read_frame_with_velocities(std::int64_t t, Vec3<double>*,
+                                                       Vec3<double>*) {
+  throw InputError({path(), "frame", long(t)}, description() + " stores no velocities");
+}
 
 FileKind sniff_file(const std::string& path) {
   const std::string b = first_bytes(path, 64);

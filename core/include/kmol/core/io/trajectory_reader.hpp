@@ -47,6 +47,13 @@ class TrajectoryReader {
   // Only the metadata and box of frame t.
   virtual FrameInfo frame_info(std::int64_t t) = 0;
 
+  // Velocities, where the format stores them (H5MD, TRR, TNG; never XTC): whether frame t has
+  // them, and frame t's positions with its velocities in Angstrom per the file's time unit. The
+  // second throws InputError naming the file and frame when that frame has none.
+  virtual bool has_velocities(std::int64_t t);
+  virtual FrameInfo read_frame_with_velocities(std::int64_t t, Vec3<double>* positions,
+                                               Vec3<double>* velocities);
+
  private:
   std::vector<std::int32_t> empty_species_;
   std::vector<std::string> empty_names_;
