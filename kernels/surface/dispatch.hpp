@@ -45,6 +45,10 @@ SurfaceMesh marching_cubes(const ExecSpace& space, const Grid& grid, const float
 
 }  // namespace kmol
 
+// The entry point and the kernel it calls (declared extern for every other unit).
 #define KMOL_INSTANTIATE_SURFACE(Space)                                                          \
   template kmol::SurfaceMesh kmol::marching_cubes(const Space&, const kmol::Grid&, const float*, \
-                                                  float);
+                                                  float);                                        \
+  namespace kmol::surface {                                                                      \
+  KMOL_SURFACE_KOKKOS_INSTANCE(, Space)                                                          \
+  }
