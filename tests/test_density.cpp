@@ -18,7 +18,11 @@ using namespace kmol;
 struct Atoms {
   std::vector<Vec3<float>> xyz;
   std::vector<float> radii;
-  DensityInput input() const { return {xyz.data(), radii.data(), std::int64_t(xyz.size())}; }
+  std::vector<float> heights;  // empty: all 1
+  DensityInput input() const {
+    return {xyz.data(), radii.data(), std::int64_t(xyz.size()),
+            heights.empty() ? nullptr : heights.data()};
+  }
 };
 
 Atoms random_atoms(int n, float length, unsigned seed) {
@@ -61,8 +65,9 @@ void check_against_oracle(const DensityMap& map, const Atoms& atoms, const Densi
                        dz = atoms.xyz[a].z - p[2];
           const double sigma = s.scale * atoms.radii[a];
           const double x = (dx * dx + dy * dy + dz * dz) / (2 * sigma * sigma);
-          if (x <= limit) sum += std::exp(-x);
-          if (std::abs(x - limit) < 1e-4 * limit) slack += s.threshold;
+          const double h = atoms.heights.empty() ? 1.0 : atoms.heights[a];
+          if (x <= limit) sum += h * std::exp(-x);
+          if (std::abs(x - limit) < 1e-4 * limit) slack += h * s.threshold;
         }
         const double got = map.at((k * g.counts[1] + j) * g.counts[0] + i);
         const double tolerance = rel * std::max(sum, 1e-3) + slack;
@@ -116,6 +121,34 @@ KMOL_BACKEND_TEST(Density, SlabsEqualSinglePassBitForBit) {
     ASSERT_EQ(sliced.values.size(), whole.values.size());
     for (std::size_t p = 0; p < whole.values.size(); ++p)
       ASSERT_EQ(sliced.values[p], whole.values[p]) << to_string(impl) << " point " << p;
+  }
+}
+
+// Mass-weighted maps (kmol cc --weight mass): each Gaussian's peak is its atom's height; heights
+// of 1 give the unweighted map to the bit.
+KMOL_BACKEND_TEST(Density, HeightsWeighEachGaussian) {
+  Atoms atoms = random_atoms(300, 14, 17);
+  DensitySettings s = settings_for(atoms);
+  std::mt19937 gen(3);
+  std::uniform_real_distribution<float> mass(1.0f, 32.0f);
+  for (DensityImpl impl : runnable<ExecSpace>()) {
+    s.impl = impl;
+    atoms.heights.clear();
+    const DensityMap plain = gaussian_density(ExecSpace(), atoms.input(), s);
+    atoms.heights.assign(atoms.xyz.size(), 1.0f);
+    const DensityMap ones = gaussian_density(ExecSpace(), atoms.input(), s);
+    ASSERT_EQ(ones.values, plain.values) << to_string(impl);
+    for (float& h : atoms.heights) h = mass(gen);
+    check_against_oracle(gaussian_density(ExecSpace(), atoms.input(), s), atoms, s, 1e-5,
+                         to_string(impl) + " weighted");
+  }
+  atoms.heights[7] = NAN;
+  try {
+    gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s);
+    ADD_FAILURE() << "a NaN height was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().field, "height");
+    EXPECT_EQ(e.where().line, 7);
   }
 }
 

@@ -2,8 +2,9 @@
 // quality of fit): global Pearson coefficient, local coefficients on 8^3 tiles, and over an H5MD
 // trajectory a per-frame timeline.
 //
-// The simulated map puts a Gaussian of unit height on every atom with sigma = 0.225 * resolution,
-// Chimera's molmap default (sigma factor 1/(pi sqrt 2)), sampled on the reference map's lattice.
+// The simulated map puts a Gaussian on every atom with sigma = 0.225 * resolution, Chimera's molmap
+// default (sigma factor 1/(pi sqrt 2)), sampled on the reference map's lattice; of unit height, or
+// of the atom's mass with --weight mass (from a TPR, H5MD masses or the elements of PDB/PQR atoms).
 #include <fmt/core.h>
 #include <fmt/os.h>
 
@@ -30,7 +31,8 @@ namespace {
 constexpr double sigma_per_resolution = 0.225;
 
 struct CcOptions {
-  std::string input, ref, local, sim, timeline, plot, device = "auto", impl = "auto";
+  std::string input, top, ref, local, sim, timeline, plot, device = "auto", impl = "auto";
+  std::string weight = "unit";
   double resolution = 0, threshold = NAN, cut = 0.01;
   std::int64_t first = 0, last = -1, every = 1;
   int threads = -1;
@@ -78,12 +80,15 @@ struct FrameResult {
 
 template <class Space>
 FrameResult compare_on(const Space& space, const std::vector<Vec3<float>>& xyz,
-                       const std::vector<float>& sigmas, const io::ScalarMap& ref,
-                       const DensitySettings& settings, const CorrelationSettings& cs) {
+                       const std::vector<float>& sigmas, const std::vector<float>& heights,
+                       const io::ScalarMap& ref, const DensitySettings& settings,
+                       const CorrelationSettings& cs) {
   Kokkos::Timer timer;
   FrameResult r;
-  r.simulated =
-      gaussian_density(space, {xyz.data(), sigmas.data(), std::int64_t(xyz.size())}, settings);
+  r.simulated = gaussian_density(space,
+                                 {xyz.data(), sigmas.data(), std::int64_t(xyz.size()),
+                                  heights.empty() ? nullptr : heights.data()},
+                                 settings);
   r.cc = cross_correlation(space, ref.grid, r.simulated.values.data(), ref.values.data(), cs);
   r.seconds = timer.seconds();
   return r;
@@ -92,7 +97,9 @@ FrameResult compare_on(const Space& space, const std::vector<Vec3<float>>& xyz,
 // Frame options only apply to a trajectory, ranges of frames only to its timeline.
 void check_option_use(const CLI::App& cmd, const CcOptions& o) {
   const bool trajectory = io::sniff_file(o.input) != io::FileKind::text;
-  needs_mode(cmd, {"--first", "--timeline"}, trajectory, "a trajectory (H5MD, XTC, ...) input");
+  needs_mode(cmd, {"--first", "--timeline", "--top"}, trajectory,
+             "a trajectory (H5MD, XTC, ...) input");
+  needs_mode(cmd, {"--top"}, o.weight == "mass", "--weight mass");
   needs_option(cmd, {"--last", "--every"}, "--timeline");
 }
 
@@ -104,8 +111,28 @@ void preflight_cc(const CcOptions& o) {
   plan.outputs.push_back({o.timeline, "--timeline", {".csv"}, 0, false});
   plan.outputs.push_back({o.plot, "--plot", {".png"}, 0, false});
   plan.inputs = {o.input, o.ref};
+  if (!o.top.empty()) plan.inputs.push_back(o.top);
   plan.force = o.force;
   preflight(plan);
+}
+
+// --weight mass: every atom's mass, or an error naming where masses were looked for.
+std::vector<float> gaussian_heights(const CcOptions& o, const Structure& s) {
+  if (o.weight != "mass") return {};
+  if (s.masses.empty())
+    throw InputError({o.input, "--weight", -1},
+                     "mass needs masses: this input has none (give --top topol.tpr, or a "
+                     "PDB, GRO or PQR topology whose atom names give the elements)");
+  for (std::size_t a = 0; a < s.masses.size(); ++a)
+    if (!(s.masses[a] > 0))
+      throw InputError({o.input, "--weight", long(a)},
+                       "mass: atom " + std::to_string(a) + " has no known mass in " +
+                           s.masses_from + " (an element kmol does not tabulate?)");
+  return s.masses;
+}
+
+std::string weighting(const CcOptions& o, const Structure& s) {
+  return o.weight == "mass" ? "mass-weighted by " + s.masses_from : "unit heights";
 }
 
 int cc(const CcOptions& o) {
@@ -118,10 +145,11 @@ int cc(const CcOptions& o) {
   CorrelationSettings cs;
   if (std::isfinite(o.threshold)) cs.threshold = o.threshold;
   const double sigma = sigma_per_resolution * o.resolution;
+  std::vector<float> heights;  // empty: unit heights
   auto run = [&](const std::vector<Vec3<float>>& xyz) {
     const std::vector<float> sigmas(xyz.size(), float(sigma));
     return with_space(o.device, [&](const auto& space) {
-      return compare_on(space, xyz, sigmas, ref, settings, cs);
+      return compare_on(space, xyz, sigmas, heights, ref, settings, cs);
     });
   };
   const auto& g = ref.grid;
@@ -129,13 +157,14 @@ int cc(const CcOptions& o) {
                                         g.counts[1], g.counts[2], g.spacing[0]);
   const bool trajectory = io::sniff_file(o.input) != io::FileKind::text && !o.timeline.empty();
   if (!trajectory) {
-    const Structure s = read_structure(o.input, o.first, "", 1.5);
+    const Structure s = read_structure(o.input, o.first, o.top, 1.5);
+    heights = gaussian_heights(o, s);
     check_overlap(s.positions, ref, o.input, "");
     const FrameResult r = run(s.positions);
     fmt::print(
-        "{} atoms at resolution {} A (sigma {:.4g} A) against {}: cc {:.6f} over {} voxels{} in "
-        "{:.4f} s ({})\n",
-        s.positions.size(), o.resolution, sigma, where, r.cc.global, r.cc.voxels,
+        "{} atoms ({}) at resolution {} A (sigma {:.4g} A) against {}: cc {:.6f} over {} "
+        "voxels{} in {:.4f} s ({})\n",
+        s.positions.size(), weighting(o, s), o.resolution, sigma, where, r.cc.global, r.cc.voxels,
         cs.threshold ? fmt::format(" above {}", *cs.threshold) : "", r.seconds, r.simulated.launch);
     if (!o.sim.empty()) write_map(o.sim, g, r.simulated.values, {}, "simulated");
     if (!o.local.empty()) write_map(o.local, r.cc.tiles, r.cc.local, {}, "local_cc");
@@ -152,14 +181,17 @@ int cc(const CcOptions& o) {
   if (last < o.first || last >= reader.n_frames())
     throw InputError({o.input, "--last", long(last)}, "no such frame");
   if (o.every < 1) throw InputError({"", "--every", -1}, "must be at least 1");
+  const Structure masses =
+      o.weight == "mass" ? read_structure(o.input, o.first, o.top, 1.5) : Structure();
+  heights = gaussian_heights(o, masses);
   std::vector<Vec3<double>> xyz(std::size_t(reader.n_atoms()));
   std::vector<Vec3<float>> positions(xyz.size());
   double total = 0;
   std::int64_t frames = 0;
   write_atomically(o.timeline, [&](const std::string& temporary) {
     auto out = fmt::output_file(temporary);
-    out.print("# kmol cc: {} against {}, resolution {} A (sigma {:.4g} A){}\nframe,time,cc\n",
-              o.input, o.ref, o.resolution, sigma,
+    out.print("# kmol cc: {} against {}, resolution {} A (sigma {:.4g} A), {}{}\nframe,time,cc\n",
+              o.input, o.ref, o.resolution, sigma, weighting(o, masses),
               cs.threshold ? fmt::format(", voxels above {}", *cs.threshold) : "");
     for (std::int64_t f = o.first; f <= last; f += o.every) {
       const io::FrameInfo info = reader.read_frame(f, xyz.data());
@@ -189,9 +221,18 @@ Action add_cc_command(CLI::App& app) {
       "(global, local 8^3 tiles, per-frame timeline)");
   cmd->add_option(
          "input", o->input,
-         "Structure: PQR, PDB or H5MD (.h5md: frame --first, or every frame with --timeline)")
+         "Structure: PQR, PDB, or a trajectory (H5MD, XTC, TRR, TNG, NetCDF: frame --first, or "
+         "every frame with --timeline)")
       ->required()
       ->check(CLI::ExistingFile);
+  cmd->add_option("--top", o->top,
+                  "Trajectory input with --weight mass: topology in trajectory order (TPR masses; "
+                  "PDB, GRO or PQR: by element)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--weight", o->weight,
+                  "Height of each atom's Gaussian: unit, or mass (from --top, H5MD masses, or the "
+                  "elements of a PDB/PQR input)")
+      ->check(CLI::IsMember({"unit", "mass"}));
   cmd->add_option("--ref", o->ref, "Reference map: MRC/CCP4 (.mrc, .map, .ccp4) or OpenDX (.dx)")
       ->required()
       ->check(CLI::ExistingFile);

@@ -70,6 +70,14 @@ std::string element_of_name(const std::string& name) {
   return letters.substr(0, 1);
 }
 
+// The element of a name from a topology, where names are stored without PDB's column alignment:
+// two-letter elements only for single-atom residues named after them (GROMACS' NA, CL, CA, ZN
+// ions), so that CA in a protein stays a carbon.
+std::string element_of_trimmed_name(const std::string& name, const std::string& resname) {
+  if (upper(name) == upper(resname) && !std::isnan(element_mass(name))) return upper(name);
+  return element_of_name(" " + name);  // as a name in column 14: one letter
+}
+
 Structure read_pdb(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError({path, "", -1}, "cannot open the structure");
@@ -97,6 +105,7 @@ Structure read_pdb(const std::string& path) {
     element.erase(element.find_last_not_of(' ') + 1);
     if (element.empty()) element = element_of_name(line.substr(12, 4));
     s.positions.push_back({float(xyz[0]), float(xyz[1]), float(xyz[2])});
+    s.masses.push_back(float(element_mass(element)));
     s.radii.push_back(float(element_radius(element, -1)));
     if (s.radii.back() < 0) s.radii.back() = float(element_radius("", 1.5));
   }
@@ -116,13 +125,25 @@ double element_radius(const std::string& element, double fallback) {
   return it == radii.end() ? fallback : it->second;
 }
 
+double element_mass(const std::string& element) {
+  static const std::map<std::string, double> masses = {
+      {"H", 1.008},   {"C", 12.011},  {"N", 14.007},  {"O", 15.999},  {"F", 18.998},
+      {"NA", 22.990}, {"MG", 24.305}, {"P", 30.974},  {"S", 32.06},   {"CL", 35.45},
+      {"K", 39.098},  {"CA", 40.078}, {"MN", 54.938}, {"FE", 55.845}, {"CU", 63.546},
+      {"ZN", 65.38},  {"SE", 78.971}, {"BR", 79.904}, {"I", 126.90}};
+  const auto it = masses.find(upper(element));
+  return it == masses.end() ? NAN : it->second;
+}
+
 Structure read_structure(const std::string& path, std::int64_t frame, const std::string& topology,
                          double fallback_radius) {
   Structure s;
   if (ends_with(path, ".pqr")) {
     const io::PqrAtoms atoms = io::read_pqr(path);
+    s.masses_from = "the elements of " + path + "'s atom names";
     for (std::size_t a = 0; a < atoms.size(); ++a) {
       s.positions.push_back(atoms.positions[a].cast<float>());
+      s.masses.push_back(float(element_mass(element_of_name(atoms.atom_names[a]))));
       // Some PQR files give hydrogens radius 0: take the element's instead.
       const double r = atoms.radii[a] > 0
                            ? atoms.radii[a]
@@ -133,6 +154,7 @@ Structure read_structure(const std::string& path, std::int64_t frame, const std:
   }
   if (ends_with(path, ".pdb") || ends_with(path, ".ent")) {
     s = read_pdb(path);
+    s.masses_from = "the elements of " + path;
     return s;
   }
   if (io::sniff_file(path) == io::FileKind::text)
@@ -149,6 +171,10 @@ Structure read_structure(const std::string& path, std::int64_t frame, const std:
   reader->read_frame(frame, xyz.data());
   for (const auto& p : xyz) s.positions.push_back(p.cast<float>());
   s.radii.assign(xyz.size(), float(fallback_radius));
+  if (!reader->masses().empty()) {
+    s.masses.assign(reader->masses().begin(), reader->masses().end());
+    s.masses_from = path + "'s masses";
+  }
   if (!topology.empty()) {
     const io::Topology top = io::read_topology(topology);
     if (top.size() != xyz.size())
@@ -157,6 +183,16 @@ Structure read_structure(const std::string& path, std::int64_t frame, const std:
                                                     std::to_string(xyz.size()));
     for (std::size_t a = 0; a < top.size(); ++a)
       s.radii[a] = float(element_radius(element_of_name(top.names[a]), fallback_radius));
+    if (!top.masses.empty()) {
+      s.masses.assign(top.masses.begin(), top.masses.end());
+      s.masses_from = topology + "'s masses";
+    } else {
+      s.masses.clear();
+      for (std::size_t a = 0; a < top.size(); ++a)
+        s.masses.push_back(
+            float(element_mass(element_of_trimmed_name(top.names[a], top.resnames[a]))));
+      s.masses_from = "the elements of " + topology + "'s atom names";
+    }
   }
   return s;
 }

@@ -2,8 +2,9 @@
 // Scalar maps out of kmol surf and kmol cc, the format chosen by the extension:
 //   .dx: OpenDX (APBS' dialect); .h5/.hdf5: dataset /<name> of shape (nx, ny, nz), z fastest, with
 //   origin and delta attributes, float32 or IEEE float16; .mrc/.map/.ccp4: MRC2014 mode 2.
-// Structures in: PQR (radii from the file), PDB (radii by element), H5MD (one frame; radii by
-// element from --top when given, else one radius).
+// Structures in: PQR (radii from the file), PDB (radii by element), trajectories (one frame;
+// radii by element from --top when given, else one radius). Masses: by element for PQR and PDB,
+// from a TPR's masses or by element of a topology's names, or from an H5MD file's mass.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,12 +23,18 @@ io::ScalarMap read_map(const std::string& path);
 
 struct Structure {
   std::vector<Vec3<float>> positions;
-  std::vector<float> radii;  // Angstrom
+  std::vector<float> radii;   // Angstrom
+  std::vector<float> masses;  // g/mol, NaN for an unknown element; empty: the input has none
+  std::string masses_from;    // where the masses come from, for messages
 };
 
 // Bondi's van der Waals radius of an element symbol (H 1.20, C 1.70, N 1.55, O 1.52, ...);
 // `fallback` for elements not in the table.
 double element_radius(const std::string& element, double fallback);
+
+// IUPAC's conventional standard atomic weight of an element symbol (H 1.008, C 12.011, N 14.007,
+// O 15.999, ...), NaN for elements not in the table.
+double element_mass(const std::string& element);
 
 // path: .pqr, .pdb/.ent or .h5md (frame `frame`, radii from `topology` if not empty).
 // Throws InputError naming the file, field and line.

@@ -1,6 +1,7 @@
 #pragma once
-// Gaussian density maps (QuickSurf's model): rho(r) = sum_i exp(-|r - r_i|^2 / (2 (s a_i)^2)) with
-// a radius a_i per atom and a scale s, each Gaussian cut where it falls below a threshold.
+// Gaussian density maps (QuickSurf's model): rho(r) = sum_i h_i exp(-|r - r_i|^2 / (2 (s a_i)^2))
+// with a radius a_i per atom and a scale s, each Gaussian cut where it falls below a threshold of
+// its peak; heights h_i are 1 unless given (masses, for mass-weighted maps).
 //
 //   kmol::DensitySettings s;  s.grid = kmol::density_grid_around(xyz, n, 1.0, s.scale * max_radius
 //   * 4); kmol::DensityMap map = kmol::gaussian_density(Kokkos::DefaultExecutionSpace(), {xyz,
@@ -31,6 +32,7 @@ struct DensityInput {
   const Vec3<float>* positions = nullptr;  // Angstrom
   const float* radii = nullptr;            // Angstrom, positive
   std::int64_t n = 0;
+  const float* heights = nullptr;  // peak of each Gaussian, finite; null: all 1
 };
 
 struct DensitySettings {

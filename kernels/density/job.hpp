@@ -36,6 +36,7 @@ struct CellGrid {
 struct DensityJob {
   std::vector<float> coords[3];  // atom minus lattice origin (Angstrom)
   std::vector<float> factors;    // log2(e) / (2 (s a_i)^2)
+  std::vector<float> heights;    // peaks, or empty: all 1 (sums then skip the product)
   std::int64_t n = 0;
   float limit = 0;  // log2(1 / threshold)
   float cut = 0;    // largest cut radius (Angstrom)

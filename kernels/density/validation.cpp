@@ -62,6 +62,12 @@ DensityJob prepare_density(const DensityInput& input, const DensitySettings& s) 
     job.factors[std::size_t(a)] = float(1.0 / (2.0 * sigma * sigma * std::log(2.0)));
     widest = std::max(widest, sigma);
   }
+  if (input.heights != nullptr) {
+    job.heights.assign(input.heights, input.heights + input.n);
+    for (std::int64_t a = 0; a < input.n; ++a)
+      if (!std::isfinite(job.heights[std::size_t(a)]))
+        throw InputError({"", "height", long(a)}, "Gaussian heights must be finite");
+  }
   job.limit = float(std::log2(1.0 / s.threshold));
   job.cut = float(density_cut_radius(std::max(widest, 1e-3), s.threshold));
   for (int a = 0; a < 3; ++a) {
@@ -91,7 +97,8 @@ void narrow_to_slab(DensityJob& job, std::int64_t k_begin, std::int64_t k_end) {
 std::int64_t planes_per_slab(const DensityJob& job, double budget, int bytes_per_value) {
   // Per plane: the map values, and the cells the plane adds (offsets, counts: 8 bytes each).
   const double plane = double(job.counts[0] * job.counts[1]) * (bytes_per_value + 4.0);
-  const double atoms = double(job.n) * 28.0;  // coordinates, factors, cell ids, sorted copies
+  // Coordinates, factors (and heights), cell ids, sorted copies.
+  const double atoms = double(job.n) * (job.heights.empty() ? 28.0 : 36.0);
   const double room = budget - atoms;
   if (room < plane) return 1;
   return std::max<std::int64_t>(1,

@@ -46,8 +46,10 @@ awk '!/^[#@]/ && $1 > 1.6 && $1 < 1.7 { print $2 }' hh-none.xvg hh-molecule.xvg 
   awk '{ d = $1 - $2 - 392; if (d > 0.001 || d < -0.001) exit 1 }' || fail "--exclude-same molecule did not remove the 392 H-H pairs"
 
 # The potential of frame 3 with TPR charges equals the same atoms as PQR (written from the decoded
-# XTC frame by MDAnalysis when it is installed).
-"$kmol" potential water/md.xtc --top water/topol.tpr --frame 3 --spacing 1 --precision double \
+# XTC frame by MDAnalysis when it is installed), on one lattice: an automatic one placed around
+# the atoms may gain a plane from the PQR's rounding of the coordinates.
+lattice=(--origin -5 -5 -5 --counts 34 34 34 --spacing 1)
+"$kmol" potential water/md.xtc --top water/topol.tpr --frame 3 "${lattice[@]}" --precision double \
     --out tpr.dx >/dev/null || fail "potential from XTC + TPR"
 if /usr/bin/python3 -c 'import MDAnalysis' 2>/dev/null; then
   /usr/bin/python3 -W ignore - <<'PY' || fail "MDAnalysis could not write the PQR"
@@ -56,7 +58,7 @@ u = mda.Universe("water/topol.tpr", "water/md.xtc")
 u.trajectory[3]
 u.atoms.write("frame3.pqr")
 PY
-  "$kmol" potential frame3.pqr --spacing 1 --precision double --out pqr.dx >/dev/null || fail "potential from PQR"
+  "$kmol" potential frame3.pqr "${lattice[@]}" --precision double --out pqr.dx >/dev/null || fail "potential from PQR"
   /usr/bin/python3 - <<'PY' || fail "TPR-backed and PQR potentials differ"
 import numpy as np
 def values(path):
@@ -90,6 +92,34 @@ if /usr/bin/python3 -c 'import MDAnalysis, h5py' 2>/dev/null; then
   "$kmol" potential converted.h5 --frame 3 --spacing 1 --out converted.dx >/dev/null ||
     fail "potential from the converted charges"
 fi
+
+# cc --weight mass: Gaussians of the TPR's masses give the same cc as the same frame with its masses
+# given another way: H5MD masses converted from the TPR (the same numbers), and the elements of the
+# PQR's atom names (IUPAC's O 15.999 against the force field's 15.9994: within 1e-5).
+cc_of() { "$kmol" cc "$@" --ref frame3.dx --resolution 4 | grep -oE 'cc -?[0-9.]+' | cut -d' ' -f2; }
+tpr_cc=$(cc_of water/md.xtc --top water/topol.tpr --weight mass --first 3) || fail "cc --weight mass from XTC + TPR"
+unit_cc=$(cc_of water/md.xtc --first 3) || fail "cc from XTC"
+"$kmol" cc water/md.xtc --top water/topol.tpr --weight mass --ref frame3.dx --resolution 4 \
+    --timeline cc-mass.csv >/dev/null || fail "cc timeline --weight mass"
+grep -q "mass-weighted by water/topol.tpr's masses" cc-mass.csv || fail "the timeline does not say its weights: $(head -1 cc-mass.csv)"
+awk -F, -v c="$tpr_cc" '$1 == 3 { d = $3 - c; exit !(d < 1e-6 && d > -1e-6) }' cc-mass.csv ||
+  fail "the timeline's frame 3 is not the single frame's cc $tpr_cc"
+awk -v a="$tpr_cc" -v b="$unit_cc" 'BEGIN { d = a - b; exit !(d > 1e-3 || d < -1e-3) }' ||
+  fail "mass weighting did not change the cc ($tpr_cc against $unit_cc)"
+if [[ -f converted.h5 ]]; then
+  h5_cc=$(cc_of converted.h5 --weight mass --first 3) || fail "cc --weight mass from H5MD masses"
+  [[ $h5_cc == "$tpr_cc" ]] || fail "H5MD masses give cc $h5_cc, the TPR's $tpr_cc"
+fi
+if [[ -f frame3.pqr ]]; then
+  pqr_cc=$(cc_of frame3.pqr --weight mass) || fail "cc --weight mass from PQR elements"
+  awk -v a="$tpr_cc" -v b="$pqr_cc" 'BEGIN { d = a - b; exit !(d < 1e-5 && d > -1e-5) }' ||
+    fail "PQR element masses give cc $pqr_cc, the TPR's $tpr_cc"
+fi
+echo "cc of frame 3: TPR masses $tpr_cc, H5MD masses ${h5_cc:-}, PQR elements ${pqr_cc:-}, unit heights $unit_cc"
+expect_refusal "water/md.xtc: --weight: mass needs masses: this input has none" \
+    "$kmol" cc water/md.xtc --weight mass --ref frame3.dx --resolution 4
+expect_refusal "--top: applies only with --weight mass" \
+    "$kmol" cc water/md.xtc --top water/topol.tpr --ref frame3.dx --resolution 4
 
 # Bad input: each refused with what is wrong, nothing left behind.
 expect_error() {  # pattern, then the kmol rdf arguments

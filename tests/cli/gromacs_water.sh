@@ -26,6 +26,7 @@ ref-t = 300
 gen-vel = yes
 gen-temp = 300
 gen-seed = 7
+ld-seed = 7
 MDP
     gmx -quiet solvate -cs spc216.gro -box "$box" "$box" "$box" -o conf.gro -p topol.top &&
       gmx -quiet grompp -f md.mdp -c conf.gro -p topol.top -o topol.tpr &&

@@ -55,6 +55,7 @@ class H5mdTrajectory final : public TrajectoryReader {
   BoxKind box_kind() const override { return reader_.box_kind(); }
   const std::vector<std::int32_t>& species() const override { return reader_.species(); }
   const std::vector<std::string>& species_names() const override { return reader_.species_names(); }
+  const std::vector<double>& masses() const override { return reader_.masses(); }
   const std::vector<std::string>& warnings() const override { return reader_.warnings(); }
   FrameInfo read_frame(std::int64_t t, Vec3<float>* p) override {
     return converted(reader_.read_frame(t, p));

@@ -47,7 +47,9 @@ __global__ void fill_kernel(int n, const int* __restrict__ cell_of, const int* _
 __global__ void sort_gather_kernel(long long cells, const int* __restrict__ starts,
                                    int* __restrict__ order, const float* __restrict__ x,
                                    const float* __restrict__ y, const float* __restrict__ z,
-                                   const float* __restrict__ factor, float4* __restrict__ atoms) {
+                                   const float* __restrict__ factor,
+                                   const float* __restrict__ height, float4* __restrict__ atoms,
+                                   float* __restrict__ sorted_height) {
   const long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   if (c >= cells) return;
   const int begin = starts[c], end = starts[c + 1];
@@ -60,6 +62,7 @@ __global__ void sort_gather_kernel(long long cells, const int* __restrict__ star
   for (int s = begin; s < end; ++s) {
     const int a = order[s];
     atoms[s] = make_float4(x[a], y[a], z[a], factor[a]);
+    if (height != nullptr) sorted_height[s] = height[a];
   }
 }
 
@@ -78,7 +81,8 @@ template <class Out>
 __global__ void __launch_bounds__(kRunsX* kRowsY)
     sum_kernel(CellGrid grid, long long nx, long long ny, long long k0, float hx, float hy,
                float hz, float cut, float limit, const int* __restrict__ starts,
-               const float4* __restrict__ atoms, Out* __restrict__ out) {
+               const float4* __restrict__ atoms, const float* __restrict__ heights,
+               Out* __restrict__ out) {
   constexpr int P = points_per_thread;
   const long long i0 = ((long long)blockIdx.x * kRunsX + threadIdx.x) * P;
   const long long j = (long long)blockIdx.y * kRowsY + threadIdx.y, kk = blockIdx.z;
@@ -108,10 +112,11 @@ __global__ void __launch_bounds__(kRunsX* kRowsY)
         const float dy = a.y - py, dz = a.z - pz;
         const float dyz = fmaf(dy, dy, dz * dz);
         if (dyz * a.w > limit) continue;
+        const float w = heights != nullptr ? __ldg(&heights[s]) : 1.0f;
 #pragma unroll
-        for (int p = 0; p < P; ++p) {
+        for (int p = 0; p < P; ++p) {  // w = 1: the fma rounds as the plain sum
           const float dx = a.x - px[p];
-          sum[p] += gaussian_term(fmaf(dx, dx, dyz), a.w, limit);
+          sum[p] = fmaf(w, gaussian_term(fmaf(dx, dx, dyz), a.w, limit), sum[p]);
         }
       }
     }
@@ -126,7 +131,7 @@ __global__ void __launch_bounds__(kRunsX* kRowsY)
 // nor copies through pageable memory.
 struct DensityWorkspace {
   cuda_staging::PinnedBuffer host_atoms, host_map;
-  cuda_staging::DeviceBuffer coords, cell_of, counts, starts, order, scratch, atoms, map;
+  cuda_staging::DeviceBuffer coords, cell_of, counts, starts, order, scratch, atoms, heights, map;
 };
 
 template <class Out>
@@ -135,16 +140,19 @@ void run(const DensityJob& job, Out* host_out, cudaStream_t stream, const HostCo
   const long long cells = job.cells.cells();
   const std::int64_t points = job.slab_points();
   auto ws = cuda_staging::workspaces<DensityWorkspace>().lease();
-  // x, y, z and the factors one after the other: one copy up.
+  // x, y, z, the factors and any heights one after the other: one copy up.
   const std::size_t un = std::size_t(n);
-  float* staged = ws->host_atoms.reserve<float>(4 * un);
-  const std::vector<float>* columns[4] = {&job.coords[0], &job.coords[1], &job.coords[2],
-                                          &job.factors};
-  for (int c = 0; c < 4; ++c)
-    host_copy(staged + std::size_t(c) * un, columns[c]->data(), sizeof(float) * un);
-  float* const xyzf = ws->coords.reserve<float>(4 * un);
+  const bool weighted = !job.heights.empty();
+  const std::size_t columns = weighted ? 5 : 4;
+  float* staged = ws->host_atoms.reserve<float>(columns * un);
+  const std::vector<float>* column[5] = {&job.coords[0], &job.coords[1], &job.coords[2],
+                                         &job.factors, &job.heights};
+  for (std::size_t c = 0; c < columns; ++c)
+    host_copy(staged + c * un, column[c]->data(), sizeof(float) * un);
+  float* const xyzf = ws->coords.reserve<float>(columns * un);
   const float *x = xyzf, *y = xyzf + un, *z = xyzf + 2 * un, *factor = xyzf + 3 * un;
-  check(cudaMemcpyAsync(xyzf, staged, sizeof(float) * 4 * un, cudaMemcpyHostToDevice, stream),
+  const float* height = weighted ? xyzf + 4 * un : nullptr;
+  check(cudaMemcpyAsync(xyzf, staged, sizeof(float) * columns * un, cudaMemcpyHostToDevice, stream),
         "copy atoms");
   int* const cell_of = ws->cell_of.reserve<int>(un);
   int* const counts = ws->counts.reserve<int>(std::size_t(cells + 1));
@@ -168,8 +176,9 @@ void run(const DensityJob& job, Out* host_out, cudaStream_t stream, const HostCo
   if (n > 0)
     fill_kernel<<<(n + block - 1) / block, block, 0, stream>>>(n, cell_of, starts, counts, order);
   float4* const atoms = ws->atoms.reserve<float4>(un);
+  float* const heights = weighted ? ws->heights.reserve<float>(un) : nullptr;
   sort_gather_kernel<<<unsigned((cells + block - 1) / block), block, 0, stream>>>(
-      cells, starts, order, x, y, z, factor, atoms);
+      cells, starts, order, x, y, z, factor, height, atoms, heights);
   Out* const out = ws->map.reserve<Out>(std::size_t(points));
   const long long nx = job.counts[0], ny = job.counts[1],
                   runs = (nx + points_per_thread - 1) / points_per_thread;
@@ -178,7 +187,7 @@ void run(const DensityJob& job, Out* host_out, cudaStream_t stream, const HostCo
              unsigned(job.k_end - job.k_begin));
   sum_kernel<Out><<<blocks, threads, 0, stream>>>(job.cells, nx, ny, job.k_begin, job.spacing[0],
                                                   job.spacing[1], job.spacing[2], job.cut,
-                                                  job.limit, starts, atoms, out);
+                                                  job.limit, starts, atoms, heights, out);
   check(cudaGetLastError(), "launch");
   Out* const staged_map = ws->host_map.reserve<Out>(std::size_t(points));
   check(cudaMemcpyAsync(staged_map, out, sizeof(Out) * std::size_t(points), cudaMemcpyDeviceToHost,

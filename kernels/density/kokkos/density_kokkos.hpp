@@ -16,8 +16,8 @@ namespace kmol::density {
 
 template <class Memory>
 struct DeviceCells {
-  Kokkos::View<std::int64_t*, Memory> starts;    // cells + 1
-  Kokkos::View<float*, Memory> x, y, z, factor;  // atoms in cell order
+  Kokkos::View<std::int64_t*, Memory> starts;            // cells + 1
+  Kokkos::View<float*, Memory> x, y, z, factor, height;  // atoms in cell order; height: if any
 };
 
 template <class Memory, class V>
@@ -31,7 +31,7 @@ Kokkos::View<V*, Memory> upload(const std::vector<V>& host, const char* label) {
 
 template <class Memory>
 struct DeviceAtoms {
-  Kokkos::View<float*, Memory> x, y, z, factor;
+  Kokkos::View<float*, Memory> x, y, z, factor, height;  // height: zero-length when all 1
 };
 
 // The atoms' arrays in Memory, or zero-length ones where no kernel reads them: allocated views
@@ -45,7 +45,8 @@ DeviceAtoms<Memory> upload_atoms(const DensityJob& job, bool needed) {
   return {upload<Memory>(pick(job.coords[0]), "kmol::density::x"),
           upload<Memory>(pick(job.coords[1]), "kmol::density::y"),
           upload<Memory>(pick(job.coords[2]), "kmol::density::z"),
-          upload<Memory>(pick(job.factors), "kmol::density::factor")};
+          upload<Memory>(pick(job.factors), "kmol::density::factor"),
+          upload<Memory>(pick(job.heights), "kmol::density::height")};
 }
 
 template <class ExecSpace>
@@ -98,10 +99,18 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(
     return Kokkos::View<float*, Memory>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), placed);
   };
-  const DeviceCells<Memory> out{starts, alloc("kmol::density::cell_x"),
-                                alloc("kmol::density::cell_y"), alloc("kmol::density::cell_z"),
-                                alloc("kmol::density::cell_factor")};
-  const auto sx = out.x, sy = out.y, sz = out.z, sf = out.factor, f = atoms.factor;
+  const bool weighted = atoms.height.extent(0) > 0;
+  const DeviceCells<Memory> out{
+      starts,
+      alloc("kmol::density::cell_x"),
+      alloc("kmol::density::cell_y"),
+      alloc("kmol::density::cell_z"),
+      alloc("kmol::density::cell_factor"),
+      Kokkos::View<float*, Memory>(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                      std::string("kmol::density::cell_height")),
+                                   weighted ? placed : 0)};
+  const auto sx = out.x, sy = out.y, sz = out.z, sf = out.factor, sh = out.height, f = atoms.factor,
+             h = atoms.height;
   Kokkos::parallel_for(
       "kmol::density::sort_cells", Kokkos::RangePolicy<ExecSpace>(space, 0, cells),
       KOKKOS_LAMBDA(const std::int64_t c) {
@@ -119,6 +128,7 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(
           sy(s) = y(a);
           sz(s) = z(a);
           sf(s) = f(a);
+          if (weighted) sh(s) = h(a);
         }
       });
   return out;
@@ -141,7 +151,8 @@ void density_kokkos(const ExecSpace& space, const DensityJob& job,
   const float hx = job.spacing[0], hy = job.spacing[1], hz = job.spacing[2], cut = job.cut,
               limit = job.limit;
   const auto starts = cells.starts;
-  const auto x = cells.x, y = cells.y, z = cells.z, factor = cells.factor;
+  const auto x = cells.x, y = cells.y, z = cells.z, factor = cells.factor, height = cells.height;
+  const bool weighted = height.extent(0) > 0;
   Kokkos::parallel_for(
       "kmol::density::sum", Kokkos::RangePolicy<ExecSpace>(space, 0, threads),
       KOKKOS_LAMBDA(const std::int64_t t) {
@@ -170,10 +181,10 @@ void density_kokkos(const ExecSpace& space, const DensityJob& job,
               const float dy = y(s) - py, dz = z(s) - pz, f = factor(s);
               const float dyz = math::fma(dy, dy, dz * dz);
               if (dyz * f > limit) continue;
-              const float ax = x(s);
-              for (int p = 0; p < P; ++p) {
+              const float ax = x(s), w = weighted ? height(s) : 1.0f;
+              for (int p = 0; p < P; ++p) {  // w = 1: the fma rounds as the plain sum
                 const float dx = ax - px[p];
-                sum[p] += gaussian_term(math::fma(dx, dx, dyz), f, limit);
+                sum[p] = math::fma(w, gaussian_term(math::fma(dx, dx, dyz), f, limit), sum[p]);
               }
             }
           }

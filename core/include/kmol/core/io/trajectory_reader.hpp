@@ -37,6 +37,8 @@ class TrajectoryReader {
   // Per-atom data the file itself carries (H5MD species), else empty.
   virtual const std::vector<std::int32_t>& species() const { return empty_species_; }
   virtual const std::vector<std::string>& species_names() const { return empty_names_; }
+  // Per-atom masses the file itself carries (H5MD mass, g/mol), else empty.
+  virtual const std::vector<double>& masses() const { return empty_masses_; }
   // Notes for the user (a missing unit attribute, say).
   virtual const std::vector<std::string>& warnings() const { return empty_names_; }
 
@@ -57,6 +59,7 @@ class TrajectoryReader {
  private:
   std::vector<std::int32_t> empty_species_;
   std::vector<std::string> empty_names_;
+  std::vector<double> empty_masses_;
 };
 
 enum class FileKind { h5md_or_hdf5, xtc, trr, tng, tpr, netcdf, text, unknown };
