@@ -77,7 +77,8 @@ __device__ __forceinline__ unsigned short store_as<unsigned short>(float v) {
   return float_to_half(v);
 }
 
-template <class Out>
+// Weighted: each Gaussian times its height (unit heights cost nothing in the other instance).
+template <class Out, bool Weighted>
 __global__ void __launch_bounds__(kRunsX* kRowsY)
     sum_kernel(CellGrid grid, long long nx, long long ny, long long k0, float hx, float hy,
                float hz, float cut, float limit, const int* __restrict__ starts,
@@ -112,11 +113,14 @@ __global__ void __launch_bounds__(kRunsX* kRowsY)
         const float dy = a.y - py, dz = a.z - pz;
         const float dyz = fmaf(dy, dy, dz * dz);
         if (dyz * a.w > limit) continue;
-        const float w = heights != nullptr ? __ldg(&heights[s]) : 1.0f;
 #pragma unroll
-        for (int p = 0; p < P; ++p) {  // w = 1: the fma rounds as the plain sum
+        for (int p = 0; p < P; ++p) {
           const float dx = a.x - px[p];
-          sum[p] = fmaf(w, gaussian_term(fmaf(dx, dx, dyz), a.w, limit), sum[p]);
+          const float term = gaussian_term(fmaf(dx, dx, dyz), a.w, limit);
+          if constexpr (Weighted)
+            sum[p] = fmaf(__ldg(&heights[s]), term, sum[p]);
+          else
+            sum[p] += term;
         }
       }
     }
@@ -185,9 +189,10 @@ void run(const DensityJob& job, Out* host_out, cudaStream_t stream, const HostCo
   const dim3 threads(kRunsX, kRowsY),
       blocks(unsigned((runs + kRunsX - 1) / kRunsX), unsigned((ny + kRowsY - 1) / kRowsY),
              unsigned(job.k_end - job.k_begin));
-  sum_kernel<Out><<<blocks, threads, 0, stream>>>(job.cells, nx, ny, job.k_begin, job.spacing[0],
-                                                  job.spacing[1], job.spacing[2], job.cut,
-                                                  job.limit, starts, atoms, heights, out);
+  const auto sum = weighted ? sum_kernel<Out, true> : sum_kernel<Out, false>;
+  sum<<<blocks, threads, 0, stream>>>(job.cells, nx, ny, job.k_begin, job.spacing[0],
+                                      job.spacing[1], job.spacing[2], job.cut, job.limit, starts,
+                                      atoms, heights, out);
   check(cudaGetLastError(), "launch");
   Out* const staged_map = ws->host_map.reserve<Out>(std::size_t(points));
   check(cudaMemcpyAsync(staged_map, out, sizeof(Out) * std::size_t(points), cudaMemcpyDeviceToHost,

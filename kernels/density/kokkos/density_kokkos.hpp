@@ -138,12 +138,12 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(
 KOKKOS_INLINE_FUNCTION void store(float& slot, float value) { slot = value; }
 KOKKOS_INLINE_FUNCTION void store(std::uint16_t& slot, float value) { slot = float_to_half(value); }
 
-// The slab's values in plane order (k - k_begin), stored as float or as binary16 bits.
-template <class ExecSpace, class Out>
-void density_kokkos(const ExecSpace& space, const DensityJob& job,
-                    const DeviceAtoms<typename ExecSpace::memory_space>& atoms,
-                    Kokkos::View<Out*, typename ExecSpace::memory_space> out) {
-  const auto cells = build_cells(space, job, atoms);
+// The sums of one slab; Weighted: each Gaussian times its height (a separate instantiation, so
+// that unit heights cost nothing).
+template <bool Weighted, class ExecSpace, class Out>
+void sum_slab(const ExecSpace& space, const DensityJob& job,
+              const DeviceCells<typename ExecSpace::memory_space>& cells,
+              Kokkos::View<Out*, typename ExecSpace::memory_space> out) {
   constexpr int P = points_per_thread;
   const CellGrid grid = job.cells;
   const std::int64_t nx = job.counts[0], ny = job.counts[1], k0 = job.k_begin;
@@ -152,7 +152,6 @@ void density_kokkos(const ExecSpace& space, const DensityJob& job,
               limit = job.limit;
   const auto starts = cells.starts;
   const auto x = cells.x, y = cells.y, z = cells.z, factor = cells.factor, height = cells.height;
-  const bool weighted = height.extent(0) > 0;
   Kokkos::parallel_for(
       "kmol::density::sum", Kokkos::RangePolicy<ExecSpace>(space, 0, threads),
       KOKKOS_LAMBDA(const std::int64_t t) {
@@ -181,10 +180,14 @@ void density_kokkos(const ExecSpace& space, const DensityJob& job,
               const float dy = y(s) - py, dz = z(s) - pz, f = factor(s);
               const float dyz = math::fma(dy, dy, dz * dz);
               if (dyz * f > limit) continue;
-              const float ax = x(s), w = weighted ? height(s) : 1.0f;
-              for (int p = 0; p < P; ++p) {  // w = 1: the fma rounds as the plain sum
+              const float ax = x(s), h = Weighted ? height(s) : 1.0f;
+              for (int p = 0; p < P; ++p) {
                 const float dx = ax - px[p];
-                sum[p] = math::fma(w, gaussian_term(math::fma(dx, dx, dyz), f, limit), sum[p]);
+                const float term = gaussian_term(math::fma(dx, dx, dyz), f, limit);
+                if constexpr (Weighted)
+                  sum[p] = math::fma(h, term, sum[p]);
+                else
+                  sum[p] += term;
               }
             }
           }
@@ -194,6 +197,18 @@ void density_kokkos(const ExecSpace& space, const DensityJob& job,
           store(out(base + i0 + p), sum[p]);
         }
       });
+}
+
+// The slab's values in plane order (k - k_begin), stored as float or as binary16 bits.
+template <class ExecSpace, class Out>
+void density_kokkos(const ExecSpace& space, const DensityJob& job,
+                    const DeviceAtoms<typename ExecSpace::memory_space>& atoms,
+                    Kokkos::View<Out*, typename ExecSpace::memory_space> out) {
+  const auto cells = build_cells(space, job, atoms);
+  if (job.heights.empty())
+    sum_slab<false>(space, job, cells, out);
+  else
+    sum_slab<true>(space, job, cells, out);
 }
 
 }  // namespace kmol::density
