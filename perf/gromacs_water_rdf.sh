@@ -42,7 +42,7 @@ gmx_cmd=(gmx -quiet rdf -f md.xtc -s topol.tpr -ref 'name OW' -sel 'name OW' -bi
 cat kmol.log
 frames=$(grep -oE '^[0-9]+ frames' kmol.log | grep -oE '[0-9]+')
 kmol_fps=$(sed -nE 's/.*\(([0-9.]+) frames\/s\).*/\1/p' kmol.log)
-read_share=$(sed -nE 's/.*reading [0-9.]+ s \(([0-9]+)% of wall time\).*/\1/p' kmol.log)
+read_share=$(sed -nE 's/.*reading [0-9.]+ s( on [0-9]+ threads)? \(([0-9]+)% of wall time\).*/\2/p' kmol.log)
 # The curves: gmx prints three decimals; a pair within float rounding of a bin edge may move.
 worst=$(paste <(grep -v '^[#@]' kmol.xvg) <(grep -v '^[#@]' gmx.xvg) |
         awk '{ if ($1 - $3 > 1e-4 || $3 - $1 > 1e-4) { print "r differs"; exit }

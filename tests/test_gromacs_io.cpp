@@ -184,11 +184,57 @@ TEST(GromacsIo, TruncatedXtcNamesTheFrameAndKeepsTheOnesBefore) {
   job.settings.n_bins = 10;
   PipelineOptions options;
   options.frames = {0, 1, 2, 3};
-  std::vector<std::int64_t> delivered;
-  options.on_result = [&](const FrameResult& r) { delivered.push_back(r.frame); };
-  EXPECT_THROW(run_frame_pipeline(*reader, job, options), InputError);
-  std::sort(delivered.begin(), delivered.end());
-  EXPECT_EQ(delivered, (std::vector<std::int64_t>{0, 1, 2}));
+  // With several readers too: those still reading earlier frames finish them.
+  for (int readers : {1, 3}) {
+    options.readers = readers;
+    std::vector<std::int64_t> delivered;
+    options.on_result = [&](const FrameResult& r) { delivered.push_back(r.frame); };
+    EXPECT_THROW(run_frame_pipeline(*reader, job, options), InputError);
+    std::sort(delivered.begin(), delivered.end());
+    EXPECT_EQ(delivered, (std::vector<std::int64_t>{0, 1, 2})) << readers << " readers";
+  }
+  std::remove(path.c_str());
+  std::remove(io::xtc_index_cache_path(path).c_str());
+}
+
+// Every frame's counts through the pipeline with `readers` reader threads, by frame, and the
+// number of readers that ran.
+std::pair<std::vector<std::vector<std::uint64_t>>, int> counts_by_frame(
+    io::TrajectoryReader& reader, int readers) {
+  FrameJob job;
+  for (std::int64_t i = 0; i < reader.n_atoms(); ++i) job.atoms_a.push_back(i);
+  job.settings.r_max = 8;
+  job.settings.n_bins = 80;
+  PipelineOptions options;
+  for (std::int64_t f = 0; f < reader.n_frames(); ++f) options.frames.push_back(f);
+  options.cpu_workers = 2;
+  options.readers = readers;
+  std::vector<std::vector<std::uint64_t>> counts(options.frames.size());
+  options.on_result = [&](const FrameResult& r) { counts[std::size_t(r.frame)] = r.counts; };
+  const PipelineStats stats = run_frame_pipeline(reader, job, options);
+  return {counts, stats.readers};
+}
+
+// Frame-parallel decoding: several reader threads, each with its own XTC handle seeking by the
+// index, give every frame the counts one reader gives; formats read in order keep one reader.
+TEST(GromacsIo, ReaderThreadsDecodeXtcFramesInParallel) {
+  const std::string path = scratch("parallel.xtc");
+  write_gromacs(path, gas(boxes[2].box, 700, 24), false);
+  const auto reader = io::open_trajectory_file(path);
+  const auto one = counts_by_frame(*reader, 1);
+  EXPECT_EQ(one.second, 1);
+  for (const auto& c : one.first) ASSERT_FALSE(c.empty());
+  for (int readers : {2, 4}) {
+    const auto several = counts_by_frame(*reader, readers);
+    EXPECT_EQ(several.second, readers);
+    EXPECT_EQ(several.first, one.first) << readers << " readers";
+  }
+  const std::string trr = scratch("sequential.trr");
+  write_gromacs(trr, gas(boxes[0].box, 100, 3), false);
+  const auto sequential = io::open_trajectory_file(trr);
+  EXPECT_EQ(sequential->another_reader(), nullptr);
+  EXPECT_EQ(counts_by_frame(*sequential, 4).second, 1);
+  std::remove(trr.c_str());
   std::remove(path.c_str());
   std::remove(io::xtc_index_cache_path(path).c_str());
 }

@@ -45,6 +45,10 @@ void add_trajectory_options(CLI::App* cmd, TrajectoryOptions& o, std::int64_t de
   cmd->add_option("--workers", o.workers,
                   "CPU workers pulling frames (their kernels share the host threads)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--readers", o.readers,
+                  "Reader threads decoding frames at once (XTC; other formats read with one). "
+                  "Default: 1 beside CPU workers, 4 when GPUs count the frames")
+      ->check(CLI::PositiveNumber);
   add_pool_options(cmd, o.pool, "frames");
   cmd->add_flag("--no-pbc", o.no_pbc, "Plain distances, ignoring the file's box");
   cmd->add_flag("--resume", o.resume,
@@ -68,7 +72,9 @@ void check_bins(std::int32_t bins, std::int64_t histograms, std::int64_t interva
             HistogramRange<double>::max_bins));
 }
 
-PipelineOptions pipeline_workers(const TrajectoryOptions& o) {
+namespace {
+
+PipelineOptions workers_for(const TrajectoryOptions& o) {
   PipelineOptions p;
   auto bar = std::make_shared<ProgressBar>(!o.quiet && Cluster::root());
   p.on_progress = [bar](const PipelineProgress& progress) { bar->update(progress); };
@@ -93,6 +99,24 @@ PipelineOptions pipeline_workers(const TrajectoryOptions& o) {
   return p;
 }
 
+// Decompressing XTC is what limits a GPU (a frame's pairs take a fraction of its decoding), so GPU
+// runs decode on several threads; beside CPU workers one reader keeps up with the kernels.
+constexpr int gpu_readers = 4;
+
+}  // namespace
+
+PipelineOptions pipeline_workers(const TrajectoryOptions& o, const io::TrajectoryReader& reader) {
+  PipelineOptions p = workers_for(o);
+  const bool parallel = reader.another_reader() != nullptr;
+  if (o.readers > 1 && !parallel)
+    throw InputError({reader.path(), "--readers", -1},
+                     "several readers need GROMACS XTC; this is " + reader.description() +
+                         ", read in order by one");
+  const bool gpus = p.gpu_workers > 0 || !p.devices.empty();
+  p.readers = o.readers > 0 ? o.readers : parallel && gpus ? gpu_readers : 1;
+  return p;
+}
+
 void set_pair_settings(const TrajectoryOptions& o, const Trajectory& t, FrameJob& job) {
   job.settings.r_min = t.r_min;
   job.settings.r_max = t.r_max;
@@ -114,7 +138,7 @@ std::string run_fingerprint(const std::string& command, const TrajectoryOptions&
 TrajectoryRun run_resumable(Trajectory& t, const FrameJob& job, const TrajectoryOptions& o,
                             std::int64_t histograms, const std::string& out,
                             const std::string& fingerprint) {
-  const PipelineOptions workers = pipeline_workers(o);
+  const PipelineOptions workers = pipeline_workers(o, *t.reader);
   const std::int64_t positions = std::int64_t(t.frames.size());
   const std::int32_t bins = job.settings.n_bins;
   check_bins(bins, histograms, (positions + o.interval - 1) / o.interval,
@@ -127,10 +151,13 @@ TrajectoryRun run_resumable(Trajectory& t, const FrameJob& job, const Trajectory
 }
 
 std::string describe_stats(const PipelineStats& s, std::int64_t frames) {
+  // Reading's share of the readers' time: near 100% when they limit the rate.
+  const double reader_seconds = s.wall_seconds * std::max(1, s.readers);
   std::string text = fmt::format(
-      "{} frames in {:.3f} s ({:.1f} frames/s); reading {:.3f} s ({:.0f}% of wall time)", frames,
+      "{} frames in {:.3f} s ({:.1f} frames/s); reading {:.3f} s{} ({:.0f}% of wall time)", frames,
       s.wall_seconds, s.wall_seconds > 0 ? double(frames) / s.wall_seconds : 0, s.read_seconds,
-      s.wall_seconds > 0 ? 100 * s.read_seconds / s.wall_seconds : 0);
+      s.readers > 1 ? fmt::format(" on {} threads", s.readers) : "",
+      reader_seconds > 0 ? 100 * s.read_seconds / reader_seconds : 0);
   if (s.frames_on_gpu > 0)
     text += fmt::format("; {}: {} frames, busy {:.0f}% of wall time",
                         s.device_workers > 1 ? fmt::format("{} GPUs", s.device_workers) : "GPU",

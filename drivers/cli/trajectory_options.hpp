@@ -21,6 +21,7 @@ struct TrajectoryOptions : TrajectorySource {
   std::int64_t interval = 100;
   std::string device = "auto", impl = "auto", precision = "single";
   int threads = -1, workers = 1;
+  int readers = 0;   // 0: chosen by the workers (pipeline_workers)
   PoolOptions pool;  // --gpus N: one device worker per GPU on raw CUDA
   bool resume = false;
 
@@ -33,8 +34,10 @@ void add_trajectory_options(CLI::App* command, TrajectoryOptions& options,
 // Refuses bin counts that are not positive or whose counts memory cannot hold (with the estimate).
 void check_bins(std::int32_t bins, std::int64_t histograms, std::int64_t intervals, int workers);
 
-// Workers from --device and --workers, with a progress bar on a terminal unless --quiet.
-PipelineOptions pipeline_workers(const TrajectoryOptions& options);
+// Workers from --device and --workers, readers from --readers, with a progress bar on a terminal
+// unless --quiet. Several readers asked of a format that reads with one are refused.
+PipelineOptions pipeline_workers(const TrajectoryOptions& options,
+                                 const io::TrajectoryReader& reader);
 
 // The pair-histogram settings every trajectory command takes from its options and trajectory.
 void set_pair_settings(const TrajectoryOptions& options, const Trajectory& t, FrameJob& job);

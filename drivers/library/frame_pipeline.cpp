@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <exception>
 #include <future>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -121,13 +122,15 @@ class Pipeline {
         options_(options),
         workers_(
             std::max(1, options.cpu_workers + options.gpu_workers + int(options.devices.size()))),
-        free_(std::size_t(workers_) + 2),
-        ready_(std::size_t(workers_) + 2),
+        readers_(open_readers(reader, options.readers, more_readers_)),
+        free_(std::size_t(workers_ + readers_.size()) + 1),
+        ready_(std::size_t(workers_ + readers_.size()) + 1),
         results_(std::size_t(workers_) + 2),
         host_tasks_(std::size_t(workers_)) {
     bool pinned = options.gpu_workers > 0;
     for (const WorkerSpec& d : options.devices) pinned = pinned || d.kind == WorkerKind::gpu;
-    for (int k = 0; k < workers_ + 2; ++k) {
+    // A slot for each worker's frame, each reader's and one ready in the queue.
+    for (std::size_t k = 0; k < std::size_t(workers_) + readers_.size() + 1; ++k) {
       slots_.push_back(
           std::make_unique<FrameSlot<T>>(job.atoms_a.size(), job.atoms_b.size(), pinned));
       free_.push(slots_.back().get());
@@ -163,10 +166,18 @@ class Pipeline {
     }
     stats_.device_setup_seconds = seconds_since(setup);
     const auto start = Clock::now();
-    std::thread reader_thread = thread_on_own_cpu(0, [&] {
-      guarded([&] { read_frames(); });
-      ready_.close();
-    });
+    // The first reader on the first CPU of its own, the others after every other thread's.
+    std::vector<std::thread> reader_threads;
+    std::atomic<int> reading{int(readers_.size())};
+    for (std::size_t r = 0; r < readers_.size(); ++r)
+      reader_threads.push_back(thread_on_own_cpu(
+          r == 0 ? 0 : first_device_cpu + int(options_.devices.size() + r) - 1, [&, r] {
+            guarded([&] { read_frames(*readers_[r]); });
+            if (--reading == 0) {
+              if (read_error_) failure_.record(read_error_);
+              ready_.close();
+            }
+          }));
     for (int k = 0; k < options_.cpu_workers; ++k)
       workers.push_back(thread_on_own_cpu(2 + options_.gpu_workers + k, [&] {
         guarded([&] { work(false); });
@@ -185,10 +196,11 @@ class Pipeline {
 
     for (auto& w : workers) w.join();
     results_.close();
-    reader_thread.join();
+    for (auto& r : reader_threads) r.join();
     writer_thread.join();
     stats_.wall_seconds = seconds_since(start);
     stats_.read_seconds = read_seconds_;
+    stats_.readers = int(readers_.size());
     stats_.device_workers = options_.gpu_workers + int(options_.devices.size());
     failure_.rethrow();
     return stats_;
@@ -207,23 +219,65 @@ class Pipeline {
     }
   }
 
-  void read_frames() {
-    std::vector<Vec3<T>> all(std::size_t(reader_.n_atoms()));
-    for (std::size_t p = 0; p < options_.frames.size() && !failure_.stopped(); ++p) {
-      if (!options_.skip.empty() && options_.skip[p]) continue;
+  // The given reader, and as many more as asked for where the format allows them.
+  static std::vector<io::TrajectoryReader*> open_readers(
+      io::TrajectoryReader& reader, int n,
+      std::vector<std::unique_ptr<io::TrajectoryReader>>& owned) {
+    std::vector<io::TrajectoryReader*> readers{&reader};
+    for (int k = 1; k < n; ++k) {
+      auto another = reader.another_reader();
+      if (!another) break;
+      owned.push_back(std::move(another));
+      readers.push_back(owned.back().get());
+    }
+    return readers;
+  }
+
+  // The next position to read, past skipped ones; -1 when none is left before a failed read.
+  std::int64_t take_position() {
+    const auto n = std::int64_t(options_.frames.size());
+    for (std::int64_t p = next_position_++; p < n; p = next_position_++) {
+      if (p > failed_position_) return -1;
+      if (options_.skip.empty() || !options_.skip[std::size_t(p)]) return p;
+    }
+    return -1;
+  }
+
+  void read_frames(io::TrajectoryReader& reader) {
+    std::vector<Vec3<T>> all(std::size_t(reader.n_atoms()));
+    double seconds = 0;
+    while (!failure_.stopped()) {
       auto slot = free_.pop();
-      if (!slot) return;
+      if (!slot) break;
+      const std::int64_t p = take_position();
+      if (p < 0) {
+        free_.push(*slot);
+        break;
+      }
       const auto begin = Clock::now();
-      const io::FrameInfo info = reader_.read_frame(options_.frames[p], all.data());
+      io::FrameInfo info;
+      try {
+        info = reader.read_frame(options_.frames[std::size_t(p)], all.data());
+      } catch (...) {
+        // Later frames are left; earlier ones, being read by other readers, still count.
+        std::lock_guard<std::mutex> lock(read_mutex_);
+        if (p < failed_position_) {
+          failed_position_ = p;
+          read_error_ = std::current_exception();
+        }
+        break;
+      }
       FrameSlot<T>& s = **slot;
-      s.position = std::int64_t(p);
-      s.frame = options_.frames[p];
+      s.position = p;
+      s.frame = options_.frames[std::size_t(p)];
       s.box = job_.periodic ? info.box : BoxSpec::none();
       for (std::size_t k = 0; k < job_.atoms_a.size(); ++k) s.a.data()[k] = all[job_.atoms_a[k]];
       for (std::size_t k = 0; k < job_.atoms_b.size(); ++k) s.b.data()[k] = all[job_.atoms_b[k]];
-      read_seconds_ += seconds_since(begin);
-      if (!ready_.push(*slot)) return;
+      seconds += seconds_since(begin);
+      if (!ready_.push(*slot)) break;
     }
+    std::lock_guard<std::mutex> lock(read_mutex_);
+    read_seconds_ += seconds;
   }
 
   PairHistogramInput<T> input_of(FrameSlot<T>& s) const {
@@ -389,6 +443,12 @@ class Pipeline {
   const FrameJob& job_;
   const PipelineOptions& options_;
   int workers_;
+  std::vector<std::unique_ptr<io::TrajectoryReader>> more_readers_;
+  std::vector<io::TrajectoryReader*> readers_;
+  std::atomic<std::int64_t> next_position_{0};
+  std::atomic<std::int64_t> failed_position_{std::numeric_limits<std::int64_t>::max()};
+  std::mutex read_mutex_;
+  std::exception_ptr read_error_;  // of the earliest frame that could not be read
   std::vector<std::unique_ptr<FrameSlot<T>>> slots_;
   BoundedQueue<FrameSlot<T>*> free_, ready_;
   BoundedQueue<FrameResult> results_;

@@ -1,9 +1,16 @@
 #pragma once
 // The whole-trajectory pipeline:
 //
-//   reader thread --(bounded queue of frame slots)--> workers --(results)--> writer thread
-//   (HDF5 hyperslab -> selections gathered into      one per GPU, plus      sums counts exactly,
-//    page-locked buffers when a GPU is used)          CPU workers            in any order
+//   reader threads --(bounded queue of frame slots)--> workers --(results)--> writer thread
+//   (HDF5 hyperslab or XTC   one per GPU, plus      sums counts exactly,
+//    decompression -> selections gathered   CPU workers            in any order
+//    into page-locked buffers for GPUs)
+//
+// Readers take the next frame to read from a shared counter, so frames enter the queue roughly in
+// order whatever each takes. Several readers need a format that decodes frames independently
+// (TrajectoryReader::another_reader: XTC); otherwise one reads. A frame that cannot be read stops
+// the readers from taking later frames, the frames before it are still read and counted, and the
+// error ends the run as on one reader.
 //
 // Workers pull frames as they become free, so fast and slow workers share the load; near the end
 // a CPU worker beside GPUs takes no frame that the GPUs would finish sooner. Counts are
@@ -52,6 +59,7 @@ struct PipelineProgress {
 struct PipelineOptions {
   std::vector<std::int64_t> frames;  // file frames, one per position
   std::vector<char> skip;            // per position: already done (resume); may be empty
+  int readers = 1;  // reader threads; more than one only where the reader has another_reader()
   int cpu_workers = 1;
   int gpu_workers = 0;  // 0 or 1 (Kokkos 3.4 drives one GPU per process)
   // Device workers, one thread each running the raw implementations (worker_pool.hpp): GPUs
@@ -66,8 +74,10 @@ struct PipelineStats {
   std::int64_t frames = 0, frames_on_cpu = 0, frames_on_gpu = 0;
   std::int64_t device_failures = 0;  // device runs that failed and were redone on the host
   int device_workers = 0;            // GPU (or simulated) workers that ran
+  int readers = 1;                   // reader threads that ran
   double device_setup_seconds = 0;   // binding the device workers' GPUs, before the clock starts
-  double wall_seconds = 0, read_seconds = 0, gpu_busy_seconds = 0, cpu_busy_seconds = 0;
+  double wall_seconds = 0, gpu_busy_seconds = 0, cpu_busy_seconds = 0;
+  double read_seconds = 0;   // summed over the reader threads
   std::string impl, launch;  // of the last frame
 };
 

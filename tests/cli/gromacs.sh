@@ -20,6 +20,17 @@ for traj in md.xtc md.trr; do
       ${traj%.*}-${traj#*.}.xvg || fail "the command line is not recorded whole: $(grep command: ${traj%.*}-${traj#*.}.xvg)"
 done
 grep -q "GROMACS XTC" md-xtc.xvg || fail "the xvg does not say it read XTC"
+# Frame-parallel decoding: three XTC reader threads give the file one reader gives (bar the
+# command line); TRR is read in order by one, and more are refused.
+for readers in 1 3; do
+  "$kmol" rdf water/md.xtc --top water/topol.tpr --sel1 'name OW' --rmax 1.1nm --bins 110 \
+      --readers $readers --out readers-$readers.xvg > readers-$readers.log 2>&1 || fail "rdf --readers $readers"
+done
+grep -q "on 3 threads" readers-3.log || fail "--readers 3 did not run three readers: $(cat readers-3.log)"
+cmp <(grep -v '^# command:' readers-1.xvg) <(grep -v '^# command:' readers-3.xvg) ||
+  fail "three XTC readers give another g(r) than one"
+expect_refusal "water/md.trr: --readers: several readers need GROMACS XTC; this is GROMACS TRR, read in order by one" \
+    "$kmol" rdf water/md.trr --top water/topol.tpr --readers 2 --out trr-readers.xvg
 # The first water peak of SPC near 2.75 Angstrom in both.
 for f in md-xtc.xvg md-trr.xvg; do
   awk '!/^[#@]/ && $2 > g { g = $2; r = $1 } END { if (r < 2.6 || r > 2.9 || g < 2) exit 1 }' $f ||

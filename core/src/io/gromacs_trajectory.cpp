@@ -78,15 +78,23 @@ class NameForLibgromacs {
 
 class XtcReader final : public TrajectoryReader {
  public:
-  explicit XtcReader(const std::string& path)
-      : path_(path), name_(path, ".xtc"), index_(index_xtc(path)) {
+  explicit XtcReader(const std::string& path) : XtcReader(path, index_xtc(path)) {
     if (!index_.cache_note.empty()) warnings_.push_back(index_.cache_note);
+  }
+  XtcReader(const std::string& path, XtcIndex index)
+      : path_(path), name_(path, ".xtc"), index_(std::move(index)) {
     file_ = open_xtc(name_.c_str(), "r");
     if (file_ == nullptr) throw InputError({path, "", -1}, "libgromacs cannot open the XTC file");
     coordinates_.resize(3 * std::size_t(index_.n_atoms));
     first_box_ = frame_info(0).box;
   }
   ~XtcReader() override { close_xtc(file_); }
+
+  // libgromacs keeps no state between files (xdr3dfcoord works in buffers of its own call), so
+  // each reader decodes on its own handle.
+  std::unique_ptr<TrajectoryReader> another_reader() const override {
+    return std::make_unique<XtcReader>(path_, index_);
+  }
 
   const std::string& path() const override { return path_; }
   std::string description() const override { return "GROMACS XTC"; }

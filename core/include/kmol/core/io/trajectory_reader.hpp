@@ -49,6 +49,12 @@ class TrajectoryReader {
   // Only the metadata and box of frame t.
   virtual FrameInfo frame_info(std::int64_t t) = 0;
 
+  // Another reader of the same file, whose reads may run on another thread at the same time as
+  // this one's (frame-parallel decoding); null where the format cannot: XTC can (each reader has
+  // its own file handle and seeks by the shared index), HDF5 and NetCDF are built without thread
+  // safety and TRR and TNG are read sequentially.
+  virtual std::unique_ptr<TrajectoryReader> another_reader() const { return nullptr; }
+
   // Velocities, where the format stores them (H5MD, TRR, TNG; never XTC): whether frame t has
   // them, and frame t's positions with its velocities in Angstrom per the file's time unit. The
   // second throws InputError naming the file and frame when that frame has none.
