@@ -6,9 +6,10 @@
 
 #include "kernels/pair_histogram/host/pair_histogram_host.hpp"
 #include "kernels/pair_histogram/validation.hpp"
+#include "kernels/run_on_device.hpp"
 #include "kmol/core/errors.hpp"
 #ifdef KMOL_HAVE_CUDA
-#include "kernels/pair_histogram/cuda/pair_histogram_cuda_region.hpp"
+#include "kernels/pair_histogram/cuda/pair_histogram_cuda.hpp"
 #endif
 
 namespace kmol {
@@ -84,19 +85,10 @@ template <class T>
 std::string count_on_worker(const WorkerContext& worker, const PairHistogramJob<T>& job,
                             std::int64_t region_begin, std::int64_t region_end) {
   if (job.pair_count() <= 0) return "no pairs";
-  const Device& device = worker.device;
-  if (device.platform == Platform::cuda) {
-#ifdef KMOL_HAVE_CUDA
-    return pair_histogram_cuda_region(job, static_cast<cudaStream_t>(device.cuda_stream),
-                                      region_begin, region_end);
-#else
-    (void)region_begin;
-    (void)region_end;
-    throw UnsupportedError("GPU worker: this build has no CUDA");
-#endif
-  }
-  pair_histogram_host(job, device.host_threads);
-  return "host: threads=" + std::to_string(device.host_threads);
+  return run_on_device<PairHistogramRunner, pair_histogram_implementations>(
+      "pair histogram",
+      platform_implementation(pair_histogram_implementations, worker.device.platform),
+      worker.device, job, region_begin, region_end);
 }
 
 template <class T>
@@ -133,9 +125,10 @@ PairHistogramResult pair_histogram_on_pool(WorkerPool& pool, const PairHistogram
     for (std::int64_t k = begin; k < end; ++k) whole.counts[k] += counts[std::size_t(k)];
     if (worker.spec.kind == WorkerKind::gpu || launch.empty()) launch = how;
   });
-  prepared.result.impl_used = pool.size() > 0 && pool.workers()[0].kind == WorkerKind::gpu
-                                  ? PairHistogramImpl::cuda
-                                  : PairHistogramImpl::host;
+  prepared.result.impl_used = platform_implementation(
+      pair_histogram_implementations, pool.size() > 0 && pool.workers()[0].kind == WorkerKind::gpu
+                                          ? Platform::cuda
+                                          : Platform::host);
   prepared.result.launch = launch + "; " + std::to_string(n_tiles) + " tiles x " +
                            std::to_string(regions) + " regions on " + pool.describe();
   return std::move(prepared.result);

@@ -7,6 +7,7 @@
 #include "kernels/coulomb/host/coulomb_host.hpp"
 #include "kernels/coulomb/job.hpp"
 #include "kernels/coulomb/validation.hpp"
+#include "kernels/run_on_device.hpp"
 #include "kmol/core/errors.hpp"
 #ifdef KMOL_HAVE_CUDA
 #include "kernels/coulomb/cuda/coulomb_cuda.hpp"
@@ -27,23 +28,6 @@ std::vector<LatticeBlock> clip_to_slab(const std::vector<LatticeBlock>& all, std
     if (b.points() > 0) clipped.push_back(b);
   }
   return clipped;
-}
-
-template <class T>
-std::string compute_on_worker(const WorkerContext& worker, const CoulombJob<T>& job) {
-  if (worker.device.platform == Platform::cuda) {
-#ifdef KMOL_HAVE_CUDA
-    const auto stream = static_cast<cudaStream_t>(worker.device.cuda_stream);
-    if (job.method != CoulombMethod::cutoff) return coulomb_cuda_all_atoms(job, stream);
-    // One thread each: the pool's CPU workers run beside it.
-    return coulomb_cuda_cutoff<T>(
-        job, stream, [](const CoulombJob<T>& overflow) { coulomb_host(overflow, 1); },
-        [](T* to, const T* from, std::size_t n) { std::copy_n(from, n, to); });
-#else
-    throw UnsupportedError("GPU worker: this build has no CUDA");
-#endif
-  }
-  return coulomb_host(job, worker.device.host_threads);
 }
 
 }  // namespace
@@ -76,12 +60,15 @@ PotentialMap<T> coulomb_potential_on_pool(WorkerPool& pool, const CoulombInput<T
         for (std::int64_t j = b.begin[1]; j < b.begin[1] + b.size[1]; ++j)
           std::fill_n(map.values.begin() + whole.index(b.begin[0], j, k), b.size[0], T(0));
     if (part.blocks.empty()) return;
-    const std::string how = compute_on_worker(worker, part);
+    const std::string how = run_on_device<CoulombRunner, coulomb_implementations>(
+        "potential", platform_implementation(coulomb_implementations, worker.device.platform),
+        worker.device, part);
     std::lock_guard<std::mutex> lock(record);
     if (worker.spec.kind == WorkerKind::gpu || launch.empty()) launch = how;
   });
   const bool gpu = pool.size() > 0 && pool.workers()[0].kind == WorkerKind::gpu;
-  map.impl_used = gpu ? CoulombImpl::cuda : CoulombImpl::host;
+  map.impl_used =
+      platform_implementation(coulomb_implementations, gpu ? Platform::cuda : Platform::host);
   map.launch = launch + "; " + std::to_string(n_slabs) + " slabs on " + pool.describe();
   return map;
 }

@@ -6,49 +6,14 @@
 #include <type_traits>
 
 #include "kernels/coulomb/coulomb.hpp"
-#include "kernels/coulomb/host/coulomb_host.hpp"
-#include "kernels/coulomb/kokkos/coulomb_kokkos.hpp"
-#include "kernels/coulomb/selection.hpp"
+#include "kernels/coulomb/implementations.hpp"
+#include "kernels/coulomb/runners.hpp"
 #include "kernels/coulomb/units.hpp"
 #include "kernels/coulomb/validation.hpp"
-#include "kernels/host_copy.hpp"
-#include "kmol/core/errors.hpp"
+#include "kernels/run_implementation.hpp"
 #include "kmol/core/execution_space.hpp"
-#ifdef KMOL_HAVE_CUDA
-#include "kernels/coulomb/cuda/coulomb_cuda.hpp"
-#endif
 
 namespace kmol {
-
-template <class ExecSpace, class T>
-std::string run_coulomb(const ExecSpace& space, CoulombImpl impl, const CoulombJob<T>& job) {
-  switch (impl) {
-    case CoulombImpl::host:
-      if constexpr (platform_of<ExecSpace>() == Platform::host)
-        return coulomb_host(job, space.concurrency());
-      break;
-    case CoulombImpl::cuda:
-#ifdef KMOL_HAVE_CUDA
-      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-        if (job.method != CoulombMethod::cutoff)
-          return coulomb_cuda_all_atoms(job, space.cuda_stream());
-        const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
-        return coulomb_cuda_cutoff<T>(
-            job, space.cuda_stream(),
-            [threads](const CoulombJob<T>& overflow) { coulomb_host(overflow, threads); },
-            [threads](T* to, const T* from, std::size_t n) {
-              copy_in_parallel(to, from, n * sizeof(T), threads);
-            });
-      }
-#endif
-      break;
-    case CoulombImpl::kokkos:
-      return coulomb_kokkos(space, job);
-    case CoulombImpl::automatic:
-      break;
-  }
-  throw UnsupportedError("potential: " + to_string(impl) + " cannot run on this execution space");
-}
 
 template <class ExecSpace, class T>
 PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>& input,
@@ -69,7 +34,8 @@ PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>&
   else
     map.values.assign(std::size_t(settings.lattice.points()), T(0));
   job.values = map.values.data();
-  map.launch = run_coulomb(space, map.impl_used, job);
+  map.launch = run_implementation<CoulombRunner, coulomb_implementations>(
+      "potential", map.impl_used, space, job);
   space.fence();
   Kokkos::Profiling::popRegion();
   return map;

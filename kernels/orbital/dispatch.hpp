@@ -5,40 +5,15 @@
 
 #include <type_traits>
 
-#include "kernels/orbital/host/orbital_host.hpp"
-#include "kernels/orbital/kokkos/orbital_kokkos.hpp"
+#include "kernels/orbital/implementations.hpp"
 #include "kernels/orbital/orbital.hpp"
 #include "kernels/orbital/packing.hpp"
+#include "kernels/orbital/runners.hpp"
 #include "kernels/orbital/selection.hpp"
-#include "kmol/core/errors.hpp"
+#include "kernels/run_implementation.hpp"
 #include "kmol/core/execution_space.hpp"
-#ifdef KMOL_HAVE_CUDA
-#include "kernels/orbital/cuda/orbital_cuda.hpp"
-#endif
 
 namespace kmol {
-
-template <class ExecSpace, class T>
-std::string run_orbital(const ExecSpace& space, OrbitalImpl impl,
-                        const orbital::PackedTables& tables, const OrbitalSettings& s, T* values) {
-  switch (impl) {
-    case OrbitalImpl::host:
-      if constexpr (platform_of<ExecSpace>() == Platform::host)
-        return orbital_host(tables, s.lattice, values, space.concurrency());
-      break;
-    case OrbitalImpl::cuda:
-#ifdef KMOL_HAVE_CUDA
-      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
-        return orbital_cuda(tables, s.lattice, values, s.constant_bytes_limit, space.cuda_stream());
-#endif
-      break;
-    case OrbitalImpl::kokkos:
-      return orbital_kokkos(space, tables, s.lattice, values);
-    case OrbitalImpl::automatic:
-      break;
-  }
-  throw UnsupportedError("orbital: " + to_string(impl) + " cannot run on this execution space");
-}
 
 template <class T, class ExecSpace>
 OrbitalMap<T> orbital_on_lattice(const ExecSpace& space, const OrbitalBasis& basis,
@@ -51,7 +26,8 @@ OrbitalMap<T> orbital_on_lattice(const ExecSpace& space, const OrbitalBasis& bas
   map.lattice = settings.lattice;
   map.values.resize(std::size_t(settings.lattice.points()));
   map.impl_used = choose_orbital_impl(platform_of<ExecSpace>(), settings.impl);
-  map.launch = run_orbital(space, map.impl_used, tables, settings, map.values.data());
+  map.launch = run_implementation<OrbitalRunner, orbital_implementations>(
+      "orbital", map.impl_used, space, tables, settings, map.values.data());
   Kokkos::Profiling::popRegion();
   return map;
 }

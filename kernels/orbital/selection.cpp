@@ -4,47 +4,26 @@
 
 #include <cmath>
 
+#include "kernels/orbital/implementations.hpp"
 #include "kmol/core/errors.hpp"
-#include "kmol/core/names.hpp"
 
 namespace kmol {
-namespace {
 
-constexpr Named<OrbitalImpl> orbital_impl_names[] = {{OrbitalImpl::automatic, "auto"},
-                                                     {OrbitalImpl::kokkos, "kokkos"},
-                                                     {OrbitalImpl::host, "host"},
-                                                     {OrbitalImpl::cuda, "cuda"}};
-
-}  // namespace
-
-std::string to_string(OrbitalImpl value) { return name_of(orbital_impl_names, value); }
+std::string to_string(OrbitalImpl value) {
+  return implementation_name(orbital_implementations, value);
+}
 
 OrbitalImpl orbital_impl_from_string(const std::string& name) {
-  return value_named(orbital_impl_names, name, "--impl", "orbital implementation");
+  return implementation_named(orbital_implementations, name, "--impl", "orbital implementation");
 }
 
 std::string orbital_refusal(OrbitalImpl impl, Platform platform) {
-  switch (impl) {
-    case OrbitalImpl::kokkos:
-      return {};
-    case OrbitalImpl::host:
-      return platform == Platform::host ? "" : "host runs on CPU execution spaces only";
-    case OrbitalImpl::cuda:
-#ifdef KMOL_HAVE_CUDA
-      return platform == Platform::cuda ? "" : "cuda runs on the Cuda execution space only";
-#else
-      return "cuda is not compiled into this build (configure with KMOL_CONFIG=cuda)";
-#endif
-    case OrbitalImpl::automatic:
-      break;
-  }
-  return "automatic is not an implementation";
+  return implementation_refusal(orbital_implementations, impl, OrbitalShape{}, platform);
 }
 
 OrbitalImpl choose_orbital_impl(Platform platform, OrbitalImpl requested) {
   if (requested != OrbitalImpl::automatic) {
-    const std::string why = orbital_refusal(requested, platform);
-    if (!why.empty()) throw UnsupportedError("orbital --impl " + to_string(requested) + ": " + why);
+    require_runnable(orbital_implementations, "orbital", requested, OrbitalShape{}, platform);
     return requested;
   }
   // The specialised kernel of each platform (docs/orbital.md has the measured rates).
@@ -73,24 +52,11 @@ void validate_orbital_lattice(const Grid& lattice, std::int64_t maps, int value_
 }
 
 AlgorithmSummary orbital_summary() {
-  AlgorithmSummary s{
+  return implementation_summary(
       "orbital",
       "molecular orbitals of Molden files (contracted Gaussians, s to g, Cartesian or spherical) "
       "on lattices; many at once as basis values times coefficients (Kokkos Kernels gemm)",
-      {}};
-  s.implementations.push_back({"kokkos", "every backend; float, double; one point per thread",
-                               "backends without a specialised kernel"});
-  s.implementations.push_back(
-      {"host", "CPU spaces; rows of points vectorised (polynomial exp2); float, double",
-       "CPU spaces"});
-#ifdef KMOL_HAVE_CUDA
-  s.implementations.push_back(
-      {"cuda",
-       "Cuda space; basis and coefficients in __constant__ memory up to 4 KiB, "
-       "else read through the L1 cache; float, double",
-       "the Cuda space"});
-#endif
-  return s;
+      orbital_implementations);
 }
 
 }  // namespace kmol

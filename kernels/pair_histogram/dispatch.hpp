@@ -3,47 +3,14 @@
 // in instances_<space>.cpp so that each backend compiles in its own unit.
 #include <Kokkos_Core.hpp>
 
-#include <type_traits>
-
-#include "kernels/pair_histogram/cells/pair_histogram_cells.hpp"
-#include "kernels/pair_histogram/host/pair_histogram_host.hpp"
-#include "kernels/pair_histogram/kokkos/pair_histogram_kokkos.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
+#include "kernels/pair_histogram/runners.hpp"
 #include "kernels/pair_histogram/validation.hpp"
+#include "kernels/run_implementation.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/execution_space.hpp"
-#ifdef KMOL_HAVE_CUDA
-#include "kernels/pair_histogram/cuda/pair_histogram_cuda.hpp"
-#endif
 
 namespace kmol {
-
-template <class ExecSpace, class T>
-std::string run_pair_histogram(const ExecSpace& space, PairHistogramImpl impl,
-                               const PairHistogramJob<T>& job) {
-  switch (impl) {
-    case PairHistogramImpl::host:
-      if constexpr (platform_of<ExecSpace>() == Platform::host) {
-        pair_histogram_host(job, space.concurrency());
-        return "host: threads=" + std::to_string(space.concurrency());
-      }
-      break;
-    case PairHistogramImpl::cuda:
-#ifdef KMOL_HAVE_CUDA
-      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
-        return pair_histogram_cuda(job, space.cuda_stream());
-#endif
-      break;
-    case PairHistogramImpl::cells:
-      return pair_histogram_cells(space, job);
-    case PairHistogramImpl::kokkos:
-      return pair_histogram_kokkos(space, job);
-    case PairHistogramImpl::automatic:
-      break;
-  }
-  throw UnsupportedError("pair histogram: " + to_string(impl) +
-                         " cannot run on this execution space");
-}
 
 // Resident coordinates are checked where they live: InputError naming the first atom with a
 // non-finite coordinate (x - x is NaN exactly for infinities and NaN).
@@ -85,7 +52,9 @@ PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramIn
         "implementation, not of " +
         to_string(impl));
   if (prepared.job.pair_count() > 0)
-    prepared.result.launch = run_pair_histogram(space, impl, prepared.job);
+    prepared.result.launch =
+        run_implementation<PairHistogramRunner, pair_histogram_implementations>(
+            "pair histogram", impl, space, prepared.job);
   space.fence();
   Kokkos::Profiling::popRegion();
   return std::move(prepared.result);

@@ -2,18 +2,11 @@
 
 #include <cmath>
 
+#include "kernels/pair_histogram/implementations.hpp"
 #include "kmol/core/errors.hpp"
-#include "kmol/core/names.hpp"
 
 namespace kmol {
 namespace {
-
-constexpr Named<PairHistogramImpl> pair_histogram_impl_names[] = {
-    {PairHistogramImpl::automatic, "auto"},
-    {PairHistogramImpl::kokkos, "kokkos"},
-    {PairHistogramImpl::host, "host"},
-    {PairHistogramImpl::cuda, "cuda"},
-    {PairHistogramImpl::cells, "cells"}};
 
 // Cells examine the partners within two cells of thickness >= r_max / 2: they pay while that
 // neighbourhood, measured as 27 r_max^3 / V, is a small enough part of the box, and there are
@@ -36,10 +29,13 @@ bool cells_pay(const PairHistogramShape& s, Platform platform) {
 
 }  // namespace
 
-std::string to_string(PairHistogramImpl value) { return name_of(pair_histogram_impl_names, value); }
+std::string to_string(PairHistogramImpl value) {
+  return implementation_name(pair_histogram_implementations, value);
+}
 
 PairHistogramImpl pair_histogram_impl_from_string(const std::string& name) {
-  return value_named(pair_histogram_impl_names, name, "impl", "pair-histogram implementation");
+  return implementation_named(pair_histogram_implementations, name, "impl",
+                              "pair-histogram implementation");
 }
 
 PairHistogramShape shape_of(std::int64_t n_a, std::int64_t n_b, bool one_set,
@@ -55,38 +51,27 @@ PairHistogramShape shape_of(std::int64_t n_a, std::int64_t n_b, bool one_set,
           settings.n_bins};
 }
 
+std::string pair_histogram_cuda_refusal(const PairHistogramShape& shape, Platform) {
+  // It packs the host's coordinates into its own layout on the way to the device.
+  return shape.resident ? "cuda reads host coordinates, not Views already on the device" : "";
+}
+
+std::string pair_histogram_cells_refusal(const PairHistogramShape& shape, Platform) {
+  if (shape.box == BoxKind::none) return "cells need a periodic box";
+  if (shape.min_box_height < 3 * shape.r_max)
+    return "cells need a box at least 3 r_max across in every direction";
+  return {};
+}
+
 std::string pair_histogram_refusal(PairHistogramImpl impl, const PairHistogramShape& shape,
                                    Platform platform) {
-  switch (impl) {
-    case PairHistogramImpl::kokkos:
-      return {};
-    case PairHistogramImpl::host:
-      return platform == Platform::host ? "" : "host runs on CPU execution spaces only";
-    case PairHistogramImpl::cuda:
-#ifdef KMOL_HAVE_CUDA
-      if (platform != Platform::cuda) return "cuda runs on the Cuda execution space only";
-      // It packs the host's coordinates into its own layout on the way to the device.
-      return shape.resident ? "cuda reads host coordinates, not Views already on the device" : "";
-#else
-      return "cuda is not compiled into this build (configure with KMOL_CONFIG=cuda)";
-#endif
-    case PairHistogramImpl::cells:
-      if (shape.box == BoxKind::none) return "cells need a periodic box";
-      if (shape.min_box_height < 3 * shape.r_max)
-        return "cells need a box at least 3 r_max across in every direction";
-      return {};
-    case PairHistogramImpl::automatic:
-      break;
-  }
-  return "automatic is not an implementation";
+  return implementation_refusal(pair_histogram_implementations, impl, shape, platform);
 }
 
 PairHistogramImpl choose_pair_histogram_impl(const PairHistogramShape& shape, Platform platform,
                                              PairHistogramImpl requested) {
   if (requested != PairHistogramImpl::automatic) {
-    const std::string why = pair_histogram_refusal(requested, shape, platform);
-    if (!why.empty())
-      throw UnsupportedError("pair histogram --impl " + to_string(requested) + ": " + why);
+    require_runnable(pair_histogram_implementations, "pair histogram", requested, shape, platform);
     return requested;
   }
   if (cells_pay(shape, platform) &&
@@ -98,23 +83,10 @@ PairHistogramImpl choose_pair_histogram_impl(const PairHistogramShape& shape, Pl
 }
 
 AlgorithmSummary pair_histogram_summary() {
-  AlgorithmSummary s{"pair_histogram",
-                     "pair-distance histograms and g(r): two sets or one, any box, 64-bit counts",
-                     {}};
-  s.implementations.push_back(
-      {"kokkos", "every backend; none/orthorhombic/triclinic; float, double; up to 2^20 bins",
-       "fallback on backends without a specialised kernel"});
-  s.implementations.push_back({"host", "CPU spaces; every box; float, double; up to 2^20 bins",
-                               "all-pairs problems on CPU spaces"});
-#ifdef KMOL_HAVE_CUDA
-  s.implementations.push_back({"cuda", "Cuda space; every box; float, double; up to 2^20 bins",
-                               "all-pairs problems on the Cuda space"});
-#endif
-  s.implementations.push_back(
-      {"cells", "every backend; periodic boxes at least 3 r_max across; float, double",
-       "periodic boxes with at least 20,000 atoms where 27 r_max^3 < 0.75 V (CPUs) or 0.25 V "
-       "(GPUs)"});
-  return s;
+  return implementation_summary(
+      "pair_histogram",
+      "pair-distance histograms and g(r): two sets or one, any box, 64-bit counts",
+      pair_histogram_implementations);
 }
 
 }  // namespace kmol

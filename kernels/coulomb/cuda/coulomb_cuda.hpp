@@ -12,7 +12,11 @@
 #include <functional>
 #include <string>
 
+#include "kernels/coulomb/host/coulomb_host.hpp"
+#include "kernels/coulomb/implementations.hpp"
 #include "kernels/coulomb/job.hpp"
+#include "kernels/host_copy.hpp"
+#include "kmol/core/device.hpp"
 
 namespace kmol {
 
@@ -34,5 +38,22 @@ using HostCopy = std::function<void(T* to, const T* from, std::size_t n)>;
 template <class T>
 std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
                                 const HostCutoff<T>& host_cutoff, const HostCopy<T>& host_copy);
+
+// Cutoff maps hand the atoms that overflow their bins, and the copy of the map out of staging,
+// to the device's host threads.
+template <>
+struct CoulombRunner<CoulombImpl::cuda> {
+  template <class T>
+  static std::string run(const Device& device, const CoulombJob<T>& job) {
+    const auto stream = static_cast<cudaStream_t>(device.cuda_stream);
+    if (job.method != CoulombMethod::cutoff) return coulomb_cuda_all_atoms(job, stream);
+    const int threads = device.host_threads;
+    return coulomb_cuda_cutoff<T>(
+        job, stream, [threads](const CoulombJob<T>& overflow) { coulomb_host(overflow, threads); },
+        [threads](T* to, const T* from, std::size_t n) {
+          copy_in_parallel(to, from, n * sizeof(T), threads);
+        });
+  }
+};
 
 }  // namespace kmol

@@ -7,12 +7,22 @@
 // points clipped to the sphere), so no two threads write the same point.
 #include <string>
 
+#include "kernels/coulomb/implementations.hpp"
 #include "kernels/coulomb/job.hpp"
+#include "kmol/core/device.hpp"
 
 namespace kmol {
 
 // Stores the job's points into job.values with up to `threads` OpenMP threads; returns the launch.
 template <class T>
 std::string coulomb_host(const CoulombJob<T>& job, int threads);
+
+template <>
+struct CoulombRunner<CoulombImpl::host> {
+  template <class T>
+  static std::string run(const Device& device, const CoulombJob<T>& job) {
+    return coulomb_host(job, device.host_threads);
+  }
+};
 
 }  // namespace kmol

@@ -11,6 +11,7 @@
 
 #include "kernels/coulomb/cell_list.hpp"
 #include "kernels/coulomb/evaluator.hpp"
+#include "kernels/coulomb/implementations.hpp"
 #include "kernels/coulomb/job.hpp"
 #include "kernels/coulomb/point_table.hpp"
 #include "kmol/core/vectorise.hpp"
@@ -166,5 +167,13 @@ std::string coulomb_kokkos(const ExecSpace& space, const CoulombJob<T>& job) {
   return std::string("kokkos: ") + (cutoff ? "27-cell list" : "all atoms") + ", runs of " +
          std::to_string(coulomb_detail::run_length) + " points per thread";
 }
+
+template <>
+struct CoulombRunner<CoulombImpl::kokkos> {
+  template <class ExecSpace, class T>
+  static std::string run(const ExecSpace& space, const CoulombJob<T>& job) {
+    return coulomb_kokkos(space, job);
+  }
+};
 
 }  // namespace kmol

@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/orbital/implementations.hpp"
 #include "kernels/orbital/packing.hpp"
+#include "kmol/core/device.hpp"
 #include "kmol/core/grid.hpp"
 
 namespace kmol {
@@ -19,5 +21,15 @@ namespace kmol {
 template <class T>
 std::string orbital_cuda(const orbital::PackedTables& tables, const Grid& lattice, T* values,
                          std::int64_t constant_limit, cudaStream_t stream);
+
+template <>
+struct OrbitalRunner<OrbitalImpl::cuda> {
+  template <class T>
+  static std::string run(const Device& device, const orbital::PackedTables& tables,
+                         const OrbitalSettings& settings, T* values) {
+    return orbital_cuda(tables, settings.lattice, values, settings.constant_bytes_limit,
+                        static_cast<cudaStream_t>(device.cuda_stream));
+  }
+};
 
 }  // namespace kmol

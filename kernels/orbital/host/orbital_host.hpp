@@ -3,7 +3,9 @@
 // vectorised, with a polynomial exp2 the compiler can vectorise (libm's is scalar here).
 #include <string>
 
+#include "kernels/orbital/implementations.hpp"
 #include "kernels/orbital/packing.hpp"
+#include "kmol/core/device.hpp"
 #include "kmol/core/grid.hpp"
 
 namespace kmol {
@@ -12,5 +14,14 @@ namespace kmol {
 template <class T>
 std::string orbital_host(const orbital::PackedTables& tables, const Grid& lattice, T* values,
                          int threads);
+
+template <>
+struct OrbitalRunner<OrbitalImpl::host> {
+  template <class T>
+  static std::string run(const Device& device, const orbital::PackedTables& tables,
+                         const OrbitalSettings& settings, T* values) {
+    return orbital_host(tables, settings.lattice, values, device.host_threads);
+  }
+};
 
 }  // namespace kmol

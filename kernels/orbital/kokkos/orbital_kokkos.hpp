@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/orbital/evaluator.hpp"
+#include "kernels/orbital/implementations.hpp"
 #include "kernels/orbital/packing.hpp"
 
 namespace kmol {
@@ -128,5 +129,14 @@ std::string orbitals_gemm(const ExecSpace& space, const orbital::PackedTables& p
   return "kokkos gemm: chunks of " + std::to_string(chunk) + " points x " + std::to_string(n_mono) +
          " basis values";
 }
+
+template <>
+struct OrbitalRunner<OrbitalImpl::kokkos> {
+  template <class ExecSpace, class T>
+  static std::string run(const ExecSpace& space, const orbital::PackedTables& tables,
+                         const OrbitalSettings& settings, T* values) {
+    return orbital_kokkos(space, tables, settings.lattice, values);
+  }
+};
 
 }  // namespace kmol

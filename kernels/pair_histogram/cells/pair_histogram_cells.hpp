@@ -31,6 +31,7 @@
 #include "kernels/kept_arrays.hpp"
 #include "kernels/pair_histogram/cells/cell_teams.hpp"
 #include "kernels/pair_histogram/cells/pair_counter.hpp"
+#include "kernels/pair_histogram/implementations.hpp"
 #include "kernels/pair_histogram/job.hpp"
 #include "kernels/pair_histogram/slots.hpp"
 #include "kmol/core/errors.hpp"
@@ -220,5 +221,13 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
   for (std::size_t k = 0; k < host_totals.size(); ++k) job.counts[k] += host_totals[k];
   return describe(grid, n_b, job.one_set) + how;
 }
+
+template <>
+struct PairHistogramRunner<PairHistogramImpl::cells> {
+  template <class ExecSpace, class T>
+  static std::string run(const ExecSpace& space, const PairHistogramJob<T>& job) {
+    return pair_histogram_cells(space, job);
+  }
+};
 
 }  // namespace kmol

@@ -4,9 +4,13 @@
 // the whole 64 KiB constant bank (see pair_histogram_cuda.cu).
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <string>
 
+#include "kernels/pair_histogram/cuda/pair_histogram_cuda_region.hpp"
+#include "kernels/pair_histogram/implementations.hpp"
 #include "kernels/pair_histogram/job.hpp"
+#include "kmol/core/device.hpp"
 
 namespace kmol {
 
@@ -22,5 +26,20 @@ extern template std::string pair_histogram_cuda<float>(const PairHistogramJob<fl
                                                        cudaStream_t);
 extern template std::string pair_histogram_cuda<double>(const PairHistogramJob<double>&,
                                                         cudaStream_t);
+
+template <>
+struct PairHistogramRunner<PairHistogramImpl::cuda> {
+  template <class T>
+  static std::string run(const Device& device, const PairHistogramJob<T>& job) {
+    return pair_histogram_cuda(job, static_cast<cudaStream_t>(device.cuda_stream));
+  }
+  // Only the bins of the flattened region [region_begin, region_end).
+  template <class T>
+  static std::string run(const Device& device, const PairHistogramJob<T>& job,
+                         std::int64_t region_begin, std::int64_t region_end) {
+    return pair_histogram_cuda_region(job, static_cast<cudaStream_t>(device.cuda_stream),
+                                      region_begin, region_end);
+  }
+};
 
 }  // namespace kmol

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/pair_histogram/fast_binning.hpp"
+#include "kernels/pair_histogram/implementations.hpp"
 #include "kernels/pair_histogram/job.hpp"
 #include "kernels/pair_histogram/kokkos/register_team.hpp"
 #include "kernels/pair_histogram/kokkos/staged_team.hpp"
@@ -172,5 +173,13 @@ template <class ExecSpace, class T>
 std::string pair_histogram_kokkos(const ExecSpace& space, const PairHistogramJob<T>& job) {
   return visit_box<T>(job.box, [&](auto box) { return pair_histogram_kokkos_on(space, job, box); });
 }
+
+template <>
+struct PairHistogramRunner<PairHistogramImpl::kokkos> {
+  template <class ExecSpace, class T>
+  static std::string run(const ExecSpace& space, const PairHistogramJob<T>& job) {
+    return pair_histogram_kokkos(space, job);
+  }
+};
 
 }  // namespace kmol

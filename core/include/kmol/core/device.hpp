@@ -8,7 +8,8 @@ namespace kmol {
 
 struct Device {
   Platform platform = Platform::host;
-  int host_threads = 1;         // host: OpenMP threads of its kernels
+  int host_threads = 1;         // OpenMP threads of its host kernels (cuda: of the host work a
+                                // GPU call hands off)
   int cuda_device = -1;         // cuda: the device the calling thread is bound to
   void* cuda_stream = nullptr;  // cuda: its cudaStream_t (nullptr: the default stream)
 

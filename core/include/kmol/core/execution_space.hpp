@@ -25,8 +25,11 @@ Device device_of(const ExecSpace& space) {
     return Device::host(space.concurrency());
   } else {
 #ifdef KOKKOS_ENABLE_CUDA
-    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
-      return Device::cuda(space.cuda_device(), space.cuda_stream());
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      Device device = Device::cuda(space.cuda_device(), space.cuda_stream());
+      device.host_threads = Kokkos::DefaultHostExecutionSpace().concurrency();  // all of them
+      return device;
+    }
 #endif
     return Device{Platform::cuda, 1, -1, nullptr};
   }

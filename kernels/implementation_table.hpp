@@ -1,0 +1,116 @@
+#pragma once
+// An algorithm's implementations, listed once as the rows of a table (the algorithm's
+// implementations.hpp): the name --impl takes, what each can run (a refusal for the problems it
+// cannot) and what `kmol info` says of it. Names in both directions, refusals, the --impl check
+// and the catalogue read the table; each row runs through its runner (run_implementation.hpp).
+// Every Impl enumeration has `automatic`, the choice left to the algorithm's heuristic.
+#include <cstddef>
+#include <string>
+
+#include "kernels/registry.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/platform.hpp"
+
+namespace kmol {
+
+#ifdef KMOL_HAVE_CUDA
+inline constexpr bool cuda_compiled = true;
+#else
+inline constexpr bool cuda_compiled = false;
+#endif
+
+// How an implementation runs: portable Kokkos code on any execution space, or platform code
+// (plain host threads, or raw CUDA on a device and stream) that runs on a Device.
+enum class ImplementationKind { portable, host, cuda };
+
+template <class Impl, class Shape>
+struct ImplementationRow {
+  Impl impl;
+  const char* name;  // what --impl takes
+  ImplementationKind kind;
+  // Why it cannot run a problem of this shape beyond its kind's platform; empty when it can (or
+  // nullptr: every problem).
+  std::string (*refusal)(const Shape& shape, Platform platform);
+  const char* supports;     // for kmol info: backends, boxes, precisions, limits
+  const char* chosen_when;  // for kmol info: when auto picks it
+
+  constexpr bool compiled() const { return kind != ImplementationKind::cuda || cuda_compiled; }
+};
+
+template <class Row, std::size_t N>
+const Row* row_of(const Row (&table)[N], decltype(Row::impl) impl) {
+  for (const Row& row : table)
+    if (row.impl == impl) return &row;
+  return nullptr;
+}
+
+template <class Row, std::size_t N>
+std::string implementation_name(const Row (&table)[N], decltype(Row::impl) impl) {
+  if (impl == decltype(impl)::automatic) return "auto";
+  const Row* row = row_of(table, impl);
+  return row != nullptr ? row->name : "?";
+}
+
+// The implementation called `name` ("auto" or a row's); otherwise InputError naming `field`,
+// saying what kind of name it expected (`what`) and listing every name.
+template <class Row, std::size_t N>
+decltype(Row::impl) implementation_named(const Row (&table)[N], const std::string& name,
+                                         const std::string& field, const std::string& what) {
+  if (name == "auto") return decltype(Row::impl)::automatic;
+  std::string expected = "auto";
+  for (std::size_t k = 0; k < N; ++k) {
+    if (name == table[k].name) return table[k].impl;
+    expected += (k + 1 == N ? " or " : ", ") + std::string(table[k].name);
+  }
+  throw InputError({"", field, -1},
+                   "unknown " + what + " '" + name + "' (expected " + expected + ")");
+}
+
+// Empty when `impl` can run the problem on the platform, else why not.
+template <class Row, std::size_t N, class Shape>
+std::string implementation_refusal(const Row (&table)[N], decltype(Row::impl) impl,
+                                   const Shape& shape, Platform platform) {
+  const Row* row = row_of(table, impl);
+  if (row == nullptr) return "automatic is not an implementation";
+  const std::string name = row->name;
+  if (!row->compiled())
+    return name + " is not compiled into this build (configure with KMOL_CONFIG=cuda)";
+  if (row->kind == ImplementationKind::host && platform != Platform::host)
+    return name + " runs on CPU execution spaces only";
+  if (row->kind == ImplementationKind::cuda && platform != Platform::cuda)
+    return name + " runs on the Cuda execution space only";
+  return row->refusal != nullptr ? row->refusal(shape, platform) : std::string();
+}
+
+// UnsupportedError ("<command> --impl <name>: <why>") when `impl` cannot run the problem.
+template <class Row, std::size_t N, class Shape>
+void require_runnable(const Row (&table)[N], const std::string& command, decltype(Row::impl) impl,
+                      const Shape& shape, Platform platform) {
+  const std::string why = implementation_refusal(table, impl, shape, platform);
+  if (!why.empty())
+    throw UnsupportedError(command + " --impl " + implementation_name(table, impl) + ": " + why);
+}
+
+// The implementation that runs on the worker devices of a platform: the table's first compiled
+// host (or cuda) row.
+template <class Row, std::size_t N>
+decltype(Row::impl) platform_implementation(const Row (&table)[N], Platform platform) {
+  const ImplementationKind kind =
+      platform == Platform::cuda ? ImplementationKind::cuda : ImplementationKind::host;
+  for (const Row& row : table)
+    if (row.kind == kind && row.compiled()) return row.impl;
+  throw UnsupportedError("no implementation runs on a " +
+                         std::string(platform == Platform::cuda ? "GPU" : "CPU") + " worker");
+}
+
+// `kmol info`'s entry: the rows this build has.
+template <class Row, std::size_t N>
+AlgorithmSummary implementation_summary(const std::string& name, const std::string& description,
+                                        const Row (&table)[N]) {
+  AlgorithmSummary s{name, description, {}};
+  for (const Row& row : table)
+    if (row.compiled()) s.implementations.push_back({row.name, row.supports, row.chosen_when});
+  return s;
+}
+
+}  // namespace kmol

@@ -1,0 +1,26 @@
+#pragma once
+// The orbital-map implementations, one row each (implementation_table.hpp): adding one takes its
+// folder, with its runner OrbitalRunner<OrbitalImpl::x> (see run_on_device.hpp), its enumerator
+// and a row here. choose_orbital_impl (selection.cpp) decides which auto runs.
+#include "kernels/implementation_table.hpp"
+#include "kernels/orbital/orbital.hpp"
+
+namespace kmol {
+
+template <auto impl>
+struct OrbitalRunner;
+
+// Every implementation takes every orbital problem its platform runs.
+struct OrbitalShape {};
+
+inline constexpr ImplementationRow<OrbitalImpl, OrbitalShape> orbital_implementations[] = {
+    {OrbitalImpl::kokkos, "kokkos", ImplementationKind::portable, nullptr,
+     "every backend; float, double; one point per thread", "backends without a specialised kernel"},
+    {OrbitalImpl::host, "host", ImplementationKind::host, nullptr,
+     "CPU spaces; rows of points vectorised (polynomial exp2); float, double", "CPU spaces"},
+    {OrbitalImpl::cuda, "cuda", ImplementationKind::cuda, nullptr,
+     "Cuda space; basis and coefficients in __constant__ memory up to 4 KiB, else read through the "
+     "L1 cache; float, double",
+     "the Cuda space"}};
+
+}  // namespace kmol
