@@ -31,10 +31,11 @@ MdState lj_benchmark_system(std::int64_t atoms) {
 }
 
 template <class ExecSpace, class T>
-void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, MdForceImpl impl,
+void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, const std::string& force,
             int steps, bool all_pairs) {
   MdSettings settings;
-  settings.impl = impl;
+  set_md_force(settings, force);
+  const MdForceImpl impl = settings.impl;
   MdSimulation<ExecSpace, T> md(ExecSpace(), *start, settings);
   md.run(steps);  // warm-up: first list build, allocations
   const std::int64_t builds = md.list_builds();
@@ -77,21 +78,23 @@ void register_space(const std::string& space, std::int64_t atoms, int steps, boo
   constexpr Platform platform = platform_of<ExecSpace>();
   auto start = std::make_shared<const MdState>(lj_benchmark_system(atoms));
   const MdShape shape{std::int64_t(start->positions.size()), start->box, 2.5, 0.3};
-  for (MdForceImpl impl :
-       {MdForceImpl::host, MdForceImpl::neighbour_half, MdForceImpl::neighbour_full,
-        MdForceImpl::cells, MdForceImpl::all_pairs, MdForceImpl::cuda}) {
+  // By --impl name: the neighbour lists of both kinds.
+  for (const std::string force :
+       {"host", "neighbour_half", "neighbour_full", "cells", "all_pairs", "cuda"}) {
+    const MdForceImpl impl = md_force_impl_from_string(force);
     const bool all_pairs = impl == MdForceImpl::all_pairs || impl == MdForceImpl::cuda;
     if (all_pairs != with_all_pairs || !md_force_refusal(impl, shape, platform).empty()) continue;
     for (bool single : {true, false}) {
       const std::string name = std::string(all_pairs ? "md_all_pairs/" : "md_lj/") + space + "/" +
-                               to_string(impl) + "/" + (single ? "single" : "double") +
+                               force + "/" + (single ? "single" : "double") +
                                "/n:" + std::to_string(shape.atoms);
       benchmark::RegisterBenchmark(name.c_str(),
                                    [=](benchmark::State& st) {
                                      if (single)
-                                       run_md<ExecSpace, float>(st, start, impl, steps, all_pairs);
+                                       run_md<ExecSpace, float>(st, start, force, steps, all_pairs);
                                      else
-                                       run_md<ExecSpace, double>(st, start, impl, steps, all_pairs);
+                                       run_md<ExecSpace, double>(st, start, force, steps,
+                                                                 all_pairs);
                                    })
           ->UseRealTime()
           ->Unit(benchmark::kMillisecond);

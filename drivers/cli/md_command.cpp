@@ -32,7 +32,8 @@ struct MdOptions {
   std::vector<int> cells;
   double density = 0.8442, temperature = 0.72, dt = 0.005, cutoff = 2.5, skin = 0.3, coupling = 1.0;
   std::int64_t steps = 1000, every = 100, log_every = 0, seed = 12345;
-  std::string thermostat = "none", impl = "auto", precision = "double", device = "auto";
+  std::string thermostat = "none", impl = "auto", list = "full", precision = "double",
+              device = "auto";
   std::string out, log = "md-thermo.csv", restart;
   bool no_velocities = false, write_forces = false, quiet = false, force = false;
   int threads = -1;
@@ -52,6 +53,8 @@ void check_option_use(const CLI::App& cmd, const MdOptions& o) {
   needs_mode(cmd, {"--atoms", "--cells", "--density"}, o.restart.empty(),
              "an FCC start, not with --restart");
   needs_mode(cmd, {"--coupling"}, o.thermostat != "none", "--thermostat andersen or langevin");
+  needs_mode(cmd, {"--list"}, o.impl == "neighbour" || o.impl == "auto",
+             "--impl neighbour (or auto)");
   needs_option(cmd, {"--no-velocities", "--write-forces"}, "--out");
 }
 
@@ -329,7 +332,12 @@ Action add_md_command(CLI::App& app) {
                   "Andersen collision frequency or Langevin friction (1/time)");
   cmd->add_option("--seed", o->seed, "rand48 seed of the velocities and thermostat");
   cmd->add_option("--impl", o->impl,
-                  "auto, all_pairs, cuda, cells, neighbour_half, neighbour_full or cpu");
+                  "auto, all_pairs, cuda, cells, neighbour, host (alias cpu); neighbour_half and "
+                  "neighbour_full also name the list");
+  cmd->add_option("--list", o->list,
+                  "Neighbour lists of --impl neighbour: full (each atom every partner, no atomics) "
+                  "or half (each pair once)")
+      ->check(CLI::IsMember({"full", "half"}));
   cmd->add_option("--precision", o->precision, "single or double")
       ->check(CLI::IsMember({"single", "double"}));
   cmd->add_option("--device", o->device, "auto, cpu or gpu")
@@ -362,7 +370,8 @@ Action add_md_command(CLI::App& app) {
     settings.temperature = o->temperature;
     settings.coupling = o->coupling;
     settings.seed = o->seed;
-    settings.impl = md_force_impl_from_string(o->impl);
+    settings.list = md_list_from_string(o->list);
+    set_md_force(settings, o->impl);
     const MdState start = starting_state(*o, restart.get());
     return with_space(o->device,
                       [&](const auto& space) { return simulate_on(space, *o, start, settings); });

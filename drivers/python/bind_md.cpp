@@ -68,7 +68,7 @@ class Md {
     s.temperature = temperature;
     s.coupling = coupling;
     s.seed = seed;
-    s.impl = md_force_impl_from_string(impl);
+    set_md_force(s, impl);
     MdState start;
     if (positions.is_none()) {
       if (!box.is_none() || !velocities.is_none()) bad_input("positions", "positions with box");
@@ -166,7 +166,8 @@ Without positions: an FCC crystal of about `atoms` atoms (or cells=(nx, ny, nz))
 (sigma^-3). With positions (n, 3) and box (3,) lengths (sigma): that configuration. Velocities
 (sigma/tau) default to Maxwell-Boltzmann at `temperature` (epsilon/k_B) from rand48 seeded with
 `seed`. thermostat: 'none' (NVE), 'andersen' or 'langevin' (coupling per tau). impl: 'auto',
-'all_pairs', 'cuda', 'cells', 'neighbour_half', 'neighbour_full' or 'cpu'.
+'all_pairs', 'cuda', 'cells', 'neighbour' (full lists; 'neighbour_half' or 'neighbour_full' name
+the list too), 'host' or 'cpu'.
 Forces are evaluated on construction; run(steps, every=0, callback=None) advances, calling
 callback(md) every `every` steps (the GIL is released while the engine runs).)")
       .def(py::init<py::object, py::object, py::object, std::int64_t, py::object, double, double,

@@ -90,7 +90,7 @@ struct MdSimulation<ExecSpace, T>::Engine {
     }
     Kokkos::deep_copy(space, x, hx);
     Kokkos::deep_copy(space, v, hv);
-    list.kind = impl == MdForceImpl::neighbour_half ? md::ListKind::half : md::ListKind::full;
+    list.kind = settings.list == MdList::half ? md::ListKind::half : md::ListKind::full;
     compute_forces();
   }
 
@@ -119,14 +119,13 @@ struct MdSimulation<ExecSpace, T>::Engine {
         launch = "cells: " + std::to_string(cells.grid.n[0]) + "x" +
                  std::to_string(cells.grid.n[1]) + "x" + std::to_string(cells.grid.n[2]);
         return;
-      case MdForceImpl::neighbour_half:
-      case MdForceImpl::neighbour_full: {
+      case MdForceImpl::neighbour: {
         const double half_skin = 0.5 * settings.skin;
         if (list.builds == 0 || double(list.largest_move2(space, x, box)) > half_skin * half_skin) {
           list.build(space, x, box_length, box, settings.cutoff + settings.skin);
-          launch = to_string(impl) + ": skin " + std::to_string(settings.skin) + ", capacity " +
-                   std::to_string(list.capacity) + ", cells " +
-                   std::to_string(list.cells.grid.n[0]) + "^3";
+          launch = "neighbour_" + to_string(settings.list) + ": skin " +
+                   std::to_string(settings.skin) + ", capacity " + std::to_string(list.capacity) +
+                   ", cells " + std::to_string(list.cells.grid.n[0]) + "^3";
         }
         md::neighbour_forces(space, x, list, out, box, lj);
         return;

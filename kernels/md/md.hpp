@@ -18,11 +18,17 @@
 
 namespace kmol {
 
-enum class MdForceImpl { automatic, all_pairs, cuda, cells, neighbour_half, neighbour_full, host };
+enum class MdForceImpl { automatic, all_pairs, cuda, cells, neighbour, host };
+// What a neighbour list holds: every partner of each atom (each sums its own force, no atomics),
+// or each pair once (the partner's share scattered).
+enum class MdList { full, half };
 enum class Thermostat { none, andersen, langevin };
 
 std::string to_string(MdForceImpl impl);
+// An implementation's name; also "cpu" (host), "neighbour_full" and "neighbour_half" (neighbour).
 MdForceImpl md_force_impl_from_string(const std::string& name);
+std::string to_string(MdList list);
+MdList md_list_from_string(const std::string& name);
 std::string to_string(Thermostat thermostat);
 Thermostat thermostat_from_string(const std::string& name);
 
@@ -35,7 +41,11 @@ struct MdSettings {
   double coupling = 1.0;     // Andersen collision frequency or Langevin friction, per unit time
   std::int64_t seed = 12345;
   MdForceImpl impl = MdForceImpl::automatic;
+  MdList list = MdList::full;  // of --impl neighbour
 };
+
+// Sets settings.impl from an --impl name; "neighbour_full" and "neighbour_half" set the list too.
+void set_md_force(MdSettings& settings, const std::string& impl);
 
 // Host copy of a configuration (positions inside or outside the box; they are wrapped on upload).
 struct MdState {
