@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# gromacs_water_rdf.sh KMOL [--box NM] [--steps N] [--device cpu|gpu] [--runs N] [--out DIR] [--keep DIR]
+# gromacs_water_rdf.sh KMOL [--box NM] [--steps N] [--device cpu|gpu] [--readers R] [--repeat K]
+#                         [--runs N] [--out DIR] [--keep DIR]
 #
 # kmol rdf against gmx rdf on the same GROMACS files: an SPC water box made here with Debian's gmx
 # (default 5 nm: about 12,400 atoms; 1000 steps with coordinates every 10: 101 frames), O-O g(r)
@@ -8,9 +9,11 @@
 # process, alternating, five times (--runs) after a warm-up; the medians and the median pairwise ratio go
 # to gromacs-water-rdf.json in DIR (default perf/results), with kmol's frames/s and the
 # share of its wall time spent reading (decompressing) frames. The two g(r) must agree.
+# --readers R: kmol's reader threads; --repeat K: the XTC joined K times over (gmx trjcat -cat),
+# for GPUs, on which 101 frames last less than a tenth of a second.
 set -euo pipefail
 kmol=$(realpath "$1"); shift
-box=5 steps=1000 device=cpu runs=5 keep=""
+box=5 steps=1000 device=cpu runs=5 keep="" readers=() repeat=1
 out=$(cd "$(dirname "$0")" && pwd)/results
 here=$(cd "$(dirname "$0")" && pwd)
 while [[ $# -gt 0 ]]; do
@@ -18,6 +21,8 @@ while [[ $# -gt 0 ]]; do
     --box) box=$2; shift 2 ;;
     --steps) steps=$2; shift 2 ;;
     --device) device=$2; shift 2 ;;
+    --readers) readers=(--readers "$2"); shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --out) out=$(realpath "$2"); shift 2 ;;
     --keep) keep=$(realpath "$2"); shift 2 ;;
@@ -30,12 +35,18 @@ work=${keep:-$(mktemp -d)}
 [[ -n $keep ]] || trap 'rm -rf "$work"' EXIT
 [[ -f $work/water/md.xtc ]] || make_water "$work/water" "$box" "$steps" 10
 cd "$work/water"
+xtc=md.xtc
+if [[ $repeat -gt 1 ]]; then
+  xtc=md-x$repeat.xtc
+  [[ -f $xtc ]] || gmx -quiet trjcat -f $(printf 'md.xtc %.0s' $(seq "$repeat")) -cat -o "$xtc" \
+      </dev/null >trjcat.log 2>&1 || fail "gmx trjcat: $(tail -3 trjcat.log)"
+fi
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 atoms=$(sed -n 2p conf.gro | tr -d ' ')
 
-kmol_cmd=("$kmol" rdf md.xtc --top topol.tpr --sel1 'name OW' --rmax 1.2nm --bins 600 --gmx
-          --device "$device" --out kmol.xvg)
-gmx_cmd=(gmx -quiet rdf -f md.xtc -s topol.tpr -ref 'name OW' -sel 'name OW' -bin 0.002 -rmax 1.2
+kmol_cmd=("$kmol" rdf "$xtc" --top topol.tpr --sel1 'name OW' --rmax 1.2nm --bins 600 --gmx
+          --device "$device" "${readers[@]}" --out kmol.xvg)
+gmx_cmd=(gmx -quiet rdf -f "$xtc" -s topol.tpr -ref 'name OW' -sel 'name OW' -bin 0.002 -rmax 1.2
          -o gmx.xvg)
 "${kmol_cmd[@]}" > kmol.log
 "${gmx_cmd[@]}" > gmx.log 2>&1
