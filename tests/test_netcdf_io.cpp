@@ -140,5 +140,46 @@ TEST(NetcdfIo, FileWithoutCoordinatesIsRefusedByName) {
   std::remove(path.c_str());
 }
 
+// md restarts read AMBER velocities: the stored values times scale_factor (AMBER's 20.455 turns
+// its internal unit into Angstrom/ps), in every frame.
+TEST(NetcdfIo, VelocitiesScaledAsAmberStoresThem) {
+  const std::string path = scratch("velocities.nc");
+  const int atoms = 30, frames = 2;
+  write_amber(path, cells[1], atoms, frames, NC_64BIT_OFFSET, true, nullptr);
+  {
+    const auto reader = io::open_trajectory_file(path);
+    EXPECT_FALSE(reader->has_velocities(0));
+  }
+  int file, coordinates, velocities;
+  ok(nc_open(path.c_str(), NC_WRITE, &file));
+  ok(nc_inq_varid(file, "coordinates", &coordinates));
+  int dims[3];
+  ok(nc_inq_vardimid(file, coordinates, dims));
+  ok(nc_redef(file));
+  ok(nc_def_var(file, "velocities", NC_FLOAT, 3, dims, &velocities));
+  ok(nc_put_att_text(file, velocities, "units", 19, "angstrom/picosecond"));
+  const double scale = 20.455;
+  ok(nc_put_att_double(file, velocities, "scale_factor", NC_DOUBLE, 1, &scale));
+  ok(nc_enddef(file));
+  std::vector<float> stored(3 * atoms);
+  for (int f = 0; f < frames; ++f) {
+    for (int k = 0; k < 3 * atoms; ++k) stored[std::size_t(k)] = 0.01f * float(k - 40 + f);
+    const std::size_t at[3] = {std::size_t(f), 0, 0}, n[3] = {1, std::size_t(atoms), 3};
+    ok(nc_put_vara_float(file, velocities, at, n, stored.data()));
+  }
+  ok(nc_close(file));
+  const auto reader = io::open_trajectory_file(path);
+  std::vector<Vec3<double>> p(atoms), v(atoms);
+  for (int f = 0; f < frames; ++f) {
+    ASSERT_TRUE(reader->has_velocities(f));
+    reader->read_frame_with_velocities(f, p.data(), v.data());
+    for (int i = 0; i < atoms; ++i) {
+      EXPECT_NEAR(v[i].x, scale * double(0.01f * float(3 * i - 40 + f)), 1e-5);
+      EXPECT_NEAR(v[i].z, scale * double(0.01f * float(3 * i + 2 - 40 + f)), 1e-5);
+    }
+  }
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace kmol

@@ -1,8 +1,11 @@
 // AMBER NetCDF trajectories (the convention of AMBER, cpptraj, OpenMM and MDAnalysis) through
 // Debian's libnetcdf: coordinates [frame][atom][spatial] with a length unit, optional
-// cell_lengths [frame][3] and cell_angles [frame][3] (degrees). One frame is one hyperslab.
+// cell_lengths [frame][3] and cell_angles [frame][3] (degrees), and optional velocities
+// [frame][atom][spatial] (length unit per picosecond, times the variable's scale_factor: AMBER
+// stores its internal velocity unit with scale_factor 20.455). One frame is one hyperslab.
 #include <netcdf.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -42,6 +45,7 @@ class AmberReader final : public TrajectoryReader {
                        "missing: a periodic cell needs both cell_lengths and cell_angles");
     if (lengths_given) cell_factor_ = length_factor(cell_lengths_, "cell_lengths");
     has_cell_ = lengths_given;
+    if (nc_inq_varid(file_, "velocities", &velocities_) == NC_NOERR) open_velocities(ids);
     buffer_.resize(3 * std::size_t(atoms_));
     if (frames_ > 0) first_box_ = frame_info(0).box;
   }
@@ -55,6 +59,14 @@ class AmberReader final : public TrajectoryReader {
 
   FrameInfo read_frame(std::int64_t t, Vec3<float>* p) override { return read(t, p); }
   FrameInfo read_frame(std::int64_t t, Vec3<double>* p) override { return read(t, p); }
+
+  bool has_velocities(std::int64_t t) override { return velocities_ >= 0 && t >= 0 && t < frames_; }
+  FrameInfo read_frame_with_velocities(std::int64_t t, Vec3<double>* p, Vec3<double>* v) override {
+    if (!has_velocities(t)) return TrajectoryReader::read_frame_with_velocities(t, p, v);
+    const FrameInfo info = read(t, p);
+    read_vectors(t, velocities_, "velocities", velocity_factor_, v);
+    return info;
+  }
 
   FrameInfo frame_info(std::int64_t t) override {
     if (t < 0 || t >= frames_)
@@ -75,18 +87,53 @@ class AmberReader final : public TrajectoryReader {
   template <class T>
   FrameInfo read(std::int64_t t, Vec3<T>* positions) {
     const FrameInfo info = frame_info(t);
+    read_vectors(t, coordinates_, "coordinates", factor_, positions);
+    return info;
+  }
+
+  // Frame t of a [frame][atom][spatial] variable, scaled, refusing values that are not finite.
+  template <class T>
+  void read_vectors(std::int64_t t, int variable, const char* name, double factor, Vec3<T>* out) {
     const std::size_t start[3] = {std::size_t(t), 0, 0};
     const std::size_t count[3] = {1, std::size_t(atoms_), 3};
-    check(nc_get_vara_float(file_, coordinates_, start, count, buffer_.data()), "coordinates",
+    check(nc_get_vara_float(file_, variable, start, count, buffer_.data()), name,
           "cannot read frame " + std::to_string(t));
     for (std::int64_t i = 0; i < atoms_; ++i) {
       const float* r = &buffer_[3 * std::size_t(i)];
       if (!std::isfinite(r[0]) || !std::isfinite(r[1]) || !std::isfinite(r[2]))
         throw InputError({path_, "frame", long(t)},
-                         "atom " + std::to_string(i) + " has non-finite coordinates");
-      positions[i] = {T(factor_ * r[0]), T(factor_ * r[1]), T(factor_ * r[2])};
+                         "atom " + std::to_string(i) + " has non-finite " + name);
+      out[i] = {T(factor * r[0]), T(factor * r[1]), T(factor * r[2])};
     }
-    return info;
+  }
+
+  // velocities: the coordinates' dimensions, "<length>/picosecond" units and any scale_factor.
+  void open_velocities(const int* coordinate_dims) {
+    int dims = 0;
+    int ids[NC_MAX_VAR_DIMS];
+    check(nc_inq_var(file_, velocities_, nullptr, nullptr, &dims, ids, nullptr), "velocities",
+          "unreadable");
+    if (dims != 3 || !std::equal(ids, ids + 3, coordinate_dims))
+      throw InputError({path_, "velocities", -1},
+                       "expected the dimensions of coordinates, [frame][atom][spatial]");
+    std::size_t length = 0;
+    std::string units = "angstrom/picosecond";  // AMBER's, when the attribute is absent
+    if (nc_inq_attlen(file_, velocities_, "units", &length) == NC_NOERR) {
+      units.assign(length, '\0');
+      check(nc_get_att_text(file_, velocities_, "units", units.data()), "velocities",
+            "unreadable units");
+      while (!units.empty() && (units.back() == '\0' || units.back() == ' ')) units.pop_back();
+    }
+    const auto slash = units.find('/');
+    const std::string length_unit = units.substr(0, slash);
+    const std::string time_unit = slash == std::string::npos ? "" : units.substr(slash + 1);
+    if (time_unit != "picosecond" && time_unit != "picoseconds" && time_unit != "ps")
+      throw InputError({path_, "velocities", -1},
+                       "unknown velocity unit '" + units + "' (expected angstrom/picosecond)");
+    velocity_factor_ = length_scale(length_unit, "velocities");
+    double scale = 1;
+    if (nc_get_att_double(file_, velocities_, "scale_factor", &scale) == NC_NOERR)
+      velocity_factor_ *= scale;
   }
 
   // a along x, b in the xy plane: the vectors of lengths a, b, c and angles alpha, beta, gamma.
@@ -114,6 +161,10 @@ class AmberReader final : public TrajectoryReader {
     std::string units(length, '\0');
     check(nc_get_att_text(file_, variable, "units", units.data()), name, "unreadable units");
     while (!units.empty() && (units.back() == '\0' || units.back() == ' ')) units.pop_back();
+    return length_scale(units, name);
+  }
+
+  double length_scale(const std::string& units, const std::string& name) const {
     if (units == "angstrom" || units == "angstroms" || units == "Angstrom" || units == "A")
       return 1;
     if (units == "nanometer" || units == "nanometers" || units == "nm") return 10;
@@ -127,10 +178,10 @@ class AmberReader final : public TrajectoryReader {
   }
 
   std::string path_;
-  int file_ = -1, coordinates_ = -1, cell_lengths_ = -1, cell_angles_ = -1;
+  int file_ = -1, coordinates_ = -1, cell_lengths_ = -1, cell_angles_ = -1, velocities_ = -1;
   bool has_cell_ = false;
   std::int64_t frames_ = 0, atoms_ = 0;
-  double factor_ = 1, cell_factor_ = 1;
+  double factor_ = 1, cell_factor_ = 1, velocity_factor_ = 1;
   std::vector<float> buffer_;
   BoxSpec first_box_;
 };
