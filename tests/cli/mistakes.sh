@@ -161,4 +161,9 @@ grep -q "stopped by SIGTERM; temporary files removed" <<<"$last" || fail "row 35
 grep -q "kept up to step" <<<"$last" && fail "row 35: the run reached its safe point: $last"
 (( waited_ms < 1000 )) || fail "row 35: the second signal took $waited_ms ms to end the run"
 none_left 35 twice.h5 twice.csv
+
+# cc weights
+"$kmol" example-trajectory --example gas --atoms 100 --length 12 --frames 2 --out gas.h5 > /dev/null || fail "setup: gas.h5"
+row 36 2 "gas.h5: --weight: mass needs masses: this input has none (give --top topol.tpr" -- cc gas.h5 --weight mass --ref pot.dx --resolution 4
+row 37 2 "\-\-top: applies only with --weight mass" -- cc gas.h5 --top two.pqr --ref pot.dx --resolution 4
 echo "every mistake in docs/errors.md: ok"
