@@ -33,11 +33,12 @@ SurfaceMesh marching_cubes(const ExecSpace& space, const Grid& grid, const float
       Kokkos::View<float* [3], Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
   using HostInts = Kokkos::View<std::int32_t* [3], Kokkos::LayoutRight, Kokkos::HostSpace,
                                 Kokkos::MemoryUnmanaged>;
-  Kokkos::deep_copy(space, HostFloats(&mesh.positions.data()->x, mesh.positions.size()),
-                    d.positions);
-  Kokkos::deep_copy(space, HostFloats(&mesh.normals.data()->x, mesh.normals.size()), d.normals);
-  Kokkos::deep_copy(space, HostInts(mesh.triangles.data()->data(), mesh.triangles.size()),
-                    d.triangles);
+  // An empty mesh has no first element whose members could be addressed.
+  const auto floats = [](std::vector<Vec3<float>>& v) { return v.empty() ? nullptr : &v[0].x; };
+  std::int32_t* const corners = mesh.triangles.empty() ? nullptr : mesh.triangles[0].data();
+  Kokkos::deep_copy(space, HostFloats(floats(mesh.positions), mesh.positions.size()), d.positions);
+  Kokkos::deep_copy(space, HostFloats(floats(mesh.normals), mesh.normals.size()), d.normals);
+  Kokkos::deep_copy(space, HostInts(corners, mesh.triangles.size()), d.triangles);
   space.fence();
   Kokkos::Profiling::popRegion();
   return mesh;
