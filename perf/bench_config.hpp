@@ -28,6 +28,7 @@ void register_md_benchmarks();
 void register_coulomb_benchmarks();
 void register_density_benchmarks();
 void register_orbital_benchmarks();
+void register_scale_benchmarks(std::int64_t atoms);             // --kmol_scale=N: only these
 void register_worker_pool_benchmarks(std::int64_t gpu_points);  // bench_worker_pool.cpp
 
 }  // namespace kmol::bench

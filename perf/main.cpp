@@ -1,6 +1,7 @@
 // Google Benchmark driver: records the machine in the JSON context, runs every registered suite.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -61,8 +62,11 @@ void record_machine(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   std::vector<char*> args;
+  std::int64_t scale_atoms = 0;
   for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--kmol_smoke") == 0) {
+    if (std::strncmp(argv[i], "--kmol_scale=", 13) == 0) {
+      scale_atoms = std::atoll(argv[i] + 13);
+    } else if (std::strcmp(argv[i], "--kmol_smoke") == 0) {
       auto& s = kmol::bench::sizes();
       s.smoke = true;
       s.host_points = 300;
@@ -80,6 +84,13 @@ int main(int argc, char** argv) {
   kmol::Runtime runtime;
   benchmark::Initialize(&n, args.data());
   record_machine(argc, argv);
+  if (scale_atoms >
+      0) {  // the scale curve's sizes run alone, one per process (perf/scale_curve.sh)
+    kmol::bench::register_scale_benchmarks(scale_atoms);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+  }
   kmol::bench::register_pair_histogram_benchmarks();
   kmol::bench::register_rand48_benchmarks();
   kmol::bench::register_md_benchmarks();

@@ -11,6 +11,7 @@
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/pool_options.hpp"
 #include "drivers/cli/with_space.hpp"
+#include "drivers/library/coordinates.hpp"
 #include "drivers/library/example_systems.hpp"
 #include "drivers/library/gpu_runtime.hpp"
 #include "drivers/library/pool_pair_histogram.hpp"
@@ -75,9 +76,8 @@ ExampleSystem load_system(const HistogramOptions& o) {
 template <class T>
 PairHistogramResult compute(const HistogramOptions& o, const ExampleSystem& s,
                             const PairHistogramSettings& settings) {
-  std::vector<Vec3<T>> xyz;
-  for (const auto& p : s.positions) xyz.push_back(p.template cast<T>());
-  const auto input = one_set(xyz.data(), std::int64_t(xyz.size()));
+  const ConvertedCoordinates<T> xyz(s.positions);
+  const auto input = one_set(xyz.data(), xyz.size());
   if (o.pool.wanted()) {
     // --device all: the cores the GPU threads leave go to one CPU worker.
     const int cores = Kokkos::DefaultHostExecutionSpace().concurrency();

@@ -18,10 +18,12 @@
 #include "drivers/cli/slabs.hpp"
 #include "drivers/cli/with_space.hpp"
 #include "drivers/library/cluster.hpp"
+#include "drivers/library/coordinates.hpp"
 #include "drivers/library/pool_potential.hpp"
 #include "drivers/library/potential_hdf5.hpp"
 #include "kernels/coulomb/coulomb.hpp"
 #include "kernels/coulomb/validation.hpp"
+#include "kernels/coulomb/water_box.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/io/opendx.hpp"
@@ -35,8 +37,8 @@ namespace kmol::cli {
 namespace {
 
 struct PotentialOptions {
-  std::string input, top, method = "direct", precision = "single", units = "kT/e", device = "auto",
-                          impl = "auto";
+  std::string input, example, top, method = "direct", precision = "single", units = "kT/e",
+                                   device = "auto", impl = "auto";
   std::string out = "potential.dx", plot, plot_axis = "z";
   double spacing = 0.5, cutoff = 12, ionic_strength = 0.15, temperature = 298.15, dielectric = 0,
          padding = 10;
@@ -45,7 +47,7 @@ struct PotentialOptions {
   std::vector<std::int64_t> counts;
   bool faces_only = false, compensated = false, force = false;
   int threads = -1;
-  std::int64_t frame = 0;
+  std::int64_t frame = 0, atoms = 96600;
   PoolOptions pool;
   std::int64_t slabs = 0;
 };
@@ -56,9 +58,17 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 // Options that only mean something in another method or with another option are refused.
 void check_option_use(const CLI::App& cmd, const PotentialOptions& o) {
+  if (o.input.empty() && o.example.empty())
+    throw InputError({"", "input", -1},
+                     "give a structure (PQR, H5MD with charges, or a trajectory with --top) or "
+                     "--example water");
+  excludes(cmd, "input", "--example");
+  needs_mode(cmd, {"--atoms"}, !o.example.empty(), "--example water");
+  needs_mode(cmd, {"--top", "--frame"}, !o.input.empty(), "an input file");
   needs_mode(cmd, {"--ionic-strength", "--faces-only"}, o.method == "mdh", "--method mdh");
   needs_mode(cmd, {"--cutoff"}, o.method == "cutoff", "--method cutoff");
-  needs_mode(cmd, {"--frame"}, io::sniff_file(o.input) != io::FileKind::text, "a trajectory input");
+  needs_mode(cmd, {"--frame"}, o.input.empty() || io::sniff_file(o.input) != io::FileKind::text,
+             "a trajectory input");
   needs_option(cmd, {"--plot-axis", "--plot-at"}, "--plot");
   needs_mode(cmd, {"--slabs"}, o.pool.wanted(), "--gpus or --simulated-gpus");
   excludes(cmd, "--padding", "--origin");
@@ -75,7 +85,7 @@ void preflight_potential(const CLI::App& cmd, const PotentialOptions& o, const G
                           points * (hdf5 ? value : 13),
                           !given(cmd, "--out")});
   plan.outputs.push_back({o.plot, "--plot", {".png"}, 0, false});
-  plan.inputs.push_back(o.input);
+  if (!o.input.empty()) plan.inputs.push_back(o.input);
   // The map where it is computed, its host copy, and the whole map again when it goes in slabs.
   plan.memory_bytes = 3 * points * value;
   plan.size_option = o.counts.empty() ? fmt::format("--spacing {}", o.spacing) : "--counts";
@@ -132,7 +142,21 @@ io::PqrAtoms read_trajectory_charges(const std::string& path, const std::string&
   return atoms;
 }
 
+// The built-in system: rigid waters at random positions and orientations, 0.1 atoms / A^3 (water's
+// density), so that maps of any size run without an input file.
+io::PqrAtoms example_waters(std::int64_t atoms) {
+  const std::int64_t molecules = std::max<std::int64_t>(1, atoms / 3);
+  const double length = std::cbrt(3 * double(molecules) / 0.1);
+  coulomb::WaterBox box = coulomb::water_box(molecules, length, 2024);
+  io::PqrAtoms out;
+  out.positions = std::move(box.positions);
+  out.charges = std::move(box.charges);
+  out.radii = std::move(box.radii);
+  return out;
+}
+
 io::PqrAtoms read_atoms(const PotentialOptions& o, CoulombMethod method) {
+  if (!o.example.empty()) return example_waters(o.atoms);
   const io::FileKind kind = io::sniff_file(o.input);
   if (kind == io::FileKind::text) {
     if (!o.top.empty())
@@ -191,11 +215,10 @@ PotentialMap<T> run(const PotentialOptions& o, const CoulombInput<T>& input,
 template <class T>
 PotentialMap<T> compute(const PotentialOptions& o, const io::PqrAtoms& atoms,
                         const CoulombSettings& s) {
-  std::vector<Vec3<T>> xyz;
+  const ConvertedCoordinates<T> xyz(atoms.positions);
   std::vector<T> q(atoms.charges.begin(), atoms.charges.end()),
       r(atoms.radii.begin(), atoms.radii.end());
-  for (const auto& p : atoms.positions) xyz.push_back(p.template cast<T>());
-  const CoulombInput<T> input{xyz.data(), q.data(), r.data(), std::int64_t(xyz.size())};
+  const CoulombInput<T> input{xyz.data(), q.data(), r.data(), xyz.size()};
   validate_coulomb(input.n, s, int(sizeof(T)));  // the whole lattice, before any slab of it
   const double per_point =
       s.method == CoulombMethod::cutoff
@@ -204,9 +227,12 @@ PotentialMap<T> compute(const PotentialOptions& o, const io::PqrAtoms& atoms,
                                  (std::pow(s.lattice.spacing[0], 3) * s.lattice.points()))
           : atoms.size();
   const double work = per_point * double(s.lattice.points());
-  // The pool cuts its own slabs (it would otherwise see slabs of other origins).
+  // The pool cuts its own slabs (it would otherwise see slabs of other origins). A cutoff map is
+  // not cut: every slab would upload and bin all the atoms again, an O(N) cost per slab.
   const std::int64_t slabs =
-      s.faces_only || o.pool.wanted() || Cluster::size() > 1 ? 1 : slabs_for(s.lattice, work);
+      s.faces_only || s.method == CoulombMethod::cutoff || o.pool.wanted() || Cluster::size() > 1
+          ? 1
+          : slabs_for(s.lattice, work);
   return compute_in_slabs<PotentialMap<T>>(s.lattice, slabs, [&](const Grid& lattice) {
     CoulombSettings part = s;
     part.lattice = lattice;
@@ -260,8 +286,12 @@ Action add_potential_command(CLI::App& app) {
   cmd->add_option("input", o->input,
                   "PQR file (charges in e, radii in Angstrom), H5MD with a charge dataset, or any "
                   "trajectory with --top")
-      ->required()
       ->check(CLI::ExistingFile);
+  cmd->add_option("--example", o->example,
+                  "Built-in system instead of a file: water (rigid waters at 0.1 atoms / A^3)")
+      ->check(CLI::IsMember({"water"}));
+  cmd->add_option("--atoms", o->atoms, "water: number of atoms (rounded down to 3 k)")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--frame", o->frame, "Trajectory input: frame to map (0-based)");
   cmd->add_option("--top", o->top,
                   "Trajectory input: charges from this topology (TPR or PQR, atoms in order)");

@@ -16,7 +16,7 @@ if __package__ in (None, ""):  # run as `python3 perf/study`: import the package
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     __package__ = "study"
 
-from study import report, results  # noqa: E402
+from study import report, results, scale  # noqa: E402
 
 
 def run_benchmarks(bench, extra, json_path):
@@ -41,6 +41,8 @@ def main(argv):
     p.add_argument("--bench", help="kmol_bench to run on this machine first")
     p.add_argument("--bench-arg", action="append", default=[],
                    help="argument passed to kmol_bench (repeatable), e.g. --bench-arg=--benchmark_min_time=1")
+    p.add_argument("--scale", action="append", default=[],
+                   help="scale.json of perf/scale_curve.sh (repeatable): the scale curve section")
     p.add_argument("--save-json", help="where --bench's JSON goes (default perf/results/DATE-HOST.json)")
     args = p.parse_args(argv)
 
@@ -62,7 +64,8 @@ def main(argv):
     os.makedirs(args.out, exist_ok=True)
     generated = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")
     command = "/usr/bin/python3 perf/study " + " ".join(shlex.quote(a) for a in argv)
-    path, summaries = report.write(args.out, runs, found, skipped, generated, command)
+    path, summaries = report.write(args.out, runs, found, skipped, generated, command,
+                                   scale.load(args.scale))
     for kernel, s in sorted(summaries.items()):
         app = s["app"]
         print(f"study: {kernel}: PP app. portable {app['portable']:.3f}, best-of {app['best-of']:.3f}",

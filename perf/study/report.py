@@ -1,7 +1,7 @@
 """The study's Markdown report."""
 import os
 
-from . import metrics, plots
+from . import metrics, plots, scale
 
 
 def _rate(value, unit):
@@ -154,7 +154,7 @@ def _labels_section(results):
     return lines
 
 
-def write(out_dir, runs, results, skipped, generated, command):
+def write(out_dir, runs, results, skipped, generated, command, curves=()):
     kernels = metrics.cases_of(results)
     summaries = {k: {"app": metrics.kernel_summary(c, "app"), "arch": metrics.kernel_summary(c, "arch")}
                  for k, c in kernels.items()}
@@ -169,6 +169,7 @@ def write(out_dir, runs, results, skipped, generated, command):
     for kernel in sorted(kernels):
         lines += _kernel_section(kernel, kernels[kernel], files) + [""]
     lines += _sweep_section(sweeps, files) + [""]
+    lines += scale.section(list(curves), out_dir)
     lines += _labels_section(results) + [""]
     if skipped:
         lines += ["## Left out", "", "Benchmarks that do not follow the convention of docs/study.md:", ""]

@@ -49,4 +49,14 @@ PY
 "$kmol" potential "$dir/ions.h5md" --frame 1 --spacing 1 --origin -1 0 0 --counts 6 1 1 --units V --precision double \
   --out "$dir/h5md.dx" > "$dir/log" || fail "H5MD run: $(cat "$dir/log")"
 cmp <(sed -n '/data follows/,$p' "$dir/ions.dx") <(sed -n '/data follows/,$p' "$dir/h5md.dx") || fail "H5MD map differs from PQR map"
+# The built-in waters: neutral, 0.1 atoms / A^3, a finite map without an input file.
+"$kmol" potential --example water --atoms 3000 --method cutoff --cutoff 8 --spacing 2 \
+  --out "$dir/water.h5" > "$dir/log" || fail "example run: $(cat "$dir/log")"
+grep -q '^3000 atoms (total charge +0.0000 e), lattice 2[0-9] x 2[0-9] x 2[0-9] at 2 A' "$dir/log" ||
+  fail "example water: $(cat "$dir/log")"
+/usr/bin/python3 - "$dir/water.h5" <<'PY' || fail "example water map"
+import sys, h5py, numpy as np
+v = h5py.File(sys.argv[1])["potential"][()]
+assert np.all(np.isfinite(v)) and np.count_nonzero(v) > 0.3 * v.size and v.min() < 0 < v.max()
+PY
 echo "potential maps written"
