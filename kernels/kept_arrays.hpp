@@ -3,11 +3,14 @@
 // cudaMalloc, and every free waits for the device, which costs a frame of a few milliseconds
 // more than its kernels. A call leases a set for its length (concurrent calls get separate sets),
 // asks it for arrays by name, and gets views of storage that only grows. Host coordinates reach
-// a GPU through kept page-locked memory, filled by several threads: pageable copies go through
-// the driver's bounce buffer at a fraction of the bus' speed. All sets are released when Kokkos
-// finalizes.
+// a GPU through a small ring of kept page-locked chunks, filled by several threads while the
+// previous chunk crosses the bus: pageable copies go through the driver's bounce buffer at a
+// fraction of the bus' speed, and page-locking a whole input costs more than the copy (69 ms for
+// 192 MB on an H200 host), which a one-shot call would pay in full. All sets are released when
+// Kokkos finalizes.
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -17,6 +20,11 @@
 #include <vector>
 
 #include "kernels/host_copy.hpp"
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "kernels/cuda_check.hpp"
+#endif
 
 namespace kmol {
 
@@ -51,15 +59,10 @@ class KeptArrays {
     if (resident) {
       Kokkos::deep_copy(space, device,
                         Kokkos::View<const V*, Memory, Kokkos::MemoryUnmanaged>(host, n));
+#ifdef KOKKOS_ENABLE_CUDA
     } else if constexpr (kStaged) {
-      StagingBytes& staging = staging_[name];
-      grow(staging, n * sizeof(V), name + " (staging)");
-      space.fence();  // the staging buffer may still feed the previous call's copy
-      copy_in_parallel(staging.data(), host, n * sizeof(V), 8);
-      Kokkos::deep_copy(
-          space, device,
-          Kokkos::View<const V*, typename StagingBytes::memory_space, Kokkos::MemoryUnmanaged>(
-              reinterpret_cast<const V*>(staging.data()), n));
+      upload_in_chunks(space, device.data(), host, n * sizeof(V));
+#endif
     } else {
       Kokkos::deep_copy(
           space, device,
@@ -86,6 +89,48 @@ class KeptArrays {
   };
 
  private:
+#ifdef KOKKOS_ENABLE_CUDA
+  static constexpr std::size_t kChunkBytes = std::size_t(16) << 20;
+  static constexpr int kChunks = 2;
+
+  // Host bytes to device memory through the ring: the threads fill chunk k + 1 while chunk k is
+  // copied; a chunk is refilled once the copy that last read it (this call's or an earlier one's)
+  // has completed.
+  void upload_in_chunks(const ExecSpace& space, void* to, const void* from, std::size_t bytes) {
+    static constexpr CudaCheck check{"kept arrays: upload"};
+    if (ring_.extent(0) == 0) {
+      ring_ = StagingBytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kmol::kept::ring"),
+                           kChunks * kChunkBytes);
+      for (cudaEvent_t& e : copied_)
+        check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "event");
+    }
+    const cudaStream_t stream = space.cuda_stream();
+    auto* out = static_cast<unsigned char*>(to);
+    const auto* in = static_cast<const unsigned char*>(from);
+    for (std::size_t first = 0, k = 0; first < bytes; first += kChunkBytes, ++k) {
+      const std::size_t size = std::min(kChunkBytes, bytes - first);
+      unsigned char* chunk = ring_.data() + (k % kChunks) * kChunkBytes;
+      check(cudaEventSynchronize(copied_[k % kChunks]), "wait for a chunk");
+      copy_in_parallel(chunk, in + first, size, 8);
+      check(cudaMemcpyAsync(out + first, chunk, size, cudaMemcpyHostToDevice, stream), "copy");
+      check(cudaEventRecord(copied_[k % kChunks], stream), "record a chunk's copy");
+    }
+  }
+
+ public:
+  KeptArrays() = default;
+  KeptArrays(const KeptArrays&) = delete;
+  KeptArrays& operator=(const KeptArrays&) = delete;
+  ~KeptArrays() {
+    for (cudaEvent_t e : copied_)
+      if (e != nullptr) cudaEventDestroy(e);
+  }
+
+ private:
+  StagingBytes ring_;
+  cudaEvent_t copied_[kChunks] = {};
+#endif
+
   template <class View>
   static View& grow(View& view, std::size_t bytes, const std::string& name) {
     if (view.extent(0) < bytes)
@@ -119,7 +164,6 @@ class KeptArrays {
   }
 
   std::map<std::string, Bytes> arrays_;
-  std::map<std::string, StagingBytes> staging_;
 };
 
 }  // namespace kmol

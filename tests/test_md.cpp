@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/md/health.hpp"
 #include "kernels/md/host/lj_host.hpp"
 #include "kernels/md/md.hpp"
 #include "kernels/md/selection.hpp"
@@ -181,6 +182,29 @@ KMOL_BACKEND_TEST(Md, ThermostatsReachTheirTemperature) {
       mean += md.thermo().temperature / 20;
     }
     EXPECT_NEAR(mean, 1.2, 0.12) << kmol::to_string(thermostat);
+  }
+}
+
+// The device-side check finds the atom the host-side one (md_health_problem) names, so a run
+// copies its configuration to the host only when one is wrong.
+KMOL_BACKEND_TEST(Md, UnphysicalAtomFoundWhereTheAtomsAre) {
+  MdState start = kmol::fcc_lattice({4, 4, 4}, 0.8442);
+  kmol::maxwell_boltzmann(start, 0.72, 7);
+  const double half = 0.5 * start.box.x, dt = 0.005;
+  for (MdForceImpl impl : impls_for<ExecSpace>(start, MdSettings{})) {
+    MdSettings settings;
+    settings.impl = impl;
+    kmol::MdSimulation<ExecSpace, float> healthy(ExecSpace(), start, settings);
+    EXPECT_EQ(healthy.first_unphysical_atom(dt), -1) << kmol::to_string(impl);
+    MdState fast = start;
+    fast.velocities[37] = {0, 1.01 * half / dt, 0};  // over half the box per step
+    fast.velocities[90] = {-2 * half / dt, 0, 0};
+    kmol::MdSimulation<ExecSpace, float> md(ExecSpace(), fast, settings);
+    EXPECT_EQ(md.first_unphysical_atom(dt), 37) << kmol::to_string(impl);
+    kmol::MdThermo thermo = md.thermo();
+    const auto problem = kmol::md_health_problem(thermo, thermo, md.state(), dt);
+    ASSERT_TRUE(problem);
+    EXPECT_NE(problem->find("atom 37 moves"), std::string::npos) << *problem;
   }
 }
 

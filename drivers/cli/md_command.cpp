@@ -267,7 +267,9 @@ int simulate(const ExecSpace& space, const MdOptions& o, const MdState& start,
     step = next;
     if ((step - first) % log_every == 0 || step == last) {
       const MdThermo now = md.thermo();
-      if (auto problem = md_health_problem(checked, now, md.state(), o.dt)) {
+      // The configuration comes to the host only when an atom fails the check on the device.
+      const bool suspect = md.first_unphysical_atom(o.dt) >= 0;
+      if (auto problem = md_health_problem(checked, now, suspect ? md.state() : MdState{}, o.dt)) {
         keep_and_stop(step);
         throw RunFailure("kmol md stopped: " + *problem + "; " +
                          (trajectory

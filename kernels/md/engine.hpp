@@ -282,6 +282,31 @@ MdState MdSimulation<ExecSpace, T>::state() const {
 }
 
 template <class ExecSpace, class T>
+std::int64_t MdSimulation<ExecSpace, T>::first_unphysical_atom(double dt) const {
+  const auto xs = engine_->x, vs = engine_->v;
+  const Vec3<double> l = engine_->box_length;
+  const double half = 0.5 * math::min(l.x, math::min(l.y, l.z));
+  const int n = int(engine_->n);
+  std::int64_t first = n;
+  Kokkos::parallel_reduce(
+      "kmol::md::first_unphysical_atom", Kokkos::RangePolicy<ExecSpace>(engine_->space, 0, n),
+      KOKKOS_LAMBDA(int i, std::int64_t& lowest) {
+        const double box[3] = {l.x, l.y, l.z};
+        bool bad = false;
+        double speed2 = 0;
+        for (int d = 0; d < 3; ++d) {
+          const double x = double(xs(i, d)), v = double(vs(i, d));
+          bad = bad || !(x - x == 0) || x < -box[d] || x > 2 * box[d];
+          speed2 += v * v;
+        }
+        bad = bad || !(math::sqrt(speed2) * dt < half);
+        if (bad && i < lowest) lowest = i;
+      },
+      Kokkos::Min<std::int64_t>(first));
+  return first < n ? first : -1;
+}
+
+template <class ExecSpace, class T>
 std::vector<Vec3<double>> MdSimulation<ExecSpace, T>::forces() const {
   return md::to_host_vectors(engine_->out.f);
 }

@@ -85,6 +85,11 @@ class MdSimulation {
   void run(std::int64_t steps);
   MdThermo thermo() const;
   MdState state() const;  // positions (wrapped) and velocities
+  // The lowest index of an atom that md_health_problem (health.hpp) would report for a time step
+  // dt: a coordinate not finite or more than a box length outside the box, or a velocity moving it
+  // half the smallest box side in a step; -1 if none. Checked where the atoms are, so a healthy
+  // run never copies its configuration to the host for the check.
+  std::int64_t first_unphysical_atom(double dt) const;
   std::vector<Vec3<double>> forces() const;
   std::int64_t atoms() const;
   MdForceImpl impl() const;
