@@ -5,9 +5,8 @@
 // asks it for arrays by name, and gets views of storage that only grows. Host coordinates reach
 // a GPU through a small ring of kept page-locked chunks, filled by several threads while the
 // previous chunk crosses the bus: pageable copies go through the driver's bounce buffer at a
-// fraction of the bus' speed, and page-locking a whole input costs more than the copy (69 ms for
-// 192 MB on an H200 host), which a one-shot call would pay in full. All sets are released when
-// Kokkos finalizes.
+// fraction of the bus' speed, and page-locking a whole input takes longer than copying it, which
+// a one-shot call would pay in full. All sets are released when Kokkos finalizes.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>

@@ -55,12 +55,10 @@ CoulombImpl choose_coulomb_impl(const CoulombShape& shape, Platform platform,
     require_runnable(coulomb_implementations, "potential", requested, shape, platform);
     return requested;
   }
-  // Measured on an H200 (perf/results/2026-11-21-h200-coulomb.json, docs/coulomb.md): the raw
-  // kernel wins direct whole lattices (1,336 vs 1,236 G evaluations/s); the portable one, with a
-  // point per thread, wins mdh faces (2-D faces leave the raw kernel's row tiles too few blocks:
-  // 42 vs 339 ms) and the water-box cutoff (35.6 vs 39.0 ms).
-  if (platform == Platform::cuda && (shape.faces_only || shape.method == CoulombMethod::cutoff))
-    return CoulombImpl::kokkos;
+  // Measured on an H200 (docs/coulomb.md): the raw kernel wins direct whole lattices and the
+  // cutoff (its compacted bins, about 4.7x the portable cell list on the water box); the portable
+  // one wins mdh faces (2-D faces leave the raw kernel's row tiles too few blocks).
+  if (platform == Platform::cuda && shape.faces_only) return CoulombImpl::kokkos;
   for (CoulombImpl impl : {CoulombImpl::cuda, CoulombImpl::host})
     if (coulomb_refusal(impl, shape, platform).empty()) return impl;
   return CoulombImpl::kokkos;

@@ -20,6 +20,10 @@ def load(paths):
     return curves
 
 
+def _num(value, spec):
+    return "n/a" if value is None else format(value, spec)
+
+
 def flatness(rows, key, smallest=1_000_000):
     """Largest / smallest cost per item over the sizes from `smallest` atoms up."""
     values = [r[key] for r in rows if r["n"] >= smallest and r.get(key)]
@@ -35,13 +39,12 @@ def figure(curves, path):
             if not rows:
                 continue
             colour = plots.COLOURS[c % len(plots.COLOURS)]
-            xs = [r["n"] for r in rows]
-            ax.plot(xs, [r["steady_ns_per_item"] for r in rows], "o-", color=colour,
-                    label=f"{label}: steady state")
-            ax.plot(xs, [r["oneshot_ns_per_item"] for r in rows], "s--", color=colour,
-                    label=f"{label}: one shot (kernel time)")
-            ax.plot(xs, [r["command_ns_per_item"] for r in rows], ":", color=colour,
-                    label=f"{label}: whole command")
+            for key, style, what in (("steady_ns_per_item", "o-", "steady state"),
+                                     ("oneshot_ns_per_item", "s--", "one shot (kernel time)"),
+                                     ("command_ns_per_item", ":", "whole command")):
+                points = [(r["n"], r[key]) for r in rows if r.get(key)]
+                if points:
+                    ax.plot(*zip(*points), style, color=colour, label=f"{label}: {what}")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("atoms")
@@ -67,19 +70,19 @@ def section(curves, out_dir):
              "generation, runtime start-up and output included).", "", "![scale](scale.png)", ""]
     for label, path, doc in curves:
         rel = os.path.relpath(path, out_dir)
-        lines += [f"### {label}", "", f"From [{os.path.basename(path)}]({rel}), commit {doc.get('commit') or '?'}.",
-                  "",
+        lines += [f"### {label}", "", f"From [{os.path.basename(path)}]({rel}), commit {doc.get('commit') or '?'}."
+                  + (f" {doc['note']}." if doc.get("note") else ""), "",
                   "| path | atoms | steady (ns) | one shot (ns) | one shot / steady | whole command (s) | "
                   "peak memory (MiB) |",
                   "|---|---|---|---|---|---|---|"]
         for name in PATHS:
             rows = sorted((r for r in doc["rows"] if r["path"] == name), key=lambda r: r["n"])
             for r in rows:
-                steady = r.get("steady_ns_per_item")
-                ratio = f"{r['oneshot_ns_per_item'] / steady:.2f}" if steady else "n/a"
-                lines.append(f"| {name} | {r['n']:,} | {steady or float('nan'):.3g} | "
-                             f"{r['oneshot_ns_per_item']:.3g} | {ratio} | {r['command_seconds']:.2f} | "
-                             f"{r['peak_memory_mib']:,} |")
+                steady, once = r.get("steady_ns_per_item"), r.get("oneshot_ns_per_item")
+                ratio = f"{once / steady:.2f}" if steady and once else "n/a"
+                whole, peak = r.get("command_seconds"), r.get("peak_memory_mib")
+                lines.append(f"| {name} | {r['n']:,} | {_num(steady, '.3g')} | {_num(once, '.3g')} | "
+                             f"{ratio} | {_num(whole, '.2f')} | {_num(peak, ',')} |")
         lines += [""]
         for name in PATHS:
             rows = [r for r in doc["rows"] if r["path"] == name]
