@@ -9,11 +9,13 @@
 # - peak memory: the GPU's (nvidia-smi, sampled every 20 ms) or the process' resident set (cpu).
 # Writes OUT_DIR/scale.json (one row per path and size), OUT_DIR/bench-N.json and OUT_DIR/logs/,
 # and prints a Markdown table. Environment: REPS (3), MIN_TIME (0.3), MIN_WARMUP (0.01: one call
-# before the timed ones), MD_STEPS (10), KMOL_COMMIT (recorded with the results).
+# before the timed ones), MD_STEPS (10), PATHS (a subset of the four paths' names),
+# KMOL_COMMIT (recorded with the results).
 set -euo pipefail
 kmol=$1 bench=$2 device=$3 out=$4
 shift 4
 [[ $device == cpu || $device == gpu ]] || { echo "scale_curve.sh: DEVICE must be cpu or gpu" >&2; exit 2; }
+paths=${PATHS:-cells_histogram cutoff_potential density md_neighbour}
 reps=${REPS:-3} min_time=${MIN_TIME:-0.3} warmup=${MIN_WARMUP:-0.01} steps=${MD_STEPS:-10}
 space=$([[ $device == gpu ]] && echo Cuda || echo OpenMP)
 mkdir -p "$out/logs"
@@ -50,12 +52,12 @@ printed_seconds() { grep -oE ' in [0-9.]+ s' "$work/cmd.log" | head -1 | awk '{p
 for n in "$@"; do
   length=$(awk -v n="$n" 'BEGIN { printf "%.4f", (n / 0.1) ^ (1 / 3) }')
   # Steady state: one process per size (memory freed between sizes).
-  "$bench" --kmol_scale="$n" --benchmark_filter="scale/.*/$space/" --benchmark_min_time="$min_time" \
+  "$bench" --kmol_scale="$n" --benchmark_filter="scale/(${paths// /|})/$space/" --benchmark_min_time="$min_time" \
     --benchmark_min_warmup_time="$warmup" \
     --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/bench-$n.json" --benchmark_out_format=json >"$out/logs/bench-$n.log" 2>&1
   # The density input: kmol's own gas frame, written before the timed command.
-  "$kmol" example-trajectory --example gas --atoms "$n" --length "$length" --frames 1 \
+  [[ " $paths " == *" density "* ]] && "$kmol" example-trajectory --example gas --atoms "$n" --length "$length" --frames 1 \
     --out "$work/gas.h5" --force >/dev/null
   declare -A command=(
     [cells_histogram]="$kmol histogram --example gas --atoms $n --length $length --rmax 12 --bins 240 --impl cells --device $device --out $work/g.csv --force"
@@ -63,7 +65,7 @@ for n in "$@"; do
     [density]="$kmol surf $work/gas.h5 --radius 1.5 --spacing 1 --mesh '' --device $device --force"
     [md_neighbour]="$kmol md --atoms $n --steps $steps --precision single --device $device --log $work/md.csv --quiet --force"
   )
-  for path in cells_histogram cutoff_potential density md_neighbour; do
+  for path in $paths; do
     read -r whole peak < <(eval peak_of ${command[$path]})
     cp "$work/cmd.log" "$out/logs/$path-$n.log"
     printed=$(printed_seconds)
