@@ -10,7 +10,9 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "perf"))
 
-from study import metrics, results  # noqa: E402
+import json  # noqa: E402
+
+from study import metrics, results, scale  # noqa: E402
 
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "tests", "study", "fixtures", "*.json")))
 CPU, GPU = "AMD EPYC (2 threads)", "NVIDIA H200"
@@ -113,6 +115,33 @@ class Report(unittest.TestCase):
                 with open(png, "rb") as f:
                     self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n", png)
                 self.assertIn(os.path.basename(png), text)
+
+
+class ScaleCurve(unittest.TestCase):
+    ROWS = [{"path": "cells_histogram", "n": n, "steady_ns_per_item": steady, "oneshot_ns_per_item": once,
+             "command_ns_per_item": 3 * once, "command_seconds": 1.5, "peak_memory_mib": 700}
+            for n, steady, once in ((1_000_000, 3.0, 27.0), (4_000_000, 3.3, 6.0), (100_000, 9.0, 90.0))]
+    ROWS.append({"path": "density", "n": 100_000_000, "steady_ns_per_item": 45.0,
+                 "oneshot_ns_per_item": None, "command_ns_per_item": None, "command_seconds": None,
+                 "peak_memory_mib": None})
+
+    def test_flatness_from_a_million_atoms_up(self):
+        self.assertAlmostEqual(scale.flatness(self.ROWS[:3], "steady_ns_per_item"), 1.1)
+        self.assertAlmostEqual(scale.flatness(self.ROWS[:3], "oneshot_ns_per_item"), 4.5)
+        self.assertIsNone(scale.flatness(self.ROWS[3:], "oneshot_ns_per_item"))
+
+    def test_section_with_missing_one_shot_runs(self):
+        with tempfile.TemporaryDirectory() as out:
+            path = os.path.join(out, "scale.json")
+            with open(path, "w") as f:
+                json.dump({"device": "gpu", "gpu": "NVIDIA H200, 143771 MiB", "commit": "abc1234",
+                           "rows": self.ROWS}, f)
+            text = "\n".join(scale.section(scale.load([path]), out))
+            self.assertIn("| cells_histogram | 1,000,000 | 3 | 27 | 9.00 | 1.50 | 700 |", text)
+            self.assertIn("| density | 100,000,000 | 45 | n/a | n/a | n/a | n/a |", text)
+            self.assertIn("steady 1.10, one shot 4.50", text)
+            with open(os.path.join(out, "scale.png"), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
 
 if __name__ == "__main__":
