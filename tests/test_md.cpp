@@ -191,16 +191,18 @@ KMOL_BACKEND_TEST(Md, UnphysicalAtomFoundWhereTheAtomsAre) {
   MdState start = kmol::fcc_lattice({4, 4, 4}, 0.8442);
   kmol::maxwell_boltzmann(start, 0.72, 7);
   const double half = 0.5 * start.box.x, dt = 0.005;
-  for (MdForceImpl impl : impls_for<ExecSpace>(start, MdSettings{})) {
+  const auto forces = forces_for<ExecSpace>(start, MdSettings{});
+  ASSERT_FALSE(forces.empty());
+  for (const std::string& impl : forces) {
     MdSettings settings;
-    settings.impl = impl;
+    kmol::set_md_force(settings, impl);
     kmol::MdSimulation<ExecSpace, float> healthy(ExecSpace(), start, settings);
-    EXPECT_EQ(healthy.first_unphysical_atom(dt), -1) << kmol::to_string(impl);
+    EXPECT_EQ(healthy.first_unphysical_atom(dt), -1) << impl;
     MdState fast = start;
     fast.velocities[37] = {0, 1.01 * half / dt, 0};  // over half the box per step
     fast.velocities[90] = {-2 * half / dt, 0, 0};
     kmol::MdSimulation<ExecSpace, float> md(ExecSpace(), fast, settings);
-    EXPECT_EQ(md.first_unphysical_atom(dt), 37) << kmol::to_string(impl);
+    EXPECT_EQ(md.first_unphysical_atom(dt), 37) << impl;
     kmol::MdThermo thermo = md.thermo();
     const auto problem = kmol::md_health_problem(thermo, thermo, md.state(), dt);
     ASSERT_TRUE(problem);

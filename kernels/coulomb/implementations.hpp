@@ -17,7 +17,7 @@ std::string coulomb_cuda_refusal(const CoulombShape& shape, Platform platform);
 inline constexpr ImplementationRow<CoulombImpl, CoulombShape> coulomb_implementations[] = {
     {CoulombImpl::kokkos, "kokkos", ImplementationKind::portable, nullptr,
      "every backend; direct, cutoff (cell list), mdh; float, double",
-     "cutoff and mdh faces on the Cuda space; backends without a specialised kernel"},
+     "mdh faces on the Cuda space; backends without a specialised kernel"},
     {CoulombImpl::host, "host", ImplementationKind::host, nullptr,
      "CPU spaces; direct and mdh row by row (vectorised), cutoff atom by atom over the clipped "
      "cylinder of points; float, double",
@@ -25,6 +25,6 @@ inline constexpr ImplementationRow<CoulombImpl, CoulombShape> coulomb_implementa
     {CoulombImpl::cuda, "cuda", ImplementationKind::cuda, coulomb_cuda_refusal,
      "Cuda space; atom tiles in constant memory (direct, mdh), fixed-capacity bins with overflow "
      "on the CPU (cutoff); float, double",
-     "direct and whole-lattice mdh on the Cuda space"}};
+     "direct, cutoff and whole-lattice mdh on the Cuda space"}};
 
 }  // namespace kmol
