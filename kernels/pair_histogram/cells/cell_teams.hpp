@@ -236,6 +236,9 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
           if (rank == 0) s.cell(0) = Kokkos::atomic_fetch_add(&next_cell(0), 1);
           team.team_barrier();
           const std::int32_t cell = s.cell(0);
+          // Every thread has read the cell before rank 0 takes the next one: after an empty
+          // cell no other barrier comes first, and a thread reading late would get another cell.
+          team.team_barrier();
           if (cell >= n_cells) break;
           const std::int32_t home_end = counter.a.begin(cell + 1);
           // The cell's atoms a chunk at a time (one chunk but in crowded cells).
