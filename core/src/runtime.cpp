@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
+#include <ostream>
 #include <string>
 #include <thread>
 
@@ -58,6 +60,31 @@ int threads_for_idle_cores() {
   return idle;
 }
 
+#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 30700
+// Kokkos 3.x starts every backend it was built with in Kokkos::initialize, and its CUDA start
+// throws on a machine without a GPU, so a CUDA build could not run even on the CPU there. Where
+// the CUDA runtime finds no device, the CUDA backend's start, stop and global fence are replaced
+// by nothing (under the name Kokkos registers it by): the host spaces run as in an OpenMP build,
+// and kmol refuses the GPU because gpu_devices() is empty.
+class AbsentCudaBackend final : public Kokkos::Impl::ExecSpaceInitializerBase {
+ public:
+  void initialize(const Kokkos::InitArguments&) override {}
+  void finalize(const bool) override {}
+  void fence() override {}
+  void print_configuration(std::ostream& msg, const bool) override {
+    msg << "Cuda: no device found, not started\n";
+  }
+};
+
+void skip_cuda_without_device() {
+  if (!gpu_devices().empty()) return;
+  Kokkos::Impl::ExecSpaceManager::get_instance().register_space_factory(
+      "150_Cuda", std::make_unique<AbsentCudaBackend>());
+}
+#else
+void skip_cuda_without_device() {}
+#endif
+
 }  // namespace
 
 Runtime::Runtime(const RuntimeOptions& options) {
@@ -81,6 +108,7 @@ void Runtime::start(const RuntimeOptions& options) {
   settings.num_threads = options.host_threads;
   settings.device_id = options.device_id;
 #endif
+  skip_cuda_without_device();
   Kokkos::initialize(settings);
   owner_ = true;
 }
