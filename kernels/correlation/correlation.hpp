@@ -29,10 +29,13 @@ struct Correlation {
   std::vector<float> local;
 };
 
-// ExecSpace: Kokkos::Serial, Kokkos::OpenMP or Kokkos::Cuda; both maps are host arrays on `grid`.
+// ExecSpace: Kokkos::Serial, Kokkos::OpenMP or Kokkos::Cuda; both maps are host arrays on `grid`,
+// or, resident, arrays in the execution space's memory (a Kokkos application's Views: views.hpp),
+// read where they are.
 template <class ExecSpace>
 Correlation cross_correlation(const ExecSpace& space, const Grid& grid, const float* simulated,
-                              const float* reference, const CorrelationSettings& settings);
+                              const float* reference, const CorrelationSettings& settings,
+                              bool resident = false);
 
 // Pearson's coefficient from the sums n, sum a, sum b, sum a^2, sum b^2, sum ab (0 when undefined).
 double pearson(const double sums[6]);

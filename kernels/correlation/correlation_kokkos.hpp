@@ -12,7 +12,8 @@ namespace kmol {
 
 template <class ExecSpace>
 Correlation cross_correlation(const ExecSpace& space, const Grid& grid, const float* simulated,
-                              const float* reference, const CorrelationSettings& settings) {
+                              const float* reference, const CorrelationSettings& settings,
+                              bool resident) {
   using Memory = typename ExecSpace::memory_space;
   Kokkos::Profiling::pushRegion("kmol::cross_correlation");
   constexpr int T = correlation_tile;
@@ -20,13 +21,18 @@ Correlation cross_correlation(const ExecSpace& space, const Grid& grid, const fl
                      points = nx * ny * nz;
   const std::int64_t tx = (nx + T - 1) / T, ty = (ny + T - 1) / T, tz = (nz + T - 1) / T,
                      tiles = tx * ty * tz;
-  using HostFloats = Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-  Kokkos::View<float*, Memory> a(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::cc::simulated")), points);
-  Kokkos::View<float*, Memory> b(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::cc::reference")), points);
-  Kokkos::deep_copy(space, a, HostFloats(simulated, points));
-  Kokkos::deep_copy(space, b, HostFloats(reference, points));
+  using Floats = Kokkos::View<const float*, Memory>;
+  const auto in_space = [&](const float* map, const char* label) -> Floats {
+    if (resident) return Kokkos::View<const float*, Memory, Kokkos::MemoryUnmanaged>(map, points);
+    Kokkos::View<float*, Memory> copy(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), points);
+    Kokkos::deep_copy(
+        space, copy,
+        Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(map, points));
+    return copy;
+  };
+  const Floats a = in_space(simulated, "kmol::cc::simulated");
+  const Floats b = in_space(reference, "kmol::cc::reference");
   Kokkos::View<double* [6], Kokkos::LayoutRight, Memory> sums(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::cc::sums")), tiles);
   const bool use_threshold = settings.threshold.has_value();
@@ -76,4 +82,4 @@ Correlation cross_correlation(const ExecSpace& space, const Grid& grid, const fl
 #define KMOL_INSTANTIATE_CORRELATION(Space)                                           \
   template kmol::Correlation kmol::cross_correlation(const Space&, const kmol::Grid&, \
                                                      const float*, const float*,      \
-                                                     const kmol::CorrelationSettings&);
+                                                     const kmol::CorrelationSettings&, bool);

@@ -1,6 +1,7 @@
 #pragma once
 // Atoms sorted into cubic cells at least one cutoff wide (counting sort on the host), so a point
 // finds every atom within the cutoff in its own and the 26 neighbouring cells.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -19,7 +20,17 @@ struct CellList {
   std::int64_t cell_count() const { return cells[0] * cells[1] * cells[2]; }
 };
 
-// Cells of side >= job.cutoff (wider when a fine cutoff would make far more cells than atoms).
+// The side of the cells for atoms within [lo, hi]: the cutoff, or wider when a fine cutoff would
+// make far more cells than atoms.
+template <class T>
+T cell_side(const CoulombJob<T>& job, const T (&lo)[3], const T (&hi)[3]) {
+  const double volume =
+      double(hi[0] - lo[0] + 1) * double(hi[1] - lo[1] + 1) * double(hi[2] - lo[2] + 1);
+  const double max_cells = 8.0 * double(job.n) + 4096;
+  return std::max(job.cutoff, T(std::cbrt(volume / max_cells)));
+}
+
+// Cells of side cell_side(), atoms in index order within each.
 template <class T>
 CellList<T> build_cell_list(const CoulombJob<T>& job) {
   CellList<T> list;
@@ -31,10 +42,7 @@ CellList<T> build_cell_list(const CoulombJob<T>& job) {
       hi[d] = std::max(hi[d], job.coords[d][a]);
     }
   }
-  const double volume =
-      double(hi[0] - lo[0] + 1) * double(hi[1] - lo[1] + 1) * double(hi[2] - lo[2] + 1);
-  const double max_cells = 8.0 * double(job.n) + 4096;
-  list.side = std::max(job.cutoff, T(std::cbrt(volume / max_cells)));
+  list.side = cell_side(job, lo, hi);
   for (int d = 0; d < 3; ++d) {
     list.origin[d] = lo[d];
     list.cells[d] = std::int64_t((hi[d] - lo[d]) / list.side) + 1;

@@ -28,13 +28,16 @@ CoulombMethod coulomb_method_from_string(const std::string& name);
 CoulombImpl coulomb_impl_from_string(const std::string& name);
 PotentialUnits potential_units_from_string(const std::string& name);
 
-// Host arrays kept by the caller. radii: mdh only (ignored otherwise).
+// Host arrays kept by the caller. radii: mdh only (ignored otherwise). resident: the arrays live
+// in the memory of the execution space that runs the call instead (a Kokkos application's Views:
+// views.hpp); the kokkos implementation checks and prepares them there.
 template <class T>
 struct CoulombInput {
   const Vec3<T>* positions = nullptr;  // Angstrom
   const T* charges = nullptr;          // e
   const T* radii = nullptr;            // Angstrom
   std::int64_t n = 0;
+  bool resident = false;
 };
 
 struct CoulombSettings {

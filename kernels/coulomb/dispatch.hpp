@@ -19,14 +19,20 @@ template <class ExecSpace, class T>
 PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>& input,
                                   const CoulombSettings& settings) {
   Kokkos::Profiling::pushRegion("kmol::coulomb_potential");
-  CoulombJob<T> job = prepare_coulomb(input, settings);
+  validate_coulomb(input.n, settings, int(sizeof(T)));
+  std::int64_t points = 0;
+  for (const LatticeBlock& block : lattice_blocks(settings.lattice, settings.faces_only))
+    points += block.points();
+  const CoulombShape shape{
+      settings.method, input.n,       points, settings.faces_only, settings.lattice.spacing[0],
+      settings.cutoff, input.resident};
   PotentialMap<T> map;
   map.lattice = settings.lattice;
   map.units = settings.units;
-  const CoulombShape shape{
-      settings.method, input.n, job.points(), settings.faces_only, settings.lattice.spacing[0],
-      settings.cutoff};
   map.impl_used = choose_coulomb_impl(shape, platform_of<ExecSpace>(), settings.impl);
+  // Resident atoms on a host space are host memory, which the host implementation reads as given.
+  CoulombJob<T> job =
+      prepare_coulomb(input, settings, input.resident && map.impl_used == CoulombImpl::kokkos);
   // The CUDA cutoff path stores every point; zeroing the map for it would be a pass over tens of
   // MB.
   if (map.impl_used == CoulombImpl::cuda && settings.method == CoulombMethod::cutoff)

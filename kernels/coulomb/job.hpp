@@ -35,6 +35,16 @@ struct CoulombJob {
   T* values = nullptr;  // host, whole lattice; implementations store their points. Zeroed,
                         // but for the CUDA cutoff path, which stores every point itself
 
+  // A resident job leaves coords and charges empty: the kokkos implementation makes them in the
+  // execution space's memory from the caller's arrays there, with the same arithmetic.
+  bool resident = false;
+  const Vec3<T>* positions = nullptr;
+  const T* input_charges = nullptr;
+  const T* radii = nullptr;
+  double origin[3] = {0, 0, 0};
+  double kappa_exact = 0;  // kappa before rounding to T, as the host folds mdh charges with it
+  double scale = 1;        // the unit factor (units.hpp)
+
   std::int64_t index(std::int64_t i, std::int64_t j, std::int64_t k) const {
     return (k * counts[1] + j) * counts[0] + i;
   }

@@ -39,6 +39,7 @@ PotentialUnits potential_units_from_string(const std::string& name) {
 }
 
 std::string coulomb_cuda_refusal(const CoulombShape& shape, Platform) {
+  if (shape.resident) return "cuda reads host arrays, not Views already in the space's memory";
   if (shape.method == CoulombMethod::cutoff &&
       !coulomb::cutoff_fits_cuda(shape.spacing, shape.cutoff))
     return "cuda: the cutoff reaches more than 4096 neighbour bins (use kokkos)";

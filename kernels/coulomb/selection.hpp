@@ -15,6 +15,7 @@ struct CoulombShape {
   std::int64_t atoms = 0, points = 0;
   bool faces_only = false;
   double spacing = 0, cutoff = 0;
+  bool resident = false;  // the atoms are in the execution space's memory
 };
 
 std::string coulomb_refusal(CoulombImpl impl, const CoulombShape& shape, Platform platform);

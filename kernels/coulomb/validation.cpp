@@ -92,7 +92,8 @@ std::vector<LatticeBlock> lattice_blocks(const Grid& lattice, bool faces_only) {
 }
 
 template <class T>
-CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSettings& s) {
+CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSettings& s,
+                              bool on_device) {
   validate_coulomb(input.n, s, int(sizeof(T)));
   if (s.method == CoulombMethod::mdh && input.radii == nullptr)
     throw InputError({"", "radii", -1}, "the mdh method needs atomic radii");
@@ -108,6 +109,19 @@ CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSetting
   job.kappa = T(kappa);
   // The unit factor goes into the charges, so the sums come out in the requested units.
   const double scale = coulomb::potential_scale(s.units, s.temperature, eps_r);
+  job.blocks = lattice_blocks(s.lattice, s.faces_only);
+  if (on_device) {
+    job.resident = true;
+    job.positions = input.positions;
+    job.input_charges = input.charges;
+    job.radii = input.radii;
+    job.origin[0] = s.lattice.origin.x;
+    job.origin[1] = s.lattice.origin.y;
+    job.origin[2] = s.lattice.origin.z;
+    job.kappa_exact = kappa;
+    job.scale = scale;
+    return job;
+  }
   for (auto& c : job.coords) c.resize(input.n);
   job.charges.resize(input.n);
   const double origin[3] = {s.lattice.origin.x, s.lattice.origin.y, s.lattice.origin.z};
@@ -124,11 +138,12 @@ CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSetting
         s.method == CoulombMethod::mdh ? coulomb::mdh_charge(q, double(input.radii[a]), kappa) : q;
     job.charges[a] = T(folded * scale);
   }
-  job.blocks = lattice_blocks(s.lattice, s.faces_only);
   return job;
 }
 
-template CoulombJob<float> prepare_coulomb(const CoulombInput<float>&, const CoulombSettings&);
-template CoulombJob<double> prepare_coulomb(const CoulombInput<double>&, const CoulombSettings&);
+template CoulombJob<float> prepare_coulomb(const CoulombInput<float>&, const CoulombSettings&,
+                                           bool);
+template CoulombJob<double> prepare_coulomb(const CoulombInput<double>&, const CoulombSettings&,
+                                            bool);
 
 }  // namespace kmol

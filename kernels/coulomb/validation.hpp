@@ -19,8 +19,11 @@ void validate_coulomb(std::int64_t n_atoms, const CoulombSettings& settings, int
 double effective_dielectric(const CoulombSettings& settings);
 
 // The job for `input` (validated settings); job.values is left for the caller to point at the map.
+// on_device (a resident input that the kokkos implementation runs): the atoms are left where they
+// are, for that implementation to check and prepare.
 template <class T>
-CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSettings& settings);
+CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSettings& settings,
+                              bool on_device = false);
 
 // The boxes of lattice indices to compute: the whole lattice, or its six faces without overlap.
 std::vector<LatticeBlock> lattice_blocks(const Grid& lattice, bool faces_only);

@@ -27,12 +27,15 @@ enum class DensityStorage { single, half };
 std::string to_string(DensityImpl impl);
 DensityImpl density_impl_from_string(const std::string& name);
 
-// Host arrays kept by the caller.
+// Host arrays kept by the caller. resident: positions and radii live in the memory of the
+// execution space that runs the call instead (a Kokkos application's Views: views.hpp); they are
+// checked and prepared there, and only the kokkos implementation reads them.
 struct DensityInput {
   const Vec3<float>* positions = nullptr;  // Angstrom
   const float* radii = nullptr;            // Angstrom, positive
   std::int64_t n = 0;
   const float* heights = nullptr;  // peak of each Gaussian, finite; null: all 1
+  bool resident = false;
 };
 
 struct DensitySettings {

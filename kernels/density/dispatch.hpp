@@ -8,6 +8,7 @@
 
 #include "kernels/density/density.hpp"
 #include "kernels/density/kokkos/density_kokkos.hpp"
+#include "kernels/density/kokkos/resident_atoms.hpp"
 #include "kernels/density/selection.hpp"
 #include "kernels/density/validation.hpp"
 #include "kernels/host_copy.hpp"
@@ -58,7 +59,10 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
   density::DensityJob job = density::prepare_density(input, settings);
   DensityMap map;
   map.grid = settings.grid;
-  map.impl_used = choose_density_impl(platform_of<ExecSpace>(), settings.impl);
+  map.impl_used = choose_density_impl(platform_of<ExecSpace>(), settings.impl, input.resident);
+  const auto atoms = input.resident
+                         ? density::resident_atoms(space, input, settings, job)
+                         : density::upload_atoms<Memory>(job, map.impl_used == DensityImpl::kokkos);
   const bool half = settings.storage == DensityStorage::half;
   const std::int64_t nz = job.counts[2], plane = job.counts[0] * job.counts[1];
   if (half)
@@ -66,7 +70,6 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
   else
     map.values.resize(std::size_t(plane * nz));
   const std::int64_t per_slab = density::planes_per_slab(job, settings.memory_budget, half ? 2 : 4);
-  const auto atoms = density::upload_atoms<Memory>(job, map.impl_used == DensityImpl::kokkos);
   map.slabs = 0;
   for (std::int64_t k0 = 0; k0 < nz; k0 += per_slab) {
     density::narrow_to_slab(job, k0, std::min(nz, k0 + per_slab));

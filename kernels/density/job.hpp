@@ -20,6 +20,13 @@ KMOL_INLINE float gaussian_term(float d2, float factor, float limit) {
   return x <= limit ? ::exp2f(-x) : 0.0f;
 }
 
+// A Gaussian's exponent factor log2(e) / (2 sigma^2), as 1 / (2 sigma^2 ln 2) in double: the one
+// formula the host and the device preparation of atoms use, so both give the same bits.
+KMOL_INLINE float gaussian_factor(double sigma) {
+  constexpr double ln2 = 0.693147180559945309417232121458;
+  return float(1.0 / (2.0 * sigma * sigma * ln2));
+}
+
 // Cells of edge `size` (the largest cut radius), anchored at -size on every axis relative to the
 // lattice origin, the same for every slab so that slabs sum the same atoms in the same order.
 struct CellGrid {

@@ -17,15 +17,17 @@ DensityImpl density_impl_from_string(const std::string& name) {
   return value_named(density_impl_names, name, "--impl", "density implementation");
 }
 
-std::string density_refusal(DensityImpl impl, Platform platform) {
+std::string density_refusal(DensityImpl impl, Platform platform, bool resident) {
   switch (impl) {
     case DensityImpl::kokkos:
       return {};
     case DensityImpl::cuda:
 #ifdef KMOL_HAVE_CUDA
-      return platform == Platform::cuda ? "" : "cuda runs on the Cuda execution space only";
+      if (platform != Platform::cuda) return "cuda runs on the Cuda execution space only";
+      return resident ? "cuda reads host arrays, not Views already in the space's memory" : "";
 #else
       (void)platform;
+      (void)resident;
       return "cuda is not compiled into this build (configure with KMOL_CONFIG=cuda)";
 #endif
     case DensityImpl::automatic:
@@ -34,16 +36,16 @@ std::string density_refusal(DensityImpl impl, Platform platform) {
   return "automatic is not an implementation";
 }
 
-DensityImpl choose_density_impl(Platform platform, DensityImpl requested) {
+DensityImpl choose_density_impl(Platform platform, DensityImpl requested, bool resident) {
   if (requested != DensityImpl::automatic) {
-    const std::string why = density_refusal(requested, platform);
+    const std::string why = density_refusal(requested, platform, resident);
     if (!why.empty()) throw UnsupportedError("density --impl " + to_string(requested) + ": " + why);
     return requested;
   }
   // The raw kernel keeps the atoms as float4 records and reads them through the read-only cache;
   // it is the default on the Cuda space, the portable one elsewhere.
-  return density_refusal(DensityImpl::cuda, platform).empty() ? DensityImpl::cuda
-                                                              : DensityImpl::kokkos;
+  return density_refusal(DensityImpl::cuda, platform, resident).empty() ? DensityImpl::cuda
+                                                                        : DensityImpl::kokkos;
 }
 
 AlgorithmSummary density_summary() {

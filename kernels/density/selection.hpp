@@ -8,10 +8,11 @@
 
 namespace kmol {
 
-std::string density_refusal(DensityImpl impl, Platform platform);
+// resident: the atoms are in the execution space's memory (DensityInput::resident).
+std::string density_refusal(DensityImpl impl, Platform platform, bool resident = false);
 
 // `requested` if it can run (UnsupportedError if not), else the fastest that can.
-DensityImpl choose_density_impl(Platform platform, DensityImpl requested);
+DensityImpl choose_density_impl(Platform platform, DensityImpl requested, bool resident = false);
 
 AlgorithmSummary density_summary();
 AlgorithmSummary surface_summary();

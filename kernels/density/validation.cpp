@@ -43,6 +43,7 @@ DensityJob prepare_density(const DensityInput& input, const DensitySettings& s) 
     throw InputError({"", "--memory-budget", -1}, "must be positive (bytes)");
   DensityJob job;
   job.n = input.n;
+  if (input.resident) return job;  // the atoms are checked and prepared where they live
   const double origin[3] = {s.grid.origin.x, s.grid.origin.y, s.grid.origin.z};
   for (auto& c : job.coords) c.resize(std::size_t(input.n));
   job.factors.resize(std::size_t(input.n));
@@ -59,7 +60,7 @@ DensityJob prepare_density(const DensityInput& input, const DensitySettings& s) 
     job.coords[1][std::size_t(a)] = float(double(p.y) - origin[1]);
     job.coords[2][std::size_t(a)] = float(double(p.z) - origin[2]);
     const double sigma = s.scale * r;
-    job.factors[std::size_t(a)] = float(1.0 / (2.0 * sigma * sigma * std::log(2.0)));
+    job.factors[std::size_t(a)] = gaussian_factor(sigma);
     widest = std::max(widest, sigma);
   }
   if (input.heights != nullptr) {
@@ -68,6 +69,11 @@ DensityJob prepare_density(const DensityInput& input, const DensitySettings& s) 
       if (!std::isfinite(job.heights[std::size_t(a)]))
         throw InputError({"", "height", long(a)}, "Gaussian heights must be finite");
   }
+  finish_density_job(job, s, widest);
+  return job;
+}
+
+void finish_density_job(DensityJob& job, const DensitySettings& s, double widest) {
   job.limit = float(std::log2(1.0 / s.threshold));
   job.cut = float(density_cut_radius(std::max(widest, 1e-3), s.threshold));
   for (int a = 0; a < 3; ++a) {
@@ -77,7 +83,6 @@ DensityJob prepare_density(const DensityInput& input, const DensitySettings& s) 
   job.cells.size = job.cut;
   job.cells.inverse = 1.0f / job.cut;
   narrow_to_slab(job, 0, job.counts[2]);
-  return job;
 }
 
 void narrow_to_slab(DensityJob& job, std::int64_t k_begin, std::int64_t k_end) {

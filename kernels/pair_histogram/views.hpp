@@ -13,45 +13,9 @@
 #include <type_traits>
 
 #include "kernels/pair_histogram/pair_histogram.hpp"
-#include "kmol/core/errors.hpp"
+#include "kernels/views.hpp"
 
 namespace kmol {
-namespace views_detail {
-
-template <class V>
-struct Scalar {
-  using type = V;
-};
-template <class T>
-struct Scalar<Vec3<T>> {
-  using type = T;
-};
-
-template <class View>
-using scalar_t = typename Scalar<typename View::non_const_value_type>::type;
-
-// The View's points as Vec3<T> in its own memory.
-template <class ExecSpace, class View>
-const Vec3<scalar_t<View>>* points(const View& v, const char* field) {
-  using T = scalar_t<View>;
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "coordinates are float or double");
-  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename View::memory_space>::accessible,
-                "the execution space cannot read this View's memory space");
-  if constexpr (View::rank == 2) {
-    static_assert(std::is_same_v<typename View::array_layout, Kokkos::LayoutRight>,
-                  "rows of three coordinates: LayoutRight");
-    if (v.extent(1) != 3) throw InputError({"", field, -1}, "expected rows of 3 coordinates");
-  } else {
-    static_assert(View::rank == 1 && std::is_same_v<typename View::non_const_value_type, Vec3<T>>,
-                  "a View of Vec3<T> or of T[3] rows");
-    if (v.span_is_contiguous() == false)
-      throw InputError({"", field, -1}, "expected a contiguous View");
-  }
-  return reinterpret_cast<const Vec3<T>*>(v.data());
-}
-
-}  // namespace views_detail
 
 // One set: each unordered pair of `a` once.
 template <class ExecSpace, class A, std::enable_if_t<Kokkos::is_view<A>::value, int> = 0>

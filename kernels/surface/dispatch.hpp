@@ -12,19 +12,23 @@ namespace kmol {
 void validate_surface_grid(const Grid& grid);
 
 template <class ExecSpace>
-SurfaceMesh marching_cubes(const ExecSpace& space, const Grid& grid, const float* values,
-                           float iso) {
+SurfaceMesh marching_cubes(const ExecSpace& space, const Grid& grid, const float* values, float iso,
+                           bool resident) {
   using Memory = typename ExecSpace::memory_space;
   validate_surface_grid(grid);
   Kokkos::Profiling::pushRegion("kmol::marching_cubes");
   const std::int64_t points = grid.counts[0] * grid.counts[1] * grid.counts[2];
-  Kokkos::View<float*, Memory> device(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::map")), points);
-  Kokkos::deep_copy(
-      space, device,
-      Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values, points));
-  const auto d =
-      surface::marching_cubes_kokkos(space, grid, Kokkos::View<const float*, Memory>(device), iso);
+  Kokkos::View<const float*, Memory> map =
+      Kokkos::View<const float*, Memory, Kokkos::MemoryUnmanaged>(values, points);
+  if (!resident) {
+    Kokkos::View<float*, Memory> copy(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::map")), points);
+    Kokkos::deep_copy(
+        space, copy,
+        Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values, points));
+    map = copy;
+  }
+  const auto d = surface::marching_cubes_kokkos(space, grid, map, iso);
   SurfaceMesh mesh;
   mesh.positions.resize(d.positions.extent(0));
   mesh.normals.resize(d.normals.extent(0));
@@ -49,7 +53,7 @@ SurfaceMesh marching_cubes(const ExecSpace& space, const Grid& grid, const float
 // The entry point and the kernel it calls (declared extern for every other unit).
 #define KMOL_INSTANTIATE_SURFACE(Space)                                                          \
   template kmol::SurfaceMesh kmol::marching_cubes(const Space&, const kmol::Grid&, const float*, \
-                                                  float);                                        \
+                                                  float, bool);                                  \
   namespace kmol::surface {                                                                      \
   KMOL_SURFACE_KOKKOS_INSTANCE(, Space)                                                          \
   }

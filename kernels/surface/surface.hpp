@@ -28,11 +28,13 @@ struct SurfaceMesh {
 };
 
 // ExecSpace: Kokkos::Serial, Kokkos::OpenMP or Kokkos::Cuda. `values` is a host array of
-// grid.counts[0] * counts[1] * counts[2] values. Throws InputError for a grid with fewer than two
-// points along an axis, non-positive spacing, or more than 2^31 - 1 vertices or triangles.
+// grid.counts[0] * counts[1] * counts[2] values, or, resident, an array in the execution space's
+// memory (a Kokkos application's View: views.hpp), read where it is. Throws InputError for a grid
+// with fewer than two points along an axis, non-positive spacing, or more than 2^31 - 1 vertices
+// or triangles.
 template <class ExecSpace>
-SurfaceMesh marching_cubes(const ExecSpace& space, const Grid& grid, const float* values,
-                           float iso);
+SurfaceMesh marching_cubes(const ExecSpace& space, const Grid& grid, const float* values, float iso,
+                           bool resident = false);
 
 struct MeshMeasures {
   double area = 0;    // Angstrom^2

@@ -9,24 +9,15 @@
 
 #include <string>
 
-#include "kernels/coulomb/cell_list.hpp"
 #include "kernels/coulomb/evaluator.hpp"
 #include "kernels/coulomb/implementations.hpp"
 #include "kernels/coulomb/job.hpp"
+#include "kernels/coulomb/kokkos/space_atoms.hpp"
 #include "kernels/coulomb/point_table.hpp"
 #include "kmol/core/vectorise.hpp"
 
 namespace kmol {
 namespace coulomb_detail {
-
-template <class Memory, class V>
-Kokkos::View<const V*, Memory> to_device(const std::vector<V>& host, const char* label) {
-  Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-                               host.size());
-  Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                             host.data(), host.size()));
-  return out;
-}
 
 // Copies the flat point values back into the job's lattice.
 template <class T, class Memory>
@@ -60,11 +51,8 @@ KOKKOS_INLINE_FUNCTION void run_points(const std::int64_t ijk[3], T h, T (&px)[r
 template <bool Compensated, bool Mdh, class ExecSpace, class T>
 void all_atoms(const ExecSpace& space, const CoulombJob<T>& job, const coulomb::PointTable& table,
                Kokkos::View<T*, typename ExecSpace::memory_space> out) {
-  using Memory = typename ExecSpace::memory_space;
-  const auto x = to_device<Memory>(job.coords[0], "kmol::coulomb::x");
-  const auto y = to_device<Memory>(job.coords[1], "kmol::coulomb::y");
-  const auto z = to_device<Memory>(job.coords[2], "kmol::coulomb::z");
-  const auto q = to_device<Memory>(job.charges, "kmol::coulomb::q");
+  const auto atoms = coulomb::space_atoms(space, job);
+  const auto x = atoms.x, y = atoms.y, z = atoms.z, q = atoms.q;
   const std::int64_t n = job.n;
   const T h = job.spacing, kappa = job.kappa;
   Kokkos::parallel_for(
@@ -92,13 +80,9 @@ void all_atoms(const ExecSpace& space, const CoulombJob<T>& job, const coulomb::
 template <bool Compensated, class ExecSpace, class T>
 void cells(const ExecSpace& space, const CoulombJob<T>& job, const coulomb::PointTable& table,
            Kokkos::View<T*, typename ExecSpace::memory_space> out) {
-  using Memory = typename ExecSpace::memory_space;
-  const coulomb::CellList<T> list = coulomb::build_cell_list(job);
-  const auto x = to_device<Memory>(list.coords[0], "kmol::coulomb::x");
-  const auto y = to_device<Memory>(list.coords[1], "kmol::coulomb::y");
-  const auto z = to_device<Memory>(list.coords[2], "kmol::coulomb::z");
-  const auto q = to_device<Memory>(list.charges, "kmol::coulomb::q");
-  const auto start = to_device<Memory>(list.start, "kmol::coulomb::cell_start");
+  const auto list = coulomb::space_cells(space, job);
+  const auto x = list.atoms.x, y = list.atoms.y, z = list.atoms.z, q = list.atoms.q;
+  const auto start = list.start;
   const T h = job.spacing, rc2 = job.cutoff * job.cutoff, inv_rc2 = T(1) / rc2;
   const T side = list.side, o0 = list.origin[0], o1 = list.origin[1], o2 = list.origin[2];
   const std::int64_t n0 = list.cells[0], n1 = list.cells[1], n2 = list.cells[2];

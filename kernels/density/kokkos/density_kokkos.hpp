@@ -205,7 +205,7 @@ void density_kokkos(const ExecSpace& space, const DensityJob& job,
                     const DeviceAtoms<typename ExecSpace::memory_space>& atoms,
                     Kokkos::View<Out*, typename ExecSpace::memory_space> out) {
   const auto cells = build_cells(space, job, atoms);
-  if (job.heights.empty())
+  if (atoms.height.extent(0) == 0)
     sum_slab<false>(space, job, cells, out);
   else
     sum_slab<true>(space, job, cells, out);

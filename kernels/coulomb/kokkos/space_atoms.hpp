@@ -1,0 +1,245 @@
+#pragma once
+// The atoms as the portable engine reads them, in the execution space's memory: copied from the
+// job's host arrays, or, for a resident job, checked and prepared where the caller's arrays are
+// with the host preparation's arithmetic (validation.cpp), so both give the same bits. The cutoff
+// method's cell list likewise: sorted on the host, or on the space by the same rule (cells of the
+// same size, atoms in index order within a cell).
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/coulomb/cell_list.hpp"
+#include "kernels/coulomb/job.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/math.hpp"
+
+namespace kmol::coulomb {
+
+template <class T, class Memory>
+struct SpaceAtoms {
+  Kokkos::View<const T*, Memory> x, y, z, q;
+};
+
+template <class T, class Memory>
+struct SpaceCellList {
+  T origin[3] = {}, side = 0;
+  std::int64_t cells[3] = {1, 1, 1};
+  Kokkos::View<const std::int64_t*, Memory> start;  // cell c: atoms start(c) .. start(c+1)-1
+  SpaceAtoms<T, Memory> atoms;                      // in cell order
+};
+
+template <class Memory, class V>
+Kokkos::View<const V*, Memory> to_space(const std::vector<V>& host, const char* label) {
+  Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                               host.size());
+  Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                             host.data(), host.size()));
+  return out;
+}
+
+template <class Memory, class V>
+Kokkos::View<V*, Memory> uninitialised(const char* label, std::int64_t n) {
+  return Kokkos::View<V*, Memory>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+}
+
+// A resident job's atoms relative to the lattice origin and its charges with the unit (and mdh)
+// factors folded in, as prepare_coulomb makes them on the host.
+template <class ExecSpace, class T>
+SpaceAtoms<T, typename ExecSpace::memory_space> resident_atoms(const ExecSpace& space,
+                                                               const CoulombJob<T>& job) {
+  using Memory = typename ExecSpace::memory_space;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n = job.n;
+  const Kokkos::View<const Vec3<T>*, Memory, Kokkos::MemoryUnmanaged> positions(job.positions, n);
+  const Kokkos::View<const T*, Memory, Kokkos::MemoryUnmanaged> charges(job.input_charges, n);
+  std::int64_t first_bad = n;
+  Kokkos::parallel_reduce(
+      "kmol::coulomb::resident_check", Range(space, 0, n),
+      KOKKOS_LAMBDA(std::int64_t a, std::int64_t & bad) {
+        const Vec3<T> p = positions(a);
+        const T q = charges(a);
+        const bool finite =
+            p.x - p.x == T(0) && p.y - p.y == T(0) && p.z - p.z == T(0) && q - q == T(0);
+        if (!finite && a < bad) bad = a;
+      },
+      Kokkos::Min<std::int64_t>(first_bad));
+  if (first_bad < n)
+    throw InputError({"", "atoms", long(first_bad)},
+                     "atom " + std::to_string(first_bad) + " has a non-finite position or charge");
+
+  // mdh folds exp(kappa a) / (1 + kappa a) into each charge. The factors come from the host's
+  // std::exp (the radii travel there, a quarter of the coordinates' bytes), since the device's
+  // exp may round the last bit differently.
+  const bool mdh = job.method == CoulombMethod::mdh;
+  const double kappa = job.kappa_exact, scale = job.scale;
+  auto growth = uninitialised<Memory, double>("kmol::coulomb::mdh_growth", mdh ? n : 0);
+  auto denominator = uninitialised<Memory, double>("kmol::coulomb::mdh_denominator", mdh ? n : 0);
+  if (mdh) {
+    std::vector<T> radii(static_cast<std::size_t>(n));
+    Kokkos::deep_copy(
+        space,
+        Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(radii.data(), std::size_t(n)),
+        Kokkos::View<const T*, Memory, Kokkos::MemoryUnmanaged>(job.radii, n));
+    space.fence();
+    std::vector<double> e(static_cast<std::size_t>(n)), d(e.size());
+    for (std::size_t a = 0; a < radii.size(); ++a) {
+      e[a] = std::exp(kappa * double(radii[a]));
+      d[a] = 1 + kappa * double(radii[a]);
+    }
+    Kokkos::deep_copy(space, growth,
+                      Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          e.data(), e.size()));
+    Kokkos::deep_copy(space, denominator,
+                      Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          d.data(), d.size()));
+    space.fence();
+  }
+  auto x = uninitialised<Memory, T>("kmol::coulomb::x", n);
+  auto y = uninitialised<Memory, T>("kmol::coulomb::y", n);
+  auto z = uninitialised<Memory, T>("kmol::coulomb::z", n);
+  auto q = uninitialised<Memory, T>("kmol::coulomb::q", n);
+  const double o0 = job.origin[0], o1 = job.origin[1], o2 = job.origin[2];
+  Kokkos::parallel_for(
+      "kmol::coulomb::resident_atoms", Range(space, 0, n), KOKKOS_LAMBDA(std::int64_t a) {
+        const Vec3<T> p = positions(a);
+        x(a) = T(double(p.x) - o0);
+        y(a) = T(double(p.y) - o1);
+        z(a) = T(double(p.z) - o2);
+        const double charge = double(charges(a));
+        const double folded = mdh ? charge * growth(a) / denominator(a) : charge;
+        q(a) = T(folded * scale);
+      });
+  return {x, y, z, q};
+}
+
+// The atoms in the execution space's memory, as the job holds them or prepared there.
+template <class ExecSpace, class T>
+SpaceAtoms<T, typename ExecSpace::memory_space> space_atoms(const ExecSpace& space,
+                                                            const CoulombJob<T>& job) {
+  using Memory = typename ExecSpace::memory_space;
+  if (job.resident) return resident_atoms(space, job);
+  return {to_space<Memory>(job.coords[0], "kmol::coulomb::x"),
+          to_space<Memory>(job.coords[1], "kmol::coulomb::y"),
+          to_space<Memory>(job.coords[2], "kmol::coulomb::z"),
+          to_space<Memory>(job.charges, "kmol::coulomb::q")};
+}
+
+// build_cell_list's cells and order computed on the space from atoms already there: the bounds
+// by reduction, the cell of each atom with the same arithmetic, a count and exclusive scan for the
+// cell starts, a fill by atomic cursors, then each cell's atoms sorted by index so that the order
+// is the host's counting sort's.
+template <class ExecSpace, class T>
+SpaceCellList<T, typename ExecSpace::memory_space> space_cell_list(
+    const ExecSpace& space, const CoulombJob<T>& job,
+    const SpaceAtoms<T, typename ExecSpace::memory_space>& atoms) {
+  using Memory = typename ExecSpace::memory_space;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n = job.n;
+  const Kokkos::View<const T*, Memory> axis[3] = {atoms.x, atoms.y, atoms.z};
+  SpaceCellList<T, Memory> list;
+  T lo[3], hi[3];
+  for (int d = 0; d < 3; ++d) {
+    const auto c = axis[d];
+    Kokkos::MinMaxScalar<T> bounds;
+    Kokkos::parallel_reduce(
+        "kmol::coulomb::cell_bounds", Range(space, 0, n),
+        KOKKOS_LAMBDA(std::int64_t a, Kokkos::MinMaxScalar<T> & b) {
+          if (c(a) < b.min_val) b.min_val = c(a);
+          if (c(a) > b.max_val) b.max_val = c(a);
+        },
+        Kokkos::MinMax<T>(bounds));
+    lo[d] = bounds.min_val;
+    hi[d] = bounds.max_val;
+  }
+  list.side = cell_side(job, lo, hi);
+  for (int d = 0; d < 3; ++d) {
+    list.origin[d] = lo[d];
+    list.cells[d] = std::int64_t((hi[d] - lo[d]) / list.side) + 1;
+  }
+  const std::int64_t n0 = list.cells[0], n1 = list.cells[1], n2 = list.cells[2];
+  const std::int64_t cells = n0 * n1 * n2;
+  const T side = list.side, l0 = lo[0], l1 = lo[1], l2 = lo[2];
+  const auto x = atoms.x, y = atoms.y, z = atoms.z, q = atoms.q;
+  auto cell_of = uninitialised<Memory, std::int64_t>("kmol::coulomb::cell_of", n);
+  Kokkos::View<std::int64_t*, Memory> cursor("kmol::coulomb::cell_cursor", cells);
+  Kokkos::parallel_for(
+      "kmol::coulomb::cell_of", Range(space, 0, n), KOKKOS_LAMBDA(std::int64_t a) {
+        const std::int64_t c0 = math::min(n0 - 1, std::int64_t((x(a) - l0) / side));
+        const std::int64_t c1 = math::min(n1 - 1, std::int64_t((y(a) - l1) / side));
+        const std::int64_t c2 = math::min(n2 - 1, std::int64_t((z(a) - l2) / side));
+        const std::int64_t cell = (c2 * n1 + c1) * n0 + c0;
+        cell_of(a) = cell;
+        Kokkos::atomic_add(&cursor(cell), std::int64_t(1));
+      });
+  auto start = uninitialised<Memory, std::int64_t>("kmol::coulomb::cell_start", cells + 1);
+  Kokkos::parallel_scan(
+      "kmol::coulomb::cell_starts", Range(space, 0, cells),
+      KOKKOS_LAMBDA(std::int64_t c, std::int64_t & before, const bool final) {
+        const std::int64_t count = cursor(c);
+        if (final) {
+          start(c) = before;
+          if (c == cells - 1) start(cells) = before + count;
+          cursor(c) = 0;
+        }
+        before += count;
+      });
+  auto order = uninitialised<Memory, std::int64_t>("kmol::coulomb::cell_order", n);
+  Kokkos::parallel_for(
+      "kmol::coulomb::cell_fill", Range(space, 0, n), KOKKOS_LAMBDA(std::int64_t a) {
+        const std::int64_t cell = cell_of(a);
+        order(start(cell) + Kokkos::atomic_fetch_add(&cursor(cell), std::int64_t(1))) = a;
+      });
+  auto sx = uninitialised<Memory, T>("kmol::coulomb::cell_x", n);
+  auto sy = uninitialised<Memory, T>("kmol::coulomb::cell_y", n);
+  auto sz = uninitialised<Memory, T>("kmol::coulomb::cell_z", n);
+  auto sq = uninitialised<Memory, T>("kmol::coulomb::cell_q", n);
+  Kokkos::parallel_for(
+      "kmol::coulomb::cell_sort", Range(space, 0, cells), KOKKOS_LAMBDA(std::int64_t c) {
+        const std::int64_t begin = start(c), end = start(c + 1);
+        for (std::int64_t s = begin + 1; s < end; ++s) {  // a cell holds tens to hundreds
+          const std::int64_t a = order(s);
+          std::int64_t t = s;
+          for (; t > begin && order(t - 1) > a; --t) order(t) = order(t - 1);
+          order(t) = a;
+        }
+        for (std::int64_t s = begin; s < end; ++s) {
+          const std::int64_t a = order(s);
+          sx(s) = x(a);
+          sy(s) = y(a);
+          sz(s) = z(a);
+          sq(s) = q(a);
+        }
+      });
+  list.start = start;
+  list.atoms = {sx, sy, sz, sq};
+  return list;
+}
+
+// The cell list in the execution space's memory: sorted on the host, or on the space for a
+// resident job.
+template <class ExecSpace, class T>
+SpaceCellList<T, typename ExecSpace::memory_space> space_cells(const ExecSpace& space,
+                                                               const CoulombJob<T>& job) {
+  using Memory = typename ExecSpace::memory_space;
+  if (job.resident) return space_cell_list(space, job, resident_atoms(space, job));
+  const CellList<T> host = build_cell_list(job);
+  SpaceCellList<T, Memory> list;
+  for (int d = 0; d < 3; ++d) {
+    list.origin[d] = host.origin[d];
+    list.cells[d] = host.cells[d];
+  }
+  list.side = host.side;
+  list.start = to_space<Memory>(host.start, "kmol::coulomb::cell_start");
+  list.atoms = {to_space<Memory>(host.coords[0], "kmol::coulomb::x"),
+                to_space<Memory>(host.coords[1], "kmol::coulomb::y"),
+                to_space<Memory>(host.coords[2], "kmol::coulomb::z"),
+                to_space<Memory>(host.charges, "kmol::coulomb::q")};
+  return list;
+}
+
+}  // namespace kmol::coulomb
