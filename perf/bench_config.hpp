@@ -19,6 +19,7 @@ struct Sizes {
   std::int64_t md_all_pairs_host_atoms = 4000;
   std::int64_t md_all_pairs_gpu_atoms = 100000;
   std::int64_t sweep_points = 250000;  // tuning sweeps of the CUDA launch parameters
+  std::int64_t views_atoms = 1000000;  // the frame of bench_views.cpp
 };
 
 Sizes& sizes();
@@ -30,5 +31,6 @@ void register_density_benchmarks();
 void register_orbital_benchmarks();
 void register_scale_benchmarks(std::int64_t atoms);             // --kmol_scale=N: only these
 void register_worker_pool_benchmarks(std::int64_t gpu_points);  // bench_worker_pool.cpp
+void register_views_benchmarks(std::int64_t atoms);             // bench_views.cpp
 
 }  // namespace kmol::bench

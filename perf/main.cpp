@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
       s.md_host_atoms = s.md_all_pairs_host_atoms = s.md_all_pairs_gpu_atoms = 2048;
       s.md_gpu_atoms = {4000};
       s.sweep_points = 2000;
+      s.views_atoms = 20000;
     } else {
       args.push_back(argv[i]);
     }
@@ -98,6 +99,7 @@ int main(int argc, char** argv) {
   kmol::bench::register_density_benchmarks();
   kmol::bench::register_orbital_benchmarks();
   kmol::bench::register_worker_pool_benchmarks(kmol::bench::sizes().gpu_points);
+  kmol::bench::register_views_benchmarks(kmol::bench::sizes().views_atoms);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
