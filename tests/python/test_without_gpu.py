@@ -64,8 +64,19 @@ def test_gpu_asked_for_raises(child):
     assert child["gpu_error"] is not None and "GPU" in child["gpu_error"]
 
 
-def test_command_reports_no_gpu(cli):
-    exe = os.environ["KMOL_EXE"]
-    done = subprocess.run([exe, "info"], capture_output=True, text=True, env=NO_GPU)
+def command(*args):
+    return subprocess.run([os.environ["KMOL_EXE"], *map(str, args)], capture_output=True,
+                          text=True, env=NO_GPU)
+
+
+def test_command_runs_on_the_cpu_and_refuses_the_gpu(cli, tmp_path):
+    done = command("info")
     assert done.returncode == 0, done.stderr
     assert "GPUs: none" in done.stdout
+    done = command("rand48", "--seed", 7, "--count", 5, "--out", tmp_path / "auto.txt")
+    assert done.returncode == 0, done.stderr
+    assert " on OpenMP" in done.stderr or " on Serial" in done.stderr, done.stderr
+    cli("rand48", "--seed", 7, "--count", 5, "--device", "cpu", "--out", tmp_path / "cpu.txt")
+    assert (tmp_path / "auto.txt").read_text() == (tmp_path / "cpu.txt").read_text()
+    done = command("rand48", "--count", 5, "--device", "gpu")
+    assert done.returncode != 0 and "--device gpu: no GPU" in done.stderr, done.stderr
