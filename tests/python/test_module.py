@@ -29,4 +29,7 @@ def test_import_twice_and_exit_cleanly():
             "kmol.pair_histogram(np.zeros((2, 3)), r_max=1, bins=2)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stderr == "", done.stderr
+    # Nothing but Kokkos' own note when its library's code is older than the GPU's architecture.
+    rest = [line for line in done.stderr.splitlines()
+            if line and not line.startswith("Kokkos::Cuda::initialize WARNING")]
+    assert rest == [], done.stderr
