@@ -19,6 +19,23 @@
 #include "kernels/views.hpp"
 
 namespace kmol {
+namespace views_detail {
+
+template <class ExecSpace, class Positions, class Charges>
+CoulombInput<scalar_t<Positions>> coulomb_input(const Positions& positions,
+                                                const Charges& charges) {
+  using T = scalar_t<Positions>;
+  const std::int64_t n = std::int64_t(positions.extent(0));
+  require_extent(charges, n, "charges", "charges (one per atom)");
+  CoulombInput<T> input;
+  input.positions = points<ExecSpace>(positions, "positions");
+  input.charges = values<ExecSpace, T>(charges, "charges");
+  input.n = n;
+  input.resident = true;
+  return input;
+}
+
+}  // namespace views_detail
 
 // Direct and cutoff: positions (Angstrom) and charges (e).
 template <
@@ -28,15 +45,8 @@ PotentialMap<views_detail::scalar_t<Positions>> coulomb_potential(const ExecSpac
                                                                   const Positions& positions,
                                                                   const Charges& charges,
                                                                   const CoulombSettings& settings) {
-  using T = views_detail::scalar_t<Positions>;
-  const std::int64_t n = std::int64_t(positions.extent(0));
-  views_detail::require_extent(charges, n, "charges", "charges (one per atom)");
-  CoulombInput<T> input;
-  input.positions = views_detail::points<ExecSpace>(positions, "positions");
-  input.charges = views_detail::values<ExecSpace, T>(charges, "charges");
-  input.n = n;
-  input.resident = true;
-  return coulomb_potential(space, input, settings);
+  return coulomb_potential(space, views_detail::coulomb_input<ExecSpace>(positions, charges),
+                           settings);
 }
 
 // Any method, mdh included: radii (Angstrom) as well.
@@ -49,16 +59,9 @@ PotentialMap<views_detail::scalar_t<Positions>> coulomb_potential(const ExecSpac
                                                                   const Charges& charges,
                                                                   const Radii& radii,
                                                                   const CoulombSettings& settings) {
-  using T = views_detail::scalar_t<Positions>;
-  const std::int64_t n = std::int64_t(positions.extent(0));
-  views_detail::require_extent(charges, n, "charges", "charges (one per atom)");
-  views_detail::require_extent(radii, n, "radii", "radii (one per atom)");
-  CoulombInput<T> input;
-  input.positions = views_detail::points<ExecSpace>(positions, "positions");
-  input.charges = views_detail::values<ExecSpace, T>(charges, "charges");
-  input.radii = views_detail::values<ExecSpace, T>(radii, "radii");
-  input.n = n;
-  input.resident = true;
+  auto input = views_detail::coulomb_input<ExecSpace>(positions, charges);
+  views_detail::require_extent(radii, input.n, "radii", "radii (one per atom)");
+  input.radii = views_detail::values<ExecSpace, views_detail::scalar_t<Positions>>(radii, "radii");
   return coulomb_potential(space, input, settings);
 }
 
