@@ -5,6 +5,7 @@
 // and the catalogue read the table; each row runs through its runner (run_implementation.hpp).
 // Every Impl enumeration has `automatic`, the choice left to the algorithm's heuristic.
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 
 #include "kernels/registry.hpp"
@@ -89,6 +90,22 @@ void require_runnable(const Row (&table)[N], const std::string& command, decltyp
   const std::string why = implementation_refusal(table, impl, shape, platform);
   if (!why.empty())
     throw UnsupportedError(command + " --impl " + implementation_name(table, impl) + ": " + why);
+}
+
+// What runs a problem: `requested` when it can (UnsupportedError when not); for automatic, the
+// first of `preferred` that can, else the table's first row, the portable fallback.
+template <class Row, std::size_t N, class Shape>
+decltype(Row::impl) choose_implementation(const Row (&table)[N], const std::string& command,
+                                          decltype(Row::impl) requested, const Shape& shape,
+                                          Platform platform,
+                                          std::initializer_list<decltype(Row::impl)> preferred) {
+  if (requested != decltype(requested)::automatic) {
+    require_runnable(table, command, requested, shape, platform);
+    return requested;
+  }
+  for (const auto impl : preferred)
+    if (implementation_refusal(table, impl, shape, platform).empty()) return impl;
+  return table[0].impl;
 }
 
 // The implementation that runs on the worker devices of a platform: the table's first compiled

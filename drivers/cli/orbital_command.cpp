@@ -207,10 +207,7 @@ Action add_orbital_command(CLI::App& app) {
   cmd->add_option("--out", o->out,
                   "Output map: .cube (Gaussian cube, bohr) or .dx (OpenDX, Angstrom)");
   cmd->add_option("--plot", o->plot, "Also draw a heat map of one lattice plane into this PNG");
-  cmd->add_option("--plot-axis", o->plot_axis, "Normal of the plotted plane: x, y or z")
-      ->check(CLI::IsMember({"x", "y", "z"}));
-  cmd->add_option("--plot-at", o->plot_at,
-                  "Coordinate of the plotted plane (Angstrom; default: the middle)");
+  add_plane_options(cmd, o->plot_axis, o->plot_at);
   cmd->add_option("--iso", o->iso, "Isosurfaces psi = +iso and -iso (bohr^-3/2; with --mesh)");
   cmd->add_option("--mesh", o->mesh, "Write the isosurfaces by marching cubes: .ply or .obj");
   cmd->add_option("--cartesian-norm", o->cartesian_norm,

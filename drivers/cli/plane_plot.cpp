@@ -11,6 +11,13 @@
 
 namespace kmol::cli {
 
+void add_plane_options(CLI::App* cmd, std::string& axis, double& at) {
+  cmd->add_option("--plot-axis", axis, "Normal of the plotted plane: x, y or z")
+      ->check(CLI::IsMember({"x", "y", "z"}));
+  cmd->add_option("--plot-at", at,
+                  "Coordinate of the plotted plane (Angstrom; default: the middle)");
+}
+
 void plot_plane(const PlanePlot& plot, const Grid& l,
                 const std::function<double(std::int64_t, std::int64_t, std::int64_t)>& value) {
   const int axis = plot.axis == "x" ? 0 : plot.axis == "y" ? 1 : 2;

@@ -6,9 +6,14 @@
 #include <functional>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "kmol/core/grid.hpp"
 
 namespace kmol::cli {
+
+// --plot-axis and --plot-at: the plane a command's --plot draws.
+void add_plane_options(CLI::App* command, std::string& axis, double& at);
 
 struct PlanePlot {
   std::string path;             // the PNG, written to a temporary file and renamed

@@ -325,10 +325,7 @@ Action add_potential_command(CLI::App& app) {
   cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
   cmd->add_option("--out", o->out, "Output map: .dx (OpenDX, APBS' dialect) or .h5 (HDF5)");
   cmd->add_option("--plot", o->plot, "Also draw a heat map of one lattice plane into this PNG");
-  cmd->add_option("--plot-axis", o->plot_axis, "Normal of the plotted plane: x, y or z")
-      ->check(CLI::IsMember({"x", "y", "z"}));
-  cmd->add_option("--plot-at", o->plot_at,
-                  "Coordinate of the plotted plane (Angstrom; default: the middle)");
+  add_plane_options(cmd, o->plot_axis, o->plot_at);
   cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
   return [o, cmd] {
     check_option_use(*cmd, *o);

@@ -10,6 +10,7 @@
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/map_output.hpp"
 #include "drivers/cli/option_checks.hpp"
+#include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/with_space.hpp"
 #include "kernels/density/density.hpp"
 #include "kernels/surface/surface.hpp"
@@ -218,10 +219,7 @@ Action add_surf_command(CLI::App& app) {
   cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
   cmd->add_option("--plot", o->plot,
                   "Draw a plane of the map (with the iso contour) into this PNG");
-  cmd->add_option("--plot-axis", o->plot_axis, "Normal of the plotted plane: x, y or z")
-      ->check(CLI::IsMember({"x", "y", "z"}));
-  cmd->add_option("--plot-at", o->plot_at,
-                  "Coordinate of the plotted plane (Angstrom; default: the middle)");
+  add_plane_options(cmd, o->plot_axis, o->plot_at);
   cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
   return [o, cmd] {
     o->mesh_defaulted = !given(*cmd, "--mesh");

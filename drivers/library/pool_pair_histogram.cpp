@@ -4,13 +4,10 @@
 #include <mutex>
 #include <vector>
 
-#include "kernels/pair_histogram/host/pair_histogram_host.hpp"
+#include "kernels/pair_histogram/platform_runners.hpp"
 #include "kernels/pair_histogram/validation.hpp"
 #include "kernels/run_on_device.hpp"
 #include "kmol/core/errors.hpp"
-#ifdef KMOL_HAVE_CUDA
-#include "kernels/pair_histogram/cuda/pair_histogram_cuda.hpp"
-#endif
 
 namespace kmol {
 namespace {

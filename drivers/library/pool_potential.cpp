@@ -4,14 +4,11 @@
 #include <mutex>
 #include <string>
 
-#include "kernels/coulomb/host/coulomb_host.hpp"
 #include "kernels/coulomb/job.hpp"
+#include "kernels/coulomb/platform_runners.hpp"
 #include "kernels/coulomb/validation.hpp"
 #include "kernels/run_on_device.hpp"
 #include "kmol/core/errors.hpp"
-#ifdef KMOL_HAVE_CUDA
-#include "kernels/coulomb/cuda/coulomb_cuda.hpp"
-#endif
 
 namespace kmol {
 namespace {

@@ -52,17 +52,15 @@ std::string coulomb_refusal(CoulombImpl impl, const CoulombShape& shape, Platfor
 
 CoulombImpl choose_coulomb_impl(const CoulombShape& shape, Platform platform,
                                 CoulombImpl requested) {
-  if (requested != CoulombImpl::automatic) {
-    require_runnable(coulomb_implementations, "potential", requested, shape, platform);
-    return requested;
-  }
   // Measured on an H200 (docs/coulomb.md): the raw kernel wins direct whole lattices and the
   // cutoff (its compacted bins, about 4.7x the portable cell list on the water box); the portable
   // one wins mdh faces (2-D faces leave the raw kernel's row tiles too few blocks).
-  if (platform == Platform::cuda && shape.faces_only) return CoulombImpl::kokkos;
-  for (CoulombImpl impl : {CoulombImpl::cuda, CoulombImpl::host})
-    if (coulomb_refusal(impl, shape, platform).empty()) return impl;
-  return CoulombImpl::kokkos;
+  const bool portable_wins = platform == Platform::cuda && shape.faces_only;
+  return portable_wins
+             ? choose_implementation(coulomb_implementations, "potential", requested, shape,
+                                     platform, {})
+             : choose_implementation(coulomb_implementations, "potential", requested, shape,
+                                     platform, {CoulombImpl::cuda, CoulombImpl::host});
 }
 
 AlgorithmSummary coulomb_summary() {

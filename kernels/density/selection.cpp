@@ -1,67 +1,38 @@
 #include "kernels/density/selection.hpp"
 
+#include "kernels/density/implementations.hpp"
 #include "kmol/core/errors.hpp"
-#include "kmol/core/names.hpp"
 
 namespace kmol {
-namespace {
-
-constexpr Named<DensityImpl> density_impl_names[] = {
-    {DensityImpl::automatic, "auto"}, {DensityImpl::kokkos, "kokkos"}, {DensityImpl::cuda, "cuda"}};
-
-}  // namespace
-
-std::string to_string(DensityImpl value) { return name_of(density_impl_names, value); }
+std::string to_string(DensityImpl value) {
+  return implementation_name(density_implementations, value);
+}
 
 DensityImpl density_impl_from_string(const std::string& name) {
-  return value_named(density_impl_names, name, "--impl", "density implementation");
+  return implementation_named(density_implementations, name, "--impl", "density implementation");
+}
+
+std::string density_cuda_refusal(const DensityShape& shape, Platform) {
+  return shape.resident ? "cuda reads host arrays, not Views already in the space's memory" : "";
 }
 
 std::string density_refusal(DensityImpl impl, Platform platform, bool resident) {
-  switch (impl) {
-    case DensityImpl::kokkos:
-      return {};
-    case DensityImpl::cuda:
-#ifdef KMOL_HAVE_CUDA
-      if (platform != Platform::cuda) return "cuda runs on the Cuda execution space only";
-      return resident ? "cuda reads host arrays, not Views already in the space's memory" : "";
-#else
-      (void)platform;
-      (void)resident;
-      return "cuda is not compiled into this build (configure with KMOL_CONFIG=cuda)";
-#endif
-    case DensityImpl::automatic:
-      break;
-  }
-  return "automatic is not an implementation";
+  return implementation_refusal(density_implementations, impl, DensityShape{resident}, platform);
 }
 
 DensityImpl choose_density_impl(Platform platform, DensityImpl requested, bool resident) {
-  if (requested != DensityImpl::automatic) {
-    const std::string why = density_refusal(requested, platform, resident);
-    if (!why.empty()) throw UnsupportedError("density --impl " + to_string(requested) + ": " + why);
-    return requested;
-  }
   // The raw kernel keeps the atoms as float4 records and reads them through the read-only cache;
   // it is the default on the Cuda space, the portable one elsewhere.
-  return density_refusal(DensityImpl::cuda, platform, resident).empty() ? DensityImpl::cuda
-                                                                        : DensityImpl::kokkos;
+  return choose_implementation(density_implementations, "density", requested,
+                               DensityShape{resident}, platform, {DensityImpl::cuda});
 }
 
 AlgorithmSummary density_summary() {
-  AlgorithmSummary s{
+  return implementation_summary(
       "density",
       "Gaussian density maps (QuickSurf): per-atom radii and scale, truncated Gaussians, cells "
       "built on the device, slabs beyond a memory budget, float or half output",
-      {}};
-  s.implementations.push_back(
-      {"kokkos", "every backend; a run of 4 points along x per thread", "CPU spaces"});
-#ifdef KMOL_HAVE_CUDA
-  s.implementations.push_back(
-      {"cuda", "Cuda space; atoms as float4 records in cell order, 2-D blocks of x runs",
-       "the Cuda space"});
-#endif
-  return s;
+      density_implementations);
 }
 
 AlgorithmSummary surface_summary() {

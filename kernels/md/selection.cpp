@@ -85,17 +85,12 @@ std::string md_force_refusal(MdForceImpl impl, const MdShape& shape, Platform pl
 }
 
 MdForceImpl choose_md_force_impl(const MdShape& shape, Platform platform, MdForceImpl requested) {
-  if (requested != MdForceImpl::automatic) {
-    require_runnable(md_implementations, "md", requested, shape, platform);
-    return requested;
-  }
   // Measured (perf/bench_md, same run, perf/results/2026-11-21-*-md-*.json): on CPUs the AVX2
   // half list (host) beats full lists 2.5-3.5x per core; on the H200 full lists win (no atomics:
   // 1.2-1.35x half lists).
-  for (MdForceImpl impl :
-       {MdForceImpl::host, MdForceImpl::neighbour, MdForceImpl::cells, MdForceImpl::cuda})
-    if (md_force_refusal(impl, shape, platform).empty()) return impl;
-  return MdForceImpl::all_pairs;
+  using Impl = MdForceImpl;
+  return choose_implementation(md_implementations, "md", requested, shape, platform,
+                               {Impl::host, Impl::neighbour, Impl::cells, Impl::cuda});
 }
 
 AlgorithmSummary md_summary() {

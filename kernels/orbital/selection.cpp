@@ -22,14 +22,9 @@ std::string orbital_refusal(OrbitalImpl impl, Platform platform) {
 }
 
 OrbitalImpl choose_orbital_impl(Platform platform, OrbitalImpl requested) {
-  if (requested != OrbitalImpl::automatic) {
-    require_runnable(orbital_implementations, "orbital", requested, OrbitalShape{}, platform);
-    return requested;
-  }
   // The specialised kernel of each platform (docs/orbital.md has the measured rates).
-  for (OrbitalImpl impl : {OrbitalImpl::cuda, OrbitalImpl::host})
-    if (orbital_refusal(impl, platform).empty()) return impl;
-  return OrbitalImpl::kokkos;
+  return choose_implementation(orbital_implementations, "orbital", requested, OrbitalShape{},
+                               platform, {OrbitalImpl::cuda, OrbitalImpl::host});
 }
 
 void validate_orbital_lattice(const Grid& lattice, std::int64_t maps, int value_bytes) {

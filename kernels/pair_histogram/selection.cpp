@@ -70,16 +70,12 @@ std::string pair_histogram_refusal(PairHistogramImpl impl, const PairHistogramSh
 
 PairHistogramImpl choose_pair_histogram_impl(const PairHistogramShape& shape, Platform platform,
                                              PairHistogramImpl requested) {
-  if (requested != PairHistogramImpl::automatic) {
-    require_runnable(pair_histogram_implementations, "pair histogram", requested, shape, platform);
-    return requested;
-  }
-  if (cells_pay(shape, platform) &&
-      pair_histogram_refusal(PairHistogramImpl::cells, shape, platform).empty())
-    return PairHistogramImpl::cells;
-  for (PairHistogramImpl impl : {PairHistogramImpl::cuda, PairHistogramImpl::host})
-    if (pair_histogram_refusal(impl, shape, platform).empty()) return impl;
-  return PairHistogramImpl::kokkos;
+  using Impl = PairHistogramImpl;
+  return cells_pay(shape, platform)
+             ? choose_implementation(pair_histogram_implementations, "pair histogram", requested,
+                                     shape, platform, {Impl::cells, Impl::cuda, Impl::host})
+             : choose_implementation(pair_histogram_implementations, "pair histogram", requested,
+                                     shape, platform, {Impl::cuda, Impl::host});
 }
 
 AlgorithmSummary pair_histogram_summary() {

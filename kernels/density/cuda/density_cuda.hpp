@@ -10,7 +10,10 @@
 #include <functional>
 #include <string>
 
+#include "kernels/density/implementations.hpp"
 #include "kernels/density/job.hpp"
+#include "kernels/host_copy.hpp"
+#include "kmol/core/device.hpp"
 
 namespace kmol::density {
 
@@ -24,3 +27,23 @@ std::string density_cuda(const DensityJob& job, bool half, void* out, cudaStream
                          const HostCopy& host_copy);
 
 }  // namespace kmol::density
+
+namespace kmol {
+
+// A slab straight into host memory (the atoms a portable run would upload are not needed); the
+// copy out of staging uses the device's host threads.
+template <>
+struct DensityRunner<DensityImpl::cuda> {
+  template <class Atoms, class Out>
+  static std::string run(const Device& device, const density::DensityJob& job, const Atoms&,
+                         Out* host_out) {
+    const int threads = device.host_threads;
+    return density::density_cuda(job, sizeof(Out) == 2, host_out,
+                                 static_cast<cudaStream_t>(device.cuda_stream),
+                                 [threads](void* to, const void* from, std::size_t bytes) {
+                                   copy_in_parallel(to, from, bytes, threads);
+                                 });
+  }
+};
+
+}  // namespace kmol

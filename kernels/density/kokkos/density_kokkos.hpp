@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kernels/density/half.hpp"
+#include "kernels/density/implementations.hpp"
 #include "kernels/density/job.hpp"
 
 namespace kmol::density {
@@ -212,3 +213,27 @@ void density_kokkos(const ExecSpace& space, const DensityJob& job,
 }
 
 }  // namespace kmol::density
+
+namespace kmol {
+
+// A slab into host memory: computed into a view of the space, then copied.
+template <>
+struct DensityRunner<DensityImpl::kokkos> {
+  template <class ExecSpace, class Out>
+  static std::string run(const ExecSpace& space, const density::DensityJob& job,
+                         const density::DeviceAtoms<typename ExecSpace::memory_space>& atoms,
+                         Out* host_out) {
+    const std::int64_t points = job.slab_points();
+    Kokkos::View<Out*, typename ExecSpace::memory_space> out(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::map")), points);
+    density::density_kokkos(space, job, atoms, out);
+    Kokkos::deep_copy(
+        space, Kokkos::View<Out*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host_out, points),
+        out);
+    space.fence();
+    return "kokkos: " + std::to_string(density::points_per_thread) +
+           " points per thread, cells of " + std::to_string(job.cut) + " A";
+  }
+};
+
+}  // namespace kmol
