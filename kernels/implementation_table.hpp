@@ -20,6 +20,10 @@ inline constexpr bool cuda_compiled = true;
 inline constexpr bool cuda_compiled = false;
 #endif
 
+// The shape of a problem for algorithms whose implementations take every problem their platform
+// runs.
+struct AnyShape {};
+
 // How an implementation runs: portable Kokkos code on any execution space, or platform code
 // (plain host threads, or raw CUDA on a device and stream) that runs on a Device.
 enum class ImplementationKind { portable, host, cuda };

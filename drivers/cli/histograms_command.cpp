@@ -87,13 +87,11 @@ void write_histograms(const std::string& path, const HistogramsOptions& o, const
 }
 
 int run_histograms(HistogramsOptions& o) {
+  Runtime runtime({o.trajectory.threads, -1});
   const TrajectoryOptions& to = o.trajectory;
-  Runtime runtime({to.threads, -1});
   Trajectory t = open_trajectory(to);
   FrameJob job;
-  job.atoms_a = select_atoms(o.selection, t.atoms, "--sel");
-  if (job.atoms_a.empty())
-    throw InputError({"", "--sel", -1}, "'" + o.selection + "' selects no atoms");
+  job.atoms_a = selected_atoms(o.selection, t.atoms, "--sel");
   // Species as the file numbers them (all one species when it has none).
   std::int32_t n_species = 1;
   for (auto s : t.atoms.species) n_species = std::max(n_species, s + 1);
@@ -123,12 +121,7 @@ int run_histograms(HistogramsOptions& o) {
 }
 
 void preflight_histograms(const CLI::App& cmd, const HistogramsOptions& o) {
-  RunPlan plan;
-  plan.outputs.push_back(
-      {o.out, "--out", {".h5", ".hdf5"}, 0, !given(cmd, "--out") && Cluster::root()});
-  plan.inputs = {o.trajectory.trajectory, o.trajectory.top};
-  plan.force = o.force;
-  preflight(plan);
+  preflight(trajectory_plan(cmd, o.trajectory, o.out, {".h5", ".hdf5"}, o.force));
 }
 
 }  // namespace

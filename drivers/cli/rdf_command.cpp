@@ -40,12 +40,9 @@ int run_rdf(RdfOptions& o) {
   Runtime runtime({to.threads, -1});
   Trajectory t = open_trajectory(to);
   FrameJob job;
-  job.atoms_a = select_atoms(o.sel1, t.atoms, "--sel1");
-  if (job.atoms_a.empty())
-    throw InputError({"", "--sel1", -1}, "'" + o.sel1 + "' selects no atoms");
+  job.atoms_a = selected_atoms(o.sel1, t.atoms, "--sel1");
   const std::string sel2 = o.sel2.empty() ? o.sel1 : o.sel2;
-  auto atoms_b = select_atoms(sel2, t.atoms, "--sel2");
-  if (atoms_b.empty()) throw InputError({"", "--sel2", -1}, "'" + sel2 + "' selects no atoms");
+  const auto atoms_b = selected_atoms(sel2, t.atoms, "--sel2");
   const bool one_set = atoms_b == job.atoms_a;
   if (!one_set) job.atoms_b = atoms_b;
 
@@ -146,13 +143,10 @@ int run_rdf(RdfOptions& o) {
 }
 
 void preflight_rdf(const CLI::App& cmd, const RdfOptions& o) {
-  RunPlan plan;
-  plan.outputs.push_back({o.out, "--out", {".xvg"}, 0, !given(cmd, "--out") && Cluster::root()});
+  RunPlan plan = trajectory_plan(cmd, o.trajectory, o.out, {".xvg"}, o.force);
   plan.outputs.push_back({o.csv, "--csv", {".csv"}, 0, false});
   plan.outputs.push_back({o.h5, "--h5", {".h5", ".hdf5"}, 0, false});
   plan.outputs.push_back({o.plot, "--plot", {".png"}, 0, false});
-  plan.inputs = {o.trajectory.trajectory, o.trajectory.top};
-  plan.force = o.force;
   preflight(plan);
 }
 

@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/progress_bar.hpp"
 #include "drivers/library/cluster.hpp"
 #include "drivers/library/gpu_runtime.hpp"
@@ -115,6 +116,23 @@ PipelineOptions pipeline_workers(const TrajectoryOptions& o, const io::Trajector
   const bool gpus = p.gpu_workers > 0 || !p.devices.empty();
   p.readers = o.readers > 0 ? o.readers : parallel && gpus ? gpu_readers : 1;
   return p;
+}
+
+RunPlan trajectory_plan(const CLI::App& cmd, const TrajectoryOptions& o, const std::string& out,
+                        std::vector<std::string> extensions, bool force) {
+  RunPlan plan;
+  plan.outputs.push_back(
+      {out, "--out", std::move(extensions), 0, !given(cmd, "--out") && Cluster::root()});
+  plan.inputs = {o.trajectory, o.top};
+  plan.force = force;
+  return plan;
+}
+
+std::vector<std::int64_t> selected_atoms(const std::string& selection, const AtomTable& atoms,
+                                         const std::string& option) {
+  std::vector<std::int64_t> indices = select_atoms(selection, atoms, option);
+  if (indices.empty()) throw InputError({"", option, -1}, "'" + selection + "' selects no atoms");
+  return indices;
 }
 
 void set_pair_settings(const TrajectoryOptions& o, const Trajectory& t, FrameJob& job) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "drivers/cli/pool_options.hpp"
 #include "drivers/library/atomic_write.hpp"
@@ -13,6 +14,7 @@
 #include "drivers/library/resumable_run.hpp"
 #include "drivers/library/selection.hpp"
 #include "drivers/library/trajectory.hpp"
+#include "kmol/core/preflight.hpp"
 
 namespace kmol::cli {
 
@@ -38,6 +40,16 @@ void check_bins(std::int32_t bins, std::int64_t histograms, std::int64_t interva
 // unless --quiet. Several readers asked of a format that reads with one are refused.
 PipelineOptions pipeline_workers(const TrajectoryOptions& options,
                                  const io::TrajectoryReader& reader);
+
+// The preflight plan of a trajectory command: the trajectory and topology as inputs, and `out`
+// (--out, backed up when it is the default on rank 0) as the first output; the command adds its
+// others and calls preflight.
+RunPlan trajectory_plan(const CLI::App& command, const TrajectoryOptions& options,
+                        const std::string& out, std::vector<std::string> extensions, bool force);
+
+// The atoms a selection option (`option`, e.g. "--sel1") selects; InputError when it selects none.
+std::vector<std::int64_t> selected_atoms(const std::string& selection, const AtomTable& atoms,
+                                         const std::string& option);
 
 // The pair-histogram settings every trajectory command takes from its options and trajectory.
 void set_pair_settings(const TrajectoryOptions& options, const Trajectory& t, FrameJob& job);

@@ -10,10 +10,7 @@ namespace kmol {
 template <auto impl>
 struct OrbitalRunner;
 
-// Every implementation takes every orbital problem its platform runs.
-struct OrbitalShape {};
-
-inline constexpr ImplementationRow<OrbitalImpl, OrbitalShape> orbital_implementations[] = {
+inline constexpr ImplementationRow<OrbitalImpl, AnyShape> orbital_implementations[] = {
     {OrbitalImpl::kokkos, "kokkos", ImplementationKind::portable, nullptr,
      "every backend; float, double; one point per thread", "backends without a specialised kernel"},
     {OrbitalImpl::host, "host", ImplementationKind::host, nullptr,

@@ -18,13 +18,13 @@ OrbitalImpl orbital_impl_from_string(const std::string& name) {
 }
 
 std::string orbital_refusal(OrbitalImpl impl, Platform platform) {
-  return implementation_refusal(orbital_implementations, impl, OrbitalShape{}, platform);
+  return implementation_refusal(orbital_implementations, impl, AnyShape{}, platform);
 }
 
 OrbitalImpl choose_orbital_impl(Platform platform, OrbitalImpl requested) {
   // The specialised kernel of each platform (docs/orbital.md has the measured rates).
-  return choose_implementation(orbital_implementations, "orbital", requested, OrbitalShape{},
-                               platform, {OrbitalImpl::cuda, OrbitalImpl::host});
+  return choose_implementation(orbital_implementations, "orbital", requested, AnyShape{}, platform,
+                               {OrbitalImpl::cuda, OrbitalImpl::host});
 }
 
 void validate_orbital_lattice(const Grid& lattice, std::int64_t maps, int value_bytes) {
