@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cell_order_kokkos.hpp"
 #include "kernels/coulomb/cell_list.hpp"
 #include "kernels/coulomb/job.hpp"
 #include "kmol/core/errors.hpp"
@@ -130,8 +131,7 @@ SpaceAtoms<T, typename ExecSpace::memory_space> space_atoms(const ExecSpace& spa
 }
 
 // build_cell_list's cells and order computed on the space from atoms already there: the bounds
-// by reduction, the cell of each atom with the same arithmetic, a count and exclusive scan for the
-// cell starts, a fill by atomic cursors, then each cell's atoms sorted by index so that the order
+// by reduction, the cell of each atom with the same arithmetic, then order_by_cell, whose order
 // is the host's counting sort's.
 template <class ExecSpace, class T>
 SpaceCellList<T, typename ExecSpace::memory_space> space_cell_list(
@@ -166,54 +166,27 @@ SpaceCellList<T, typename ExecSpace::memory_space> space_cell_list(
   const T side = list.side, l0 = lo[0], l1 = lo[1], l2 = lo[2];
   const auto x = atoms.x, y = atoms.y, z = atoms.z, q = atoms.q;
   auto cell_of = uninitialised<Memory, std::int64_t>("kmol::coulomb::cell_of", n);
-  Kokkos::View<std::int64_t*, Memory> cursor("kmol::coulomb::cell_cursor", cells);
   Kokkos::parallel_for(
       "kmol::coulomb::cell_of", Range(space, 0, n), KOKKOS_LAMBDA(std::int64_t a) {
         const std::int64_t c0 = math::min(n0 - 1, std::int64_t((x(a) - l0) / side));
         const std::int64_t c1 = math::min(n1 - 1, std::int64_t((y(a) - l1) / side));
         const std::int64_t c2 = math::min(n2 - 1, std::int64_t((z(a) - l2) / side));
-        const std::int64_t cell = (c2 * n1 + c1) * n0 + c0;
-        cell_of(a) = cell;
-        Kokkos::atomic_add(&cursor(cell), std::int64_t(1));
+        cell_of(a) = (c2 * n1 + c1) * n0 + c0;
       });
-  auto start = uninitialised<Memory, std::int64_t>("kmol::coulomb::cell_start", cells + 1);
-  Kokkos::parallel_scan(
-      "kmol::coulomb::cell_starts", Range(space, 0, cells),
-      KOKKOS_LAMBDA(std::int64_t c, std::int64_t & before, const bool final) {
-        const std::int64_t count = cursor(c);
-        if (final) {
-          start(c) = before;
-          if (c == cells - 1) start(cells) = before + count;
-          cursor(c) = 0;
-        }
-        before += count;
-      });
-  auto order = uninitialised<Memory, std::int64_t>("kmol::coulomb::cell_order", n);
-  Kokkos::parallel_for(
-      "kmol::coulomb::cell_fill", Range(space, 0, n), KOKKOS_LAMBDA(std::int64_t a) {
-        const std::int64_t cell = cell_of(a);
-        order(start(cell) + Kokkos::atomic_fetch_add(&cursor(cell), std::int64_t(1))) = a;
-      });
+  const auto sorted = order_by_cell(space, Kokkos::View<const std::int64_t*, Memory>(cell_of),
+                                    cells, "kmol::coulomb::cell");
+  const auto start = sorted.start, order = sorted.order;
   auto sx = uninitialised<Memory, T>("kmol::coulomb::cell_x", n);
   auto sy = uninitialised<Memory, T>("kmol::coulomb::cell_y", n);
   auto sz = uninitialised<Memory, T>("kmol::coulomb::cell_z", n);
   auto sq = uninitialised<Memory, T>("kmol::coulomb::cell_q", n);
   Kokkos::parallel_for(
-      "kmol::coulomb::cell_sort", Range(space, 0, cells), KOKKOS_LAMBDA(std::int64_t c) {
-        const std::int64_t begin = start(c), end = start(c + 1);
-        for (std::int64_t s = begin + 1; s < end; ++s) {  // a cell holds tens to hundreds
-          const std::int64_t a = order(s);
-          std::int64_t t = s;
-          for (; t > begin && order(t - 1) > a; --t) order(t) = order(t - 1);
-          order(t) = a;
-        }
-        for (std::int64_t s = begin; s < end; ++s) {
-          const std::int64_t a = order(s);
-          sx(s) = x(a);
-          sy(s) = y(a);
-          sz(s) = z(a);
-          sq(s) = q(a);
-        }
+      "kmol::coulomb::cell_gather", Range(space, 0, n), KOKKOS_LAMBDA(std::int64_t s) {
+        const std::int64_t a = order(s);
+        sx(s) = x(a);
+        sy(s) = y(a);
+        sz(s) = z(a);
+        sq(s) = q(a);
       });
   list.start = start;
   list.atoms = {sx, sy, sz, sq};

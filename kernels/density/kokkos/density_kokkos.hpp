@@ -1,14 +1,14 @@
 #pragma once
 // The portable Gaussian density engine: one code for every Kokkos backend.
-//   cells: each atom's cell (or none: too far from the slab), counts by atomic increments, an
-//     exclusive scan for the cell starts, a fill by atomic cursors, then each cell's atoms sorted
-//     by index (so sums never depend on the fill's race) and gathered into contiguous arrays;
+//   cells: each atom's cell (or none: too far from the slab), grouped by order_by_cell (sorted by
+//     index, so sums never depend on the fill's race) and gathered into contiguous arrays;
 //   sums: a thread per run of points_per_thread lattice points along x, looping over the cells
 //     within the cut radius of the run; an atom's y and z distances are shared by the whole run.
 #include <Kokkos_Core.hpp>
 
 #include <string>
 
+#include "kernels/cell_order_kokkos.hpp"
 #include "kernels/density/half.hpp"
 #include "kernels/density/implementations.hpp"
 #include "kernels/density/job.hpp"
@@ -59,8 +59,6 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(
   const std::int64_t n = job.n, cells = grid.cells();
   Kokkos::View<std::int64_t*, Memory> cell_of(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::cell_of")), n);
-  Kokkos::View<std::int64_t*, Memory> starts(std::string("kmol::density::starts"), cells + 1);
-  Kokkos::View<std::int64_t*, Memory> cursor(std::string("kmol::density::cursor"), cells);
   const auto x = atoms.x, y = atoms.y, z = atoms.z;
   Kokkos::parallel_for(
       "kmol::density::cell_of", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
@@ -70,32 +68,12 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(
                                    grid.global_cell(z(a)) - grid.lo[2]};
         bool in = true;
         for (int d = 0; d < 3; ++d) in = in && c[d] >= 0 && c[d] < grid.dims[d];
-        const std::int64_t cell = in ? (c[2] * grid.dims[1] + c[1]) * grid.dims[0] + c[0] : -1;
-        cell_of(a) = cell;
-        if (in) Kokkos::atomic_add(&cursor(cell), std::int64_t(1));
+        cell_of(a) = in ? (c[2] * grid.dims[1] + c[1]) * grid.dims[0] + c[0] : -1;
       });
-  std::int64_t placed = 0;
-  Kokkos::parallel_scan(
-      "kmol::density::cell_starts", Kokkos::RangePolicy<ExecSpace>(space, 0, cells),
-      KOKKOS_LAMBDA(const std::int64_t c, std::int64_t& update, const bool final) {
-        const std::int64_t count = cursor(c);
-        if (final) {
-          starts(c) = update;
-          if (c == cells - 1) starts(cells) = update + count;
-          cursor(c) = 0;
-        }
-        update += count;
-      },
-      placed);
-  Kokkos::View<std::int64_t*, Memory> order(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::order")), placed);
-  Kokkos::parallel_for(
-      "kmol::density::fill", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t a) {
-        const std::int64_t cell = cell_of(a);
-        if (cell >= 0)
-          order(starts(cell) + Kokkos::atomic_fetch_add(&cursor(cell), std::int64_t(1))) = a;
-      });
+  const auto sorted = order_by_cell(space, Kokkos::View<const std::int64_t*, Memory>(cell_of),
+                                    cells, "kmol::density::cell");
+  const auto starts = sorted.start, order = sorted.order;
+  const std::int64_t placed = order.extent(0);
   auto alloc = [placed](const char* label) {
     return Kokkos::View<float*, Memory>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), placed);
@@ -113,24 +91,14 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(
   const auto sx = out.x, sy = out.y, sz = out.z, sf = out.factor, sh = out.height, f = atoms.factor,
              h = atoms.height;
   Kokkos::parallel_for(
-      "kmol::density::sort_cells", Kokkos::RangePolicy<ExecSpace>(space, 0, cells),
-      KOKKOS_LAMBDA(const std::int64_t c) {
-        const std::int64_t begin = starts(c), end = starts(c + 1);
-        for (std::int64_t s = begin + 1; s < end;
-             ++s) {  // cells hold tens of atoms: insertion sort
-          const std::int64_t a = order(s);
-          std::int64_t t = s;
-          for (; t > begin && order(t - 1) > a; --t) order(t) = order(t - 1);
-          order(t) = a;
-        }
-        for (std::int64_t s = begin; s < end; ++s) {
-          const std::int64_t a = order(s);
-          sx(s) = x(a);
-          sy(s) = y(a);
-          sz(s) = z(a);
-          sf(s) = f(a);
-          if (weighted) sh(s) = h(a);
-        }
+      "kmol::density::cell_gather", Kokkos::RangePolicy<ExecSpace>(space, 0, placed),
+      KOKKOS_LAMBDA(const std::int64_t s) {
+        const std::int64_t a = order(s);
+        sx(s) = x(a);
+        sy(s) = y(a);
+        sz(s) = z(a);
+        sf(s) = f(a);
+        if (weighted) sh(s) = h(a);
       });
   return out;
 }
