@@ -62,9 +62,8 @@ def main(argv):
     if not found:
         sys.exit("study: no benchmark in the JSON follows the convention of docs/study.md")
     os.makedirs(args.out, exist_ok=True)
-    generated = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")
     command = "/usr/bin/python3 perf/study " + " ".join(shlex.quote(a) for a in argv)
-    path, summaries = report.write(args.out, runs, found, skipped, generated, command,
+    path, summaries = report.write(args.out, runs, found, skipped, command,
                                    scale.load(args.scale))
     for kernel, s in sorted(summaries.items()):
         app = s["app"]
