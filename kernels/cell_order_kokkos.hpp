@@ -7,12 +7,15 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/empty_view.hpp"
+
 namespace kmol {
 
 template <class Memory>
 struct CellOrder {
-  Kokkos::View<std::int64_t*, Memory> start;  // cells + 1: cell c holds order[start(c), start(c+1))
-  Kokkos::View<std::int64_t*, Memory> order;  // atom indices of the placed atoms, cell by cell
+  using Indices = Kokkos::View<std::int64_t*, Memory>;
+  Indices start = empty_view<Indices>();  // cells + 1: cell c holds order[start(c), start(c+1))
+  Indices order = empty_view<Indices>();  // atom indices of the placed atoms, cell by cell
 };
 
 // cell_of(a) is atom a's cell in [0, cells), or -1 for an atom no cell takes.

@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/host_copy.hpp"
 #ifdef KOKKOS_ENABLE_CUDA
 #include <cuda_runtime_api.h>
@@ -45,7 +46,8 @@ class KeptArrays {
   // An array of at least n elements named `name` in this set, contents unspecified.
   template <class V>
   Array<V> array(const std::string& name, std::size_t n) {
-    return Array<V>(reinterpret_cast<V*>(grow(arrays_[name], n * sizeof(V), name).data()), n);
+    Bytes& bytes = arrays_.try_emplace(name, empty_view<Bytes>()).first->second;
+    return Array<V>(reinterpret_cast<V*>(grow(bytes, n * sizeof(V), name).data()), n);
   }
 
   // A device copy of n host elements (none where host is null); `resident`: the elements are
@@ -126,7 +128,7 @@ class KeptArrays {
   }
 
  private:
-  StagingBytes ring_;
+  StagingBytes ring_ = empty_view<StagingBytes>();
   cudaEvent_t copied_[kChunks] = {};
 #endif
 

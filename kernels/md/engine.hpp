@@ -6,6 +6,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/md/host/lj_host.hpp"
 #include "kernels/md/kokkos/forces.hpp"
 #include "kernels/md/kokkos/neighbour_list.hpp"
@@ -49,7 +50,8 @@ struct MdSimulation<ExecSpace, T>::Engine {
   Vec3<double> box_length;
   PeriodicBox<T> box;
   ShiftedForceLJ<T> lj;
-  typename Ty::Vectors x, v;
+  typename Ty::Vectors x = empty_view<typename Ty::Vectors>(),
+                       v = empty_view<typename Ty::Vectors>();
   md::ForceOutput<ExecSpace, T> out;
   md::CellList<ExecSpace, T> cells;
   md::NeighbourList<ExecSpace, T> list;

@@ -15,6 +15,7 @@
 #include <string>
 #include <type_traits>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/rng/rand48.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/execution_space.hpp"
@@ -65,7 +66,7 @@ KOKKOS_INLINE_FUNCTION auto output(std::uint64_t x) {
 template <Rand48Kind Kind, class View>
 struct BlockedFill {
   static constexpr int lanes = 8;
-  View out;
+  View out = empty_view<View>();
   std::uint64_t start;
   Rand48Jump lane_jump;  // `lanes` single steps
   std::int64_t n, chunk;
@@ -88,7 +89,7 @@ struct BlockedFill {
 
 template <Rand48Kind Kind, class View>
 struct InterleavedFill {
-  View out;
+  View out = empty_view<View>();
   std::uint64_t start;
   Rand48Jump stream_jump;  // `streams` single steps
   std::int64_t n, streams;

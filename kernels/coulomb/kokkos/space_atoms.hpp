@@ -15,6 +15,7 @@
 #include "kernels/cell_order_kokkos.hpp"
 #include "kernels/coulomb/cell_list.hpp"
 #include "kernels/coulomb/job.hpp"
+#include "kernels/empty_view.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/math.hpp"
 
@@ -22,15 +23,18 @@ namespace kmol::coulomb {
 
 template <class T, class Memory>
 struct SpaceAtoms {
-  Kokkos::View<const T*, Memory> x, y, z, q;
+  using Reals = Kokkos::View<const T*, Memory>;
+  Reals x = empty_view<Reals>(), y = empty_view<Reals>(), z = empty_view<Reals>(),
+        q = empty_view<Reals>();
 };
 
 template <class T, class Memory>
 struct SpaceCellList {
   T origin[3] = {}, side = 0;
   std::int64_t cells[3] = {1, 1, 1};
-  Kokkos::View<const std::int64_t*, Memory> start;  // cell c: atoms start(c) .. start(c+1)-1
-  SpaceAtoms<T, Memory> atoms;                      // in cell order
+  using Starts = Kokkos::View<const std::int64_t*, Memory>;
+  Starts start = empty_view<Starts>();  // cell c: atoms start(c) .. start(c+1)-1
+  SpaceAtoms<T, Memory> atoms;          // in cell order
 };
 
 template <class Memory, class V>

@@ -12,13 +12,18 @@
 #include "kernels/density/half.hpp"
 #include "kernels/density/implementations.hpp"
 #include "kernels/density/job.hpp"
+#include "kernels/empty_view.hpp"
 
 namespace kmol::density {
 
 template <class Memory>
 struct DeviceCells {
-  Kokkos::View<std::int64_t*, Memory> starts;            // cells + 1
-  Kokkos::View<float*, Memory> x, y, z, factor, height;  // atoms in cell order; height: if any
+  using Starts = Kokkos::View<std::int64_t*, Memory>;
+  using Floats = Kokkos::View<float*, Memory>;
+  Starts starts = empty_view<Starts>();  // cells + 1
+  // Atoms in cell order; height: if any.
+  Floats x = empty_view<Floats>(), y = empty_view<Floats>(), z = empty_view<Floats>(),
+         factor = empty_view<Floats>(), height = empty_view<Floats>();
 };
 
 template <class Memory, class V>
@@ -32,11 +37,13 @@ Kokkos::View<V*, Memory> upload(const std::vector<V>& host, const char* label) {
 
 template <class Memory>
 struct DeviceAtoms {
-  Kokkos::View<float*, Memory> x, y, z, factor, height;  // height: zero-length when all 1
+  using Floats = Kokkos::View<float*, Memory>;
+  Floats x = empty_view<Floats>(), y = empty_view<Floats>(), z = empty_view<Floats>(),
+         factor = empty_view<Floats>();
+  Floats height = empty_view<Floats>();  // zero-length when all 1
 };
 
-// The atoms' arrays in Memory, or zero-length ones where no kernel reads them: allocated views
-// only, since copying a default-constructed one crashes with g++ 12 and the mdspan-based View.
+// The atoms' arrays in Memory, or zero-length ones where no kernel reads them.
 template <class Memory>
 DeviceAtoms<Memory> upload_atoms(const DensityJob& job, bool needed) {
   const std::vector<float> none;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/md/kokkos/traits.hpp"
 
 namespace kmol::md {
@@ -62,7 +63,9 @@ template <class ExecSpace, class T>
 struct CellList {
   using Ints = typename Types<ExecSpace, T>::Ints;
   CellGrid<T> grid;
-  Ints cell_of_atom, offsets, atoms, cursor;  // atoms: indices cell after cell; offsets: ncells + 1
+  // atoms: indices cell after cell; offsets: ncells + 1
+  Ints cell_of_atom = empty_view<Ints>(), offsets = empty_view<Ints>(), atoms = empty_view<Ints>(),
+       cursor = empty_view<Ints>();
 
   void build(const ExecSpace& space, const typename Types<ExecSpace, T>::Vectors& x,
              Vec3<double> box, double reach, int span = 1) {

@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_ScatterView.hpp>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/md/kokkos/cell_list.hpp"
 #include "kernels/md/kokkos/traits.hpp"
 
@@ -12,8 +13,10 @@ namespace kmol::md {
 
 template <class ExecSpace, class T>
 struct ForceOutput {
-  typename Types<ExecSpace, T>::Vectors f;
-  typename Types<ExecSpace, T>::Scalars energy, virial;
+  using Vectors = typename Types<ExecSpace, T>::Vectors;
+  using Scalars = typename Types<ExecSpace, T>::Scalars;
+  Vectors f = empty_view<Vectors>();
+  Scalars energy = empty_view<Scalars>(), virial = empty_view<Scalars>();
 };
 
 // Adds pair (i, j) to the accumulators of i when within the cutoff.
@@ -104,7 +107,7 @@ struct AllPairsTiles {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Scratch =
       Kokkos::View<T*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  typename Types<ExecSpace, T>::Vectors x;
+  typename Types<ExecSpace, T>::Vectors x = empty_view<typename Types<ExecSpace, T>::Vectors>();
   ForceOutput<ExecSpace, T> out;
   PeriodicBox<T> box;
   ShiftedForceLJ<T> lj;

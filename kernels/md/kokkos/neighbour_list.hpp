@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_ScatterView.hpp>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/md/kokkos/cell_list.hpp"
 #include "kernels/md/kokkos/forces.hpp"
 
@@ -65,9 +66,11 @@ template <class ExecSpace, class T>
 struct NeighbourList {
   using Ty = Types<ExecSpace, T>;
   ListKind kind = ListKind::full;
-  typename Ty::Table partners;      // [atom][k]
-  typename Ty::Ints counts, order;  // order: atoms cell after cell, for locality
-  typename Ty::Vectors x_at_build;
+  typename Ty::Table partners = empty_view<typename Ty::Table>();  // [atom][k]
+  // order: atoms cell after cell, for locality
+  typename Ty::Ints counts = empty_view<typename Ty::Ints>(),
+                    order = empty_view<typename Ty::Ints>();
+  typename Ty::Vectors x_at_build = empty_view<typename Ty::Vectors>();
   CellList<ExecSpace, T> cells;
   int capacity = 0;
   std::int64_t builds = 0;

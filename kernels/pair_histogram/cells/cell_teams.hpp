@@ -18,6 +18,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/kept_arrays.hpp"
 #include "kernels/pair_histogram/cells/pair_counter.hpp"
 #include "kernels/pair_histogram/kokkos/team_counters.hpp"
@@ -36,7 +37,8 @@ struct alignas(4 * sizeof(T)) HomeAtom {
 // Per cell of A, the lowest and highest coordinates of its atoms.
 template <class ExecSpace, class T>
 struct CellBounds {
-  ArrayOf<ExecSpace, Vec3<T>> low, high;
+  using Points = ArrayOf<ExecSpace, Vec3<T>>;
+  Points low = empty_view<Points>(), high = empty_view<Points>();
 };
 
 template <class ExecSpace, class T>
@@ -207,7 +209,7 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
   const auto next_cell = kept.template array<std::int32_t>("next_cell", 1);
   Kokkos::deep_copy(space, next_cell, 0);
   // Only orthorhombic boxes shift partners by the cells' bounds; other boxes get zero-length
-  // arrays, since copying a default-constructed view crashes with g++ 12 and the mdspan-based View.
+  // arrays.
   const CellBounds<ExecSpace, T> bounds =
       bounds_of_cells(space, counter.a, takes_shifts<Counter, T> ? n_cells : 0, kept);
   const std::int32_t league =

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/kept_arrays.hpp"
 #include "kernels/pair_histogram/cells/cell_teams.hpp"
 #include "kernels/pair_histogram/cells/pair_counter.hpp"
@@ -179,9 +180,10 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
                                                                 : AtomExtras::cells_and_fractions;
   const auto a =
       sort_into_cells<ExecSpace, T>(space, grid, a_xyz, species, molecule_a, *kept, "a.", extras);
-  const auto b = job.one_set ? a
-                             : sort_into_cells<ExecSpace, T>(space, grid, b_xyz, Index(),
-                                                             molecule_b, *kept, "b.", extras);
+  const auto b = job.one_set
+                     ? a
+                     : sort_into_cells<ExecSpace, T>(space, grid, b_xyz, empty_view<Index>(),
+                                                     molecule_b, *kept, "b.", extras);
   PairLabels sorted_labels = labels;
   sorted_labels.species = labels.species ? a.species.data() : nullptr;
   sorted_labels.enabled = labels.enabled ? enabled.data() : nullptr;

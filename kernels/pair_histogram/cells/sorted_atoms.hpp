@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/kept_arrays.hpp"
 #include "kernels/pair_histogram/cells/cell_grid.hpp"
 #include "kmol/core/execution_space.hpp"
@@ -48,10 +49,15 @@ enum class AtomExtras { none, cells, cells_and_fractions };
 // cells and fractions are left empty where the scheme does not read them (AtomExtras).
 template <class ExecSpace, class T>
 struct SortedAtoms {
-  ArrayOf<ExecSpace, T> x, y, z;
-  ArrayOf<ExecSpace, T> fx, fy, fz;  // wrapped fractional coordinates, for the screen
-  ArrayOf<ExecSpace, std::int32_t> index, cell, begin;
-  ArrayOf<ExecSpace, std::int32_t> species, molecule;  // empty without labels
+  using Reals = ArrayOf<ExecSpace, T>;
+  using Indices = ArrayOf<ExecSpace, std::int32_t>;
+  Reals x = empty_view<Reals>(), y = empty_view<Reals>(), z = empty_view<Reals>();
+  // Wrapped fractional coordinates, for the screen.
+  Reals fx = empty_view<Reals>(), fy = empty_view<Reals>(), fz = empty_view<Reals>();
+  Indices index = empty_view<Indices>(), cell = empty_view<Indices>(),
+          begin = empty_view<Indices>();
+  // Empty without labels.
+  Indices species = empty_view<Indices>(), molecule = empty_view<Indices>();
 
   KOKKOS_INLINE_FUNCTION Vec3<T> position(std::int32_t p) const { return {x(p), y(p), z(p)}; }
 };

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/implementations.hpp"
 #include "kernels/pair_histogram/job.hpp"
@@ -28,12 +29,10 @@ namespace detail {
 template <class V>
 using HostArray = Kokkos::View<V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 
-// A copy of n host values in Memory; a zero-length one for a null pointer (an absent label):
-// allocated, since copying a default-constructed view crashes with g++ 12 and the mdspan-based
-// View.
+// A copy of n host values in Memory; an empty View for a null pointer (an absent label).
 template <class Memory, class V>
 Kokkos::View<const V*, Memory> device_copy(const V* host, std::int64_t n, const char* label) {
-  if (host == nullptr) n = 0;
+  if (host == nullptr) return empty_view<Kokkos::View<const V*, Memory>>();
   Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
                                n);
   Kokkos::deep_copy(out, HostArray<const V>(host, n));

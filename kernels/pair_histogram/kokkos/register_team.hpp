@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/kokkos/team_counters.hpp"
 #include "kernels/pair_histogram/kokkos/team_work.hpp"
@@ -35,7 +36,8 @@ struct RegisterTeam {
   // Plain histograms binned the fast way (fast_binning.hpp) where it is exact: each window's
   // pairs are those with r2 between window_r2(w) and window_r2(w + 1).
   bool fast;
-  Kokkos::View<const T*, typename ExecSpace::memory_space> window_r2;
+  using Squares = Kokkos::View<const T*, typename ExecSpace::memory_space>;
+  Squares window_r2 = empty_view<Squares>();
   bool direct_slots;  // plain and one window: bins are the window's counters themselves
 
   template <class Member>

@@ -9,7 +9,9 @@
 #include <Kokkos_ScatterView.hpp>
 
 #include <cstdint>
+#include <utility>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/pair_histogram/binning.hpp"
 #include "kernels/pair_histogram/pair_labels.hpp"
 #include "kmol/core/counters.hpp"
@@ -20,7 +22,7 @@ template <class ExecSpace>
 using PairTotals = Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space>;
 template <class ExecSpace>
 using PairTotalsScatter =
-    decltype(Kokkos::Experimental::create_scatter_view(PairTotals<ExecSpace>()));
+    decltype(Kokkos::Experimental::create_scatter_view(std::declval<PairTotals<ExecSpace>>()));
 
 // The pairs and counters one team takes.
 struct TeamShare {
@@ -71,7 +73,8 @@ struct FlatBins {
 // n_bins, which belongs to the last bin).
 template <class Scratch>
 struct TeamWindow {
-  Kokkos::View<std::uint32_t*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>> counts;
+  using Counts = Kokkos::View<std::uint32_t*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Counts counts = empty_view<Counts>();
   std::int64_t begin, size, kept;
   int team_size;
 
@@ -109,12 +112,13 @@ struct TeamWindow {
 template <class ExecSpace, class T, class Box>
 struct TeamJob {
   using Points = Kokkos::View<const Vec3<T>*, typename ExecSpace::memory_space>;
-  Points a, b;
+  Points a = empty_view<Points>(), b = empty_view<Points>();
   Box box;
   HistogramRange<T> range;
   FlatBins bins;
   TeamTiling tiling;
-  PairTotalsScatter<ExecSpace> totals;
+  PairTotalsScatter<ExecSpace> totals =
+      Kokkos::Experimental::create_scatter_view(empty_view<PairTotals<ExecSpace>>());
 };
 
 }  // namespace kmol

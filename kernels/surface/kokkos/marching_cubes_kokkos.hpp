@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/empty_view.hpp"
 #include "kernels/surface/cube_table.hpp"
 #include "kmol/core/io/opendx.hpp"
 #include "kmol/core/math.hpp"
@@ -20,15 +21,20 @@ namespace kmol::surface {
 
 template <class Memory>
 struct DeviceMesh {
-  Kokkos::View<float*[3], Kokkos::LayoutRight, Memory> positions, normals;
-  Kokkos::View<std::int32_t* [3], Kokkos::LayoutRight, Memory> triangles;
+  using Vectors = Kokkos::View<float* [3], Kokkos::LayoutRight, Memory>;
+  using Triangles = Kokkos::View<std::int32_t* [3], Kokkos::LayoutRight, Memory>;
+  Vectors positions = empty_view<Vectors>(), normals = empty_view<Vectors>();
+  Triangles triangles = empty_view<Triangles>();
 };
 
 template <class Memory>
 struct DeviceCubeTable {
-  Kokkos::View<std::uint8_t*, Memory> triangles;
-  Kokkos::View<std::int8_t*, Memory> edges;  // 3 * max_cube_triangles per case
-  Kokkos::View<std::int8_t* [4], Kokkos::LayoutRight, Memory> edge_geometry;  // di, dj, dk, axis
+  using Triangles = Kokkos::View<std::uint8_t*, Memory>;
+  using Edges = Kokkos::View<std::int8_t*, Memory>;
+  using Geometry = Kokkos::View<std::int8_t* [4], Kokkos::LayoutRight, Memory>;
+  Triangles triangles = empty_view<Triangles>();
+  Edges edges = empty_view<Edges>();                // 3 * max_cube_triangles per case
+  Geometry edge_geometry = empty_view<Geometry>();  // di, dj, dk, axis
 };
 
 template <class Memory>
@@ -65,7 +71,8 @@ DeviceCubeTable<Memory> device_cube_table() {
 // The map as the passes see it.
 template <class Memory>
 struct Field {
-  Kokkos::View<const float*, Memory> values;
+  using Values = Kokkos::View<const float*, Memory>;
+  Values values = empty_view<Values>();
   std::int64_t nx, ny, nz;
   float iso;
 
