@@ -7,53 +7,10 @@
 #include <vector>
 
 #include "kernels/orbital/evaluator.hpp"
+#include "kernels/orbital/exp2_polynomial.hpp"
 
 namespace kmol {
 namespace {
-
-// 2^x for x <= 0: 2^n times e^(f ln 2) with x = n + f, |f| <= 1/2, the exponential's Taylor
-// series to below the type's rounding (degree 7 for float, 13 for double); 0 below the smallest
-// normal number. Branch-free, so a loop of it vectorises.
-template <class T>
-struct Exp2;
-
-template <>
-struct Exp2<float> {
-  static float of(float x) {
-    const float n = ::floorf(x + 0.5f), t = (x - n) * 0.693147180559945309f;
-    float p = ::fmaf(1.0f / 5040, t, 1.0f / 720);
-    p = ::fmaf(p, t, 1.0f / 120);
-    p = ::fmaf(p, t, 1.0f / 24);
-    p = ::fmaf(p, t, 1.0f / 6);
-    p = ::fmaf(p, t, 0.5f);
-    p = ::fmaf(p, t, 1.0f);
-    p = ::fmaf(p, t, 1.0f);
-    const std::int32_t bits = (std::int32_t(n < -126.0f ? -126.0f : n) + 127) << 23;
-    return n < -126.0f ? 0.0f : p * __builtin_bit_cast(float, bits);
-  }
-};
-
-template <>
-struct Exp2<double> {
-  static double of(double x) {
-    const double n = ::floor(x + 0.5), t = (x - n) * 0.693147180559945309417;
-    double p = ::fma(1.0 / 6227020800.0, t, 1.0 / 479001600);  // 1/13!, 1/12!
-    p = ::fma(p, t, 1.0 / 39916800);
-    p = ::fma(p, t, 1.0 / 3628800);
-    p = ::fma(p, t, 1.0 / 362880);
-    p = ::fma(p, t, 1.0 / 40320);
-    p = ::fma(p, t, 1.0 / 5040);
-    p = ::fma(p, t, 1.0 / 720);
-    p = ::fma(p, t, 1.0 / 120);
-    p = ::fma(p, t, 1.0 / 24);
-    p = ::fma(p, t, 1.0 / 6);
-    p = ::fma(p, t, 0.5);
-    p = ::fma(p, t, 1.0);
-    p = ::fma(p, t, 1.0);
-    const std::int64_t bits = std::int64_t(std::int32_t(n < -1022.0 ? -1022.0 : n) + 1023) << 52;
-    return n < -1022.0 ? 0.0 : p * __builtin_bit_cast(double, bits);
-  }
-};
 
 template <class T>
 struct RowBuffers {
@@ -90,7 +47,7 @@ void row(const orbital::OrbitalTables<T>& t, int n, T h, T py, T pz, RowBuffers<
         const T minus_alpha = -t.alpha[p], d = t.d[p];
 #pragma omp simd
         for (int i = 0; i < n; ++i)
-          radial[i] = math::fma(d, Exp2<T>::of(minus_alpha * r2[i]), radial[i]);
+          radial[i] = math::fma(d, orbital::exp2_polynomial(minus_alpha * r2[i]), radial[i]);
       }
       const T* c = t.coef + t.shell_coef[s];
       switch (t.shell_l[s]) {

@@ -1,6 +1,7 @@
 #pragma once
 // The portable orbital engines: one code for every Kokkos backend.
-//   orbital_kokkos: one lattice point per thread, the packed tables in the space's memory.
+//   orbital_kokkos: each work item evaluates a few points of one lattice row together, sharing
+//     every table load among them; the packed tables in the space's memory.
 //   orbitals_gemm: a chunk of lattice points at a time, the Cartesian basis values (one thread per
 //     point) times the monomial coefficient matrix of all requested orbitals (KokkosBlas::gemm).
 #include <KokkosBlas3_gemm.hpp>
@@ -11,8 +12,11 @@
 #include <vector>
 
 #include "kernels/orbital/evaluator.hpp"
+#include "kernels/orbital/exp2_polynomial.hpp"
 #include "kernels/orbital/implementations.hpp"
 #include "kernels/orbital/packing.hpp"
+#include "kmol/core/execution_space.hpp"
+#include "kmol/core/vectorise.hpp"
 
 namespace kmol {
 namespace orbital_detail {
@@ -36,31 +40,119 @@ KOKKOS_INLINE_FUNCTION void locate(std::int64_t p, std::int64_t nx, std::int64_t
   ijk[2] = p / (nx * ny);
 }
 
+// How a work item's points lie in a row: `Points` of them, `Stride` apart. CPUs take neighbouring
+// points (Stride 1), so the loops over them vectorise, with the polynomial exp2 (libm's is scalar);
+// GPUs take points a warp apart (Stride 32), so that neighbouring threads store neighbouring
+// values, and exp2 is one special-function instruction.
+template <class ExecSpace>
+struct PointShape {
+  static constexpr bool host = runs_on_host<ExecSpace>;
+  static constexpr int Points = host ? 16 : 4;
+  static constexpr int Stride = host ? 1 : 32;
+};
+
+template <int L, int Points, class T>
+KOKKOS_INLINE_FUNCTION void add_shell(const T* dx, T dy, T dz, const T* radial, const T* c,
+                                      T* psi) {
+  KMOL_VECTORISE
+  for (int m = 0; m < Points; ++m)
+    psi[m] = math::fma(radial[m], orbital::angular(L, dx[m], dy, dz, c), psi[m]);
+}
+
+template <class T, class Shape, class Out>
+struct OrbitalPoints {
+  static constexpr int Points = Shape::Points, Stride = Shape::Stride;
+  orbital::OrbitalTables<T> t;
+  Out out;
+  std::int64_t nx, ny, segments;  // segments of Points x Stride points per row
+  T h;
+
+  KOKKOS_INLINE_FUNCTION static T exp2_of(T x) {
+    if constexpr (Shape::host)
+      return orbital::exp2_polynomial(x);
+    else
+      return orbital::exp2_(x);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t q) const {
+    const std::int64_t lane = q % Stride, group = q / Stride;
+    const std::int64_t row = group / segments, i0 = (group % segments) * (Points * Stride) + lane;
+    const T py = T(row % ny) * h, pz = T(row / ny) * h;
+    T px[Points], psi[Points];
+    KMOL_VECTORISE
+    for (int m = 0; m < Points; ++m) {
+      px[m] = T(i0 + m * Stride) * h;
+      psi[m] = 0;
+    }
+    for (int a = 0; a < t.atoms; ++a) {
+      const T ax = t.xyz[3 * a], dy = py - t.xyz[3 * a + 1], dz = pz - t.xyz[3 * a + 2];
+      const T across = math::fma(dy, dy, dz * dz);
+      T dx[Points], r2[Points];
+      KMOL_VECTORISE
+      for (int m = 0; m < Points; ++m) {
+        dx[m] = px[m] - ax;
+        r2[m] = math::fma(dx[m], dx[m], across);
+      }
+      for (int s = t.atom_shells[a]; s < t.atom_shells[a + 1]; ++s) {
+        T radial[Points];
+        for (int m = 0; m < Points; ++m) radial[m] = 0;
+        for (int p = t.shell_prims[s]; p < t.shell_prims[s + 1]; ++p) {
+          const T minus_alpha = -t.alpha[p], d = t.d[p];
+          KMOL_VECTORISE
+          for (int m = 0; m < Points; ++m)
+            radial[m] = math::fma(d, exp2_of(minus_alpha * r2[m]), radial[m]);
+        }
+        const T* c = t.coef + t.shell_coef[s];
+        switch (t.shell_l[s]) {
+          case 0:
+            add_shell<0, Points>(dx, dy, dz, radial, c, psi);
+            break;
+          case 1:
+            add_shell<1, Points>(dx, dy, dz, radial, c, psi);
+            break;
+          case 2:
+            add_shell<2, Points>(dx, dy, dz, radial, c, psi);
+            break;
+          case 3:
+            add_shell<3, Points>(dx, dy, dz, radial, c, psi);
+            break;
+          default:
+            add_shell<4, Points>(dx, dy, dz, radial, c, psi);
+            break;
+        }
+      }
+    }
+    const std::int64_t first = row * nx;
+    for (int m = 0; m < Points; ++m)
+      if (i0 + m * Stride < nx) out(first + i0 + m * Stride) = psi[m];
+  }
+};
+
 }  // namespace orbital_detail
 
 template <class ExecSpace, class T>
 std::string orbital_kokkos(const ExecSpace& space, const orbital::PackedTables& packed,
                            const Grid& lattice, T* values) {
   using Memory = typename ExecSpace::memory_space;
+  using Shape = orbital_detail::PointShape<ExecSpace>;
+  using Out = Kokkos::View<T*, Memory>;
   const auto bytes = orbital_detail::tables_on<Memory>(packed);
   const orbital::OrbitalTables<T> t = orbital::tables_at<T>(bytes.data(), packed.layout);
-  Kokkos::View<T*, Memory> out(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::values")),
-      lattice.points());
+  Out out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::orbital::values")),
+          lattice.points());
   const std::int64_t nx = lattice.counts[0], ny = lattice.counts[1];
-  const T h = T(lattice.spacing[0]);
-  Kokkos::parallel_for(
-      "kmol::orbital::points", Kokkos::RangePolicy<ExecSpace>(space, 0, lattice.points()),
-      KOKKOS_LAMBDA(const std::int64_t p) {
-        std::int64_t ijk[3];
-        orbital_detail::locate(p, nx, ny, ijk);
-        out(p) = orbital::orbital_value(t, T(ijk[0]) * h, T(ijk[1]) * h, T(ijk[2]) * h);
-      });
+  const std::int64_t per_segment = Shape::Points * Shape::Stride;
+  const std::int64_t segments = (nx + per_segment - 1) / per_segment;
+  const std::int64_t items = ny * lattice.counts[2] * segments * Shape::Stride;
+  Kokkos::parallel_for("kmol::orbital::points", Kokkos::RangePolicy<ExecSpace>(space, 0, items),
+                       orbital_detail::OrbitalPoints<T, Shape, Out>{t, out, nx, ny, segments,
+                                                                    T(lattice.spacing[0])});
   Kokkos::deep_copy(
       space, Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values, lattice.points()),
       out);
   space.fence();
-  return "kokkos: one point per thread";
+  return "kokkos: " + std::to_string(Shape::Points) + " points of a row per thread, " +
+         std::to_string(Shape::Stride) + " apart";
 }
 
 // coef: n_mono monomials x orbitals, column-major (orbital m's coefficients at m * n_mono).
