@@ -6,7 +6,10 @@
 // a GPU through a small ring of kept page-locked chunks, filled by several threads while the
 // previous chunk crosses the bus: pageable copies go through the driver's bounce buffer at a
 // fraction of the bus' speed, and page-locking a whole input takes longer than copying it, which
-// a one-shot call would pay in full. All sets are released when Kokkos finalizes.
+// a one-shot call would pay in full. Page-locking even the ring takes longer than pageable copies
+// of a few hundred MB, so a set's first call copies pageable and the ring is made for its later
+// calls (a trajectory's frames after the first): a one-shot call pins nothing. All sets are
+// released when Kokkos finalizes.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -99,6 +102,11 @@ class KeptArrays {
   // has completed.
   void upload_in_chunks(const ExecSpace& space, void* to, const void* from, std::size_t bytes) {
     static constexpr CudaCheck check{"kept arrays: upload"};
+    if (ring_.extent(0) == 0 && leases_ == 1) {
+      check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyHostToDevice, space.cuda_stream()),
+            "pageable copy");
+      return;
+    }
     if (ring_.extent(0) == 0) {
       ring_ = StagingBytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kmol::kept::ring"),
                            kChunks * kChunkBytes);
@@ -158,13 +166,19 @@ class KeptArrays {
       });
       pool().hooked = true;
     }
-    if (pool().free.empty()) return std::make_unique<KeptArrays>();
-    std::unique_ptr<KeptArrays> set = std::move(pool().free.back());
-    pool().free.pop_back();
+    std::unique_ptr<KeptArrays> set;
+    if (pool().free.empty()) {
+      set = std::make_unique<KeptArrays>();
+    } else {
+      set = std::move(pool().free.back());
+      pool().free.pop_back();
+    }
+    ++set->leases_;
     return set;
   }
 
   std::map<std::string, Bytes> arrays_;
+  int leases_ = 0;  // calls that have used this set, the current one included
 };
 
 }  // namespace kmol
