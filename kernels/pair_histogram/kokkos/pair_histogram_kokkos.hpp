@@ -54,7 +54,8 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
                                      const Box box) {
   using Traits = PairHistogramKokkosTraits<ExecSpace>;
   using Memory = typename ExecSpace::memory_space;
-  using Policy = Kokkos::TeamPolicy<ExecSpace, typename Traits::LaunchBounds>;
+  using Policy =
+      Kokkos::TeamPolicy<ExecSpace, typename Traits::LaunchBounds, typename Traits::Schedule>;
   using Team = std::conditional_t<Traits::stage_bins, StagedBinsTeam<ExecSpace, T, Box>,
                                   RegisterTeam<ExecSpace, T, Box>>;
 

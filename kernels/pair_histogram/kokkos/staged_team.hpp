@@ -21,11 +21,18 @@ struct StagedBinsTeam {
 
   static constexpr int b_tile = Traits::b_tile;
   static constexpr std::size_t alignment_slack = 64;  // each scratch allocation is so padded
-  // Scratch: the B tile per team, each thread's slots and squared distances, and past the window
+  // Scratch arrays are laid out one after another. A load whose address matches an earlier,
+  // still pending store's in the low 12 bits waits for it on x86 cores (4K aliasing), so no
+  // array a loop stores into may start a multiple of 4 KiB, or a little less, after one it
+  // loads from: the tile's coordinates are a cache line apart, and the arrays the loops write
+  // (squared distances, then slots) half a page on from the arrays they read.
+  static constexpr int line = int(64 / sizeof(T)), half_page = int(2048 / sizeof(T));
+  // Scratch: the B tile per team, each thread's squared distances and slots, and past the window
   // the spare slots that pairs out of range count into.
-  static constexpr std::size_t team_bytes = 3 * (b_tile * sizeof(T) + alignment_slack);
+  static constexpr std::size_t team_bytes =
+      3 * ((b_tile + line) * sizeof(T) + alignment_slack) + 2048;
   static constexpr std::size_t thread_bytes =
-      b_tile * (sizeof(std::int32_t) + sizeof(T)) + 2 * alignment_slack;
+      (b_tile + half_page) * sizeof(T) + b_tile * sizeof(std::int32_t) + 2 * alignment_slack;
   static constexpr std::int32_t slots_past_window = spare_slots;
 
   TeamJob<ExecSpace, T, Box> job;
@@ -40,10 +47,11 @@ struct StagedBinsTeam {
         ScratchArray<std::uint32_t>(team.team_scratch(int(Traits::histogram_level)),
                                     s.w_size + slots_past_window),
         s.w_begin, s.w_size, s.w_size, job.tiling.team_size};
-    const ScratchArray<T> tile_x(team.team_scratch(0), b_tile),
-        tile_y(team.team_scratch(0), b_tile), tile_z(team.team_scratch(0), b_tile);
+    const ScratchArray<T> tile_x(team.team_scratch(0), b_tile + line),
+        tile_y(team.team_scratch(0), b_tile + line),
+        tile_z(team.team_scratch(0), b_tile + line + half_page);
+    const ScratchArray<T> squared(team.thread_scratch(0), b_tile + half_page);
     const ScratchArray<std::int32_t> slots(team.thread_scratch(0), b_tile);
-    const ScratchArray<T> squared(team.thread_scratch(0), b_tile);
     auto totals = job.totals.access();
 
     window.clear(team);

@@ -26,10 +26,13 @@ struct PairHistogramKokkosTraits {
   // GPUs: at most 64 registers a thread (65,536 an SM over 1024 threads, or four teams of 256);
   // without the bound the generic paths took over 100.
   using LaunchBounds = Kokkos::LaunchBounds<on_host ? 0 : wide_team_size, on_host ? 0 : 1>;
-  // Atoms of A per thread: a CPU thread sweeps 64 in turn; a GPU thread holds them in registers
+  // Atoms of A per thread: a CPU thread sweeps 256 in turn (each team clears and flushes its
+  // window once, which long tiles amortise over more pairs); a GPU thread holds them in registers
   // (eight doubles made the kernel fail to load on Hopper, so four).
   template <class T>
-  static constexpr int a_per_thread = on_host ? 64 : (sizeof(T) == 4 ? 8 : 4);
+  static constexpr int a_per_thread = on_host ? 256 : (sizeof(T) == 4 ? 8 : 4);
+  // CPU threads take teams as they finish: one set's teams hold fewer pairs as A advances.
+  using Schedule = Kokkos::Schedule<std::conditional_t<on_host, Kokkos::Dynamic, Kokkos::Static>>;
   static constexpr bool stage_b = on_host;
   static constexpr int b_tile = on_host ? 1024 : 1 << 14;  // GPUs: B atoms between flush checks
   // B atoms a team pairs with its A tile (0: all). GPUs split B so that a large problem makes
