@@ -19,4 +19,10 @@ void copy_in_parallel(void* to, const void* from, std::size_t bytes, int threads
   }
 }
 
+void copy_blocks_in_parallel(void* const* to, const void* const* from, std::size_t bytes,
+                             std::int64_t count, int threads) {
+#pragma omp parallel for num_threads(std::max(1, threads)) schedule(static) if (count > 1)
+  for (std::int64_t k = 0; k < count; ++k) std::memcpy(to[k], from[k], bytes);
+}
+
 }  // namespace kmol

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/host_copy.hpp"
 #include "kernels/orbital/evaluator.hpp"
 #include "kernels/orbital/exp2_polynomial.hpp"
 #include "kernels/orbital/implementations.hpp"
@@ -216,7 +217,15 @@ std::string orbitals_gemm(const ExecSpace& space, const orbital::PackedTables& p
     KokkosBlas::gemm("N", "N", T(1), basis, c, T(0), psi);
     Kokkos::deep_copy(space, psi_host, psi);
     space.fence();
-    for (int m = 0; m < n_mo; ++m) std::copy_n(&psi_host(0, m), n, values[std::size_t(m)] + first);
+    // Every host thread: one alone would take all the page faults of the fresh maps.
+    std::vector<void*> to(std::size_t(n_mo), nullptr);
+    std::vector<const void*> from(std::size_t(n_mo), nullptr);
+    for (int m = 0; m < n_mo; ++m) {
+      to[std::size_t(m)] = values[std::size_t(m)] + first;
+      from[std::size_t(m)] = &psi_host(0, m);
+    }
+    copy_blocks_in_parallel(to.data(), from.data(), std::size_t(n) * sizeof(T), n_mo,
+                            Kokkos::DefaultHostExecutionSpace().concurrency());
   }
   return "kokkos gemm: chunks of " + std::to_string(chunk) + " points x " + std::to_string(n_mono) +
          " basis values";
