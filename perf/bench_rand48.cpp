@@ -1,5 +1,7 @@
 // rand48: numbers written to memory per second, kmol's parallel glibc sequence against glibc's
-// own lrand48 in one thread, Kokkos' Random_XorShift64_Pool and (CUDA builds) cuRAND's XORWOW.
+// own lrand48 in one thread; 32-bit numbers from Kokkos' XorShift64 generators, through kmol's
+// streams (kernels/rng/xorshift_fill.hpp) and Kokkos' own fill_random, against (CUDA builds)
+// cuRAND's XORWOW.
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
 
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "kernels/rng/rand48_fill.hpp"
+#include "kernels/rng/xorshift_fill.hpp"
 #include "perf/bench_config.hpp"
 #ifdef KMOL_HAVE_CUDA
 #include <curand.h>
@@ -54,6 +57,22 @@ void glibc_lrand48(benchmark::State& state, std::int64_t n) {
     benchmark::DoNotOptimize(out.data());
   }
   set_rate(state, n, "one thread", sizeof(std::int32_t), false);
+}
+
+template <class ExecSpace>
+void kmol_xorshift64(benchmark::State& state, std::int64_t n) {
+  const ExecSpace space;
+  Kokkos::View<std::uint32_t*, typename ExecSpace::memory_space> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("out")), n);
+  const XorShift64Streams<ExecSpace> streams(space, 1);
+  for (auto _ : state) {
+    streams.fill(out);
+    space.fence();
+  }
+  set_rate(state, n,
+           std::to_string(streams.streams()) +
+               (XorShift64Streams<ExecSpace>::blocked ? " blocked" : " interleaved") + " streams",
+           sizeof(std::uint32_t), true);
 }
 
 template <class ExecSpace>
@@ -131,6 +150,10 @@ void register_space(const std::string& space, std::int64_t n) {
   benchmark::RegisterBenchmark(
       ("rand48/" + space + "/kmol/drand48" + suffix).c_str(),
       [=](benchmark::State& st) { kmol_rand48<ExecSpace, double>(st, Rand48Kind::drand48, n); })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(("rand48/" + space + "/kmol_xorshift64" + suffix).c_str(),
+                               [=](benchmark::State& st) { kmol_xorshift64<ExecSpace>(st, n); })
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark(("rand48/" + space + "/kokkos_xorshift64" + suffix).c_str(),

@@ -1,12 +1,14 @@
 // kmol's rand48 against glibc's own lrand48 / mrand48 / drand48, called here, on every backend,
-// for one, two and many streams in both layouts.
+// for one, two and many streams in both layouts; kmol's streams of Kokkos' XorShift64 generators.
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <vector>
 
 #include "kernels/rng/rand48_fill.hpp"
+#include "kernels/rng/xorshift_fill.hpp"
 #include "support/backend_test.hpp"
 
 namespace {
@@ -136,4 +138,46 @@ TEST(Rand48, RefusesMismatchedViewType) {
   EXPECT_THROW(kmol::rand48_fill(Kokkos::DefaultHostExecutionSpace(), 0, Rand48Kind::lrand48, out),
                kmol::InputError);
   EXPECT_THROW(kmol::rand48_kind_from_string("random"), kmol::InputError);
+}
+
+KMOL_BACKEND_TEST(XorShift64Streams, EveryElementIsItsStreamsNextNumber) {
+  // Two fills, replayed here stream by stream from the same generators (a pool's states depend
+  // only on its seed and their index): the second continues where the first stopped.
+  constexpr std::uint64_t seed = 2024;
+  const kmol::XorShift64Streams<ExecSpace> streams(ExecSpace(), seed);
+  const std::int64_t n = 100'003, count = streams.streams();
+  Kokkos::Random_XorShift64_Pool<Kokkos::DefaultHostExecutionSpace> replay(seed);
+  replay.init(seed, int(count));
+  // The elements stream s writes, in order.
+  const auto elements_of = [&](std::int64_t s) {
+    std::vector<std::int64_t> e;
+    if (kmol::XorShift64Streams<ExecSpace>::blocked) {
+      const std::int64_t chunk = (n + count - 1) / count;
+      for (std::int64_t i = s * chunk; i < std::min(n, (s + 1) * chunk); ++i) e.push_back(i);
+    } else {
+      for (std::int64_t i = s; i < n; i += count) e.push_back(i);
+    }
+    return e;
+  };
+  std::vector<std::uint32_t> want[2] = {std::vector<std::uint32_t>(std::size_t(n)),
+                                        std::vector<std::uint32_t>(std::size_t(n))};
+  for (std::int64_t s = 0; s < count; ++s) {
+    auto generator = replay.get_state(int(s));
+    const auto elements = elements_of(s);
+    for (auto& fill : want)
+      for (std::int64_t e : elements) fill[std::size_t(e)] = generator.urand();
+    replay.free_state(generator);
+  }
+  Kokkos::View<std::uint32_t*, typename ExecSpace::memory_space> out("out", n);
+  for (const auto& fill : want) {
+    streams.fill(out);
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    const std::vector<std::uint32_t> got(host.data(), host.data() + n);
+    ASSERT_EQ(got, fill) << count << " streams";
+  }
+  // Not a constant: the numbers spread over the 32 bits.
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  double mean = 0;
+  for (std::int64_t i = 0; i < n; ++i) mean += double(host(i)) / double(n);
+  EXPECT_NEAR(mean / 4294967296.0, 0.5, 0.01);
 }
