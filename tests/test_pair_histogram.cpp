@@ -265,6 +265,30 @@ KMOL_BACKEND_TEST(PairHistogram, LargeSetsInManyTeamsAndWindowsMatchTheHostCount
   }
 }
 
+KMOL_BACKEND_TEST(PairHistogram, NoBoxWithEveryPairInRangeMatchesTheHostCountForCount) {
+  // Without a box and with r_max beyond the atoms' diagonal every pair counts, and the portable
+  // engine's GPU teams with a whole A tile skip the range test: whole tiles and a partial one, one
+  // set and two, against the host implementation in float.
+  const auto a = uniform_points<float>(9000, BoxSpec::none(), 21);  // in [-2, 12)^3
+  PairHistogramSettings s;
+  s.r_max = 24.5;  // the diagonal is 14 sqrt(3) = 24.2
+  s.n_bins = 10000;
+  for (const auto& in :
+       {kmol::one_set(a.data(), 9000), kmol::two_sets(a.data(), 5000, a.data() + 5000, 4000)}) {
+    s.impl = PairHistogramImpl::host;
+    const auto want = kmol::pair_histogram(Kokkos::DefaultHostExecutionSpace(), in, s).counts;
+    std::uint64_t total = 0;
+    for (auto c : want) total += c;
+    EXPECT_EQ(total, in.one_set() ? 9000ull * 8999 / 2 : 5000ull * 4000);
+    for (PairHistogramImpl impl : impls_for<ExecSpace>(in, s)) {
+      s.impl = impl;
+      const auto got = kmol::pair_histogram(ExecSpace(), in, s);
+      EXPECT_EQ(got.counts, want) << kmol::to_string(impl)
+                                  << (in.one_set() ? ", one set: " : ", two sets: ") << got.launch;
+    }
+  }
+}
+
 // The selector's thresholds (selection.cpp) on a cube of 100,000 atoms with side 100: cells up to
 // 27 r_max^3 / V = 0.75 on CPUs and 0.25 on GPUs, never without a box or with few atoms.
 TEST(PairHistogramSelection, CellsWhereTheMeasuredCrossoversPutThem) {

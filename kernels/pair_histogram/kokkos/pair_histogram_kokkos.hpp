@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -45,6 +46,34 @@ Kokkos::View<const V*, Memory> coordinates(const V* xyz, std::int64_t n, bool re
                                            const char* label) {
   if (resident) return Kokkos::View<const V*, Memory, Kokkos::MemoryUnmanaged>(xyz, n);
   return device_copy<Memory>(xyz, n, label);
+}
+
+// Whether every pair of a and b lies closer than the square root of r2_high: the squared
+// diagonal of their common bounding box, computed as pair_distance computes a pair's (rounding
+// is monotone, so no pair's exceeds it), lies below r2_high.
+template <class ExecSpace, class Points, class T>
+bool every_pair_below(const ExecSpace& space, const Points& a, const Points& b, T r2_high) {
+  T extent[3];
+  for (int axis = 0; axis < 3; ++axis) {
+    Kokkos::MinMaxScalar<T> both{T(INFINITY), T(-INFINITY)};
+    for (const Points& p : {a, b}) {
+      Kokkos::MinMaxScalar<T> range;
+      Kokkos::parallel_reduce(
+          "kmol::pair_histogram::extent",
+          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+              space, 0, std::int64_t(p.extent(0))),
+          KOKKOS_LAMBDA(std::int64_t i, Kokkos::MinMaxScalar<T> & r) {
+            const T x = axis == 0 ? p(i).x : axis == 1 ? p(i).y : p(i).z;
+            r.min_val = x < r.min_val ? x : r.min_val;
+            r.max_val = x > r.max_val ? x : r.max_val;
+          },
+          Kokkos::MinMax<T>(range));
+      both.min_val = math::min(both.min_val, range.min_val);
+      both.max_val = math::max(both.max_val, range.max_val);
+    }
+    extent[axis] = both.max_val - both.min_val;
+  }
+  return norm2(Vec3<T>{extent[0], extent[1], extent[2]}) < r2_high;
 }
 
 }  // namespace detail
@@ -142,7 +171,11 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
               std::int32_t(std::min<std::int64_t>(w * tiling.window, job.range.n_bins))));
         Kokkos::deep_copy(window_r2, detail::HostArray<const T>(host_r2.data(), host_r2.size()));
       }
-      return Team{common, fast, window_r2, direct_slots};
+      const bool all_in_range =
+          fast && n_windows == 1 && job.range.r_min == T(0) && std::is_same_v<Box, NoBox<T>> &&
+          detail::every_pair_below(
+              space, a, b, fast_binning::square_threshold(job.range.edge(job.range.n_bins)));
+      return Team{common, fast, window_r2, direct_slots, all_in_range};
     }
   }();
 

@@ -39,6 +39,9 @@ struct RegisterTeam {
   using Squares = Kokkos::View<const T*, typename ExecSpace::memory_space>;
   Squares window_r2 = empty_view<Squares>();
   bool direct_slots;  // plain and one window: bins are the window's counters themselves
+  // Fast, one window from r = 0, and every pair of the job closer than r_max (the tuner proves it
+  // from the atoms' extent): teams with a whole A tile count every pair without a range test.
+  bool all_in_range;
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -110,25 +113,36 @@ struct RegisterTeam {
       return s.a_begin + team.team_rank() + std::int64_t(u) * team_size;
     };
     // From zero (r_min = 0, first window): every r2 passes the lower test and r - r_min is r.
-    const auto sweep = [&](auto in_order, auto from_zero) {
-      constexpr bool kInOrder = decltype(in_order)::value, kFromZero = decltype(from_zero)::value;
+    // All: every pair counts, so none is tested.
+    const auto sweep = [&](auto in_order, auto from_zero, auto all) {
+      constexpr bool kInOrder = decltype(in_order)::value, kFromZero = decltype(from_zero)::value,
+                     kAll = decltype(all)::value;
       for (std::int64_t j = t0; j < t_end; ++j) {
         const Vec3<T> bj = job.b(j);
         for (int u = 0; u < held; ++u) {
           const T r2 = norm2(job.box.minimum_image(bj - mine[u]));
-          const bool take =
-              (kFromZero || r2 >= r2_low) && r2 < r2_high && (!kInOrder || j > mine_index(u));
           const std::uint32_t counter = fast_counter<kFromZero>(job.range, magic_base, r2);
-          counters.add_one(take ? counter : spare);
+          if constexpr (kAll) {
+            counters.add_one(counter);
+          } else {
+            const bool take =
+                (kFromZero || r2 >= r2_low) && r2 < r2_high && (!kInOrder || j > mine_index(u));
+            counters.add_one(take ? counter : spare);
+          }
         }
       }
     };
+    const std::false_type no;
+    const std::true_type yes;
     if (ordered)
-      sweep(std::true_type(), std::false_type());
+      sweep(yes, no, no);
+    else if (job.range.r_min == T(0) && s.w_begin == 0 && all_in_range &&
+             s.a_end - s.a_begin == job.tiling.a_tile)
+      sweep(no, yes, yes);
     else if (job.range.r_min == T(0) && s.w_begin == 0)
-      sweep(std::false_type(), std::true_type());
+      sweep(no, yes, no);
     else
-      sweep(std::false_type(), std::false_type());
+      sweep(no, no, no);
   }
 };
 
