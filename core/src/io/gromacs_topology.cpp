@@ -14,8 +14,7 @@
 namespace kmol::io::gromacs {
 
 Topology read_tpr(const std::string& path) {
-  t_topology top;
-  init_top(&top);
+  t_topology top;  // read_tps_conf assigns the whole of it, so init_top's allocations would leak
   PbcType pbc = PbcType::Unset;
   rvec* x = nullptr;
   matrix box;
