@@ -3,8 +3,9 @@
 // bus' speed and truly asynchronously, where pageable memory goes through the driver's bounce
 // buffer at a fraction of it) and device memory, grown on demand and kept for the next call. A
 // repeated map then pays neither allocations nor pageable copies. Callers lease a workspace of
-// their current device for the length of a call; concurrent callers get separate ones. For raw
-// .cu units only (no Kokkos).
+// their current device for the length of a call; concurrent callers get separate ones. Every
+// kept workspace is freed when Kokkos finalizes (kmol/core/finalize_hooks.hpp). For raw .cu units
+// only (no Kokkos).
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "kernels/cuda_check.hpp"
+#include "kmol/core/finalize_hooks.hpp"
 
 namespace kmol::cuda_staging {
 
@@ -113,6 +115,10 @@ class WorkspacePool {
     check(cudaGetDevice(&device), "current device");
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      if (!release_pending_) {  // once per Kokkos session
+        release_at_finalize([this] { release(); });
+        release_pending_ = true;
+      }
       auto& idle = idle_[unsigned(device) % kDevices];
       if (!idle.empty()) {
         auto w = std::move(idle.back());
@@ -129,13 +135,30 @@ class WorkspacePool {
     idle_[unsigned(device) % kDevices].push_back(std::move(w));
   }
 
+  // Frees every idle workspace, each with its own device current (its streams and events belong
+  // to it).
+  void release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    int current = 0;
+    const bool known = cudaGetDevice(&current) == cudaSuccess;
+    for (unsigned d = 0; d < kDevices; ++d) {
+      if (idle_[d].empty()) continue;
+      cudaSetDevice(int(d));
+      idle_[d].clear();
+    }
+    if (known) cudaSetDevice(current);
+    release_pending_ = false;
+  }
+
   static constexpr unsigned kDevices = 64;
   std::mutex mutex_;
   std::vector<std::unique_ptr<Workspace>> idle_[kDevices];
+  bool release_pending_ = false;
 };
 
-// The process' pool of one kind of workspace. Never destroyed: freeing CUDA memory while the
-// runtime shuts down at exit fails, and the driver reclaims it anyway.
+// The process' pool of one kind of workspace. The pool itself is never destroyed (a static's
+// destructor would run during the CUDA runtime's teardown at exit); its workspaces are freed when
+// Kokkos finalizes.
 template <class Workspace>
 WorkspacePool<Workspace>& workspaces() {
   static auto* pool = new WorkspacePool<Workspace>();

@@ -9,11 +9,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <ostream>
 #include <string>
 #include <thread>
+#include <utility>
 
+#include "kmol/core/finalize_hooks.hpp"
 #include "kmol/core/version.hpp"
 
 #ifdef KMOL_HAVE_CUDA
@@ -115,6 +119,13 @@ void Runtime::start(const RuntimeOptions& options) {
 
 Runtime::~Runtime() {
   if (owner_) Kokkos::finalize();
+}
+
+void release_at_finalize(std::function<void()> release) {
+  // Kokkos' list of hooks has no lock, and caches register from the threads that first use them.
+  static std::mutex mutex;
+  const std::lock_guard<std::mutex> lock(mutex);
+  Kokkos::push_finalize_hook(std::move(release));
 }
 
 std::string kokkos_version() {

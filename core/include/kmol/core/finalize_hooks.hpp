@@ -1,0 +1,14 @@
+#pragma once
+// Caches that keep device or page-locked memory between calls free it when Kokkos finalizes:
+// then the CUDA runtime is still up (freeing during its own teardown at exit fails) and every
+// allocation is returned before the process ends, so a leak checker sees none. Kokkos-free, for
+// raw .cu units; Kokkos code may push its own hooks (Kokkos::push_finalize_hook) directly.
+#include <functional>
+
+namespace kmol {
+
+// Runs `release` at the start of the next Kokkos::finalize (the latest registered first). Safe
+// to call from any thread.
+void release_at_finalize(std::function<void()> release);
+
+}  // namespace kmol
