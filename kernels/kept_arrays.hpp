@@ -9,7 +9,7 @@
 // a one-shot call would pay in full. Page-locking even the ring takes longer than pageable copies
 // of a few hundred MB, so a set's first call copies pageable and the ring is made for its later
 // calls (a trajectory's frames after the first): a one-shot call pins nothing. All sets are
-// released when Kokkos finalizes.
+// released when Kokkos finalizes (kmol/core/finalize_hooks.hpp).
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -23,6 +23,7 @@
 
 #include "kernels/empty_view.hpp"
 #include "kernels/host_copy.hpp"
+#include "kmol/core/finalize_hooks.hpp"
 #ifdef KOKKOS_ENABLE_CUDA
 #include <cuda_runtime_api.h>
 
@@ -159,7 +160,7 @@ class KeptArrays {
   static std::unique_ptr<KeptArrays> take() {
     const std::lock_guard<std::mutex> lock(pool().mutex);
     if (!pool().hooked) {  // once per Kokkos session
-      Kokkos::push_finalize_hook([] {
+      release_at_finalize([] {
         const std::lock_guard<std::mutex> inner(pool().mutex);
         pool().free.clear();
         pool().hooked = false;

@@ -1,8 +1,8 @@
 #pragma once
 // Caches that keep device or page-locked memory between calls free it when Kokkos finalizes:
 // then the CUDA runtime is still up (freeing during its own teardown at exit fails) and every
-// allocation is returned before the process ends, so a leak checker sees none. Kokkos-free, for
-// raw .cu units; Kokkos code may push its own hooks (Kokkos::push_finalize_hook) directly.
+// allocation is returned before the process ends, so a leak checker sees none. Every cache
+// registers here; the header is Kokkos-free, so raw .cu units can too.
 #include <functional>
 
 namespace kmol {
