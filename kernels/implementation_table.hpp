@@ -1,11 +1,11 @@
 #pragma once
 // An algorithm's implementations, listed once as the rows of a table (the algorithm's
 // implementations.hpp): the name --impl takes, what each can run (a refusal for the problems it
-// cannot) and what `kmol info` says of it. Names in both directions, refusals, the --impl check
-// and the catalogue read the table; each row runs through its runner (run_implementation.hpp).
-// Every Impl enumeration has `automatic`, the choice left to the algorithm's heuristic.
+// cannot), when auto takes it and what `kmol info` says of it. Names in both directions, refusals,
+// the --impl check, auto's choice and the catalogue read the table; each row runs through its
+// runner (run_implementation.hpp). The Impl enumeration is made from the rows by CMake
+// (cmake/KmolImplementations.cmake); its first enumerator, `automatic`, leaves the choice to auto.
 #include <cstddef>
-#include <initializer_list>
 #include <string>
 
 #include "kernels/registry.hpp"
@@ -36,6 +36,10 @@ struct ImplementationRow {
   // Why it cannot run a problem of this shape beyond its kind's platform; empty when it can (or
   // nullptr: every problem).
   std::string (*refusal)(const Shape& shape, Platform platform);
+  // Auto takes, of the rows that can run a problem and pay for it, the one of highest preference;
+  // 0: never (auto's fallback is the table's first row, a portable one).
+  int preference;
+  bool (*pays)(const Shape& shape, Platform platform);  // nullptr: wherever it runs
   const char* supports;     // for kmol info: backends, boxes, precisions, limits
   const char* chosen_when;  // for kmol info: when auto picks it
 
@@ -97,19 +101,24 @@ void require_runnable(const Row (&table)[N], const std::string& command, decltyp
 }
 
 // What runs a problem: `requested` when it can (UnsupportedError when not); for automatic, the
-// first of `preferred` that can, else the table's first row, the portable fallback.
+// row of highest preference that can run it and pays, else the table's first row.
 template <class Row, std::size_t N, class Shape>
 decltype(Row::impl) choose_implementation(const Row (&table)[N], const std::string& command,
                                           decltype(Row::impl) requested, const Shape& shape,
-                                          Platform platform,
-                                          std::initializer_list<decltype(Row::impl)> preferred) {
+                                          Platform platform) {
   if (requested != decltype(requested)::automatic) {
     require_runnable(table, command, requested, shape, platform);
     return requested;
   }
-  for (const auto impl : preferred)
-    if (implementation_refusal(table, impl, shape, platform).empty()) return impl;
-  return table[0].impl;
+  const Row* best = &table[0];
+  int best_preference = 0;
+  for (const Row& row : table)
+    if (row.preference > best_preference && (row.pays == nullptr || row.pays(shape, platform)) &&
+        implementation_refusal(table, row.impl, shape, platform).empty()) {
+      best = &row;
+      best_preference = row.preference;
+    }
+  return best->impl;
 }
 
 // The implementation that runs on the worker devices of a platform: the table's first compiled

@@ -20,6 +20,8 @@ std::optional<std::string> run_row_on_space(const Space& space, Args&&... args) 
   if constexpr (Table[I].kind == ImplementationKind::portable) {
     return Runner<Table[I].impl>::run(space, std::forward<Args>(args)...);
   } else if constexpr (Table[I].kind == kind_on(platform_of<Space>()) && Table[I].compiled()) {
+    // Host code reads the space's memory outside Kokkos: what the space queued comes first.
+    if constexpr (Table[I].kind == ImplementationKind::host) space.fence();
     return Runner<Table[I].impl>::run(device_of(space), std::forward<Args>(args)...);
   } else {
     return std::nullopt;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/coulomb/impl.hpp"  // generated from implementations.hpp
 #include "kernels/default_init_allocator.hpp"
 #include "kmol/core/grid.hpp"
 #include "kmol/core/vec3.hpp"
@@ -18,7 +19,6 @@
 namespace kmol {
 
 enum class CoulombMethod { direct, cutoff, mdh };
-enum class CoulombImpl { automatic, kokkos, host, cuda };
 enum class PotentialUnits { kT_per_e, volt, kcal_per_mol_e };
 
 std::string to_string(CoulombMethod method);

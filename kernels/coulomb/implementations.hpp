@@ -1,7 +1,7 @@
 #pragma once
-// The potential-map implementations, one row each (implementation_table.hpp): adding one takes
-// its folder, with its runner CoulombRunner<CoulombImpl::x> (see run_on_device.hpp), its
-// enumerator and a row here. choose_coulomb_impl (selection.cpp) decides which auto runs.
+// The potential-map implementations, one row each (implementation_table.hpp). Adding one takes its
+// folder, with its runner CoulombRunner<CoulombImpl::x> (see run_on_device.hpp), and a row here;
+// CMake makes the enumerator and the runner lists from them.
 #include <string>
 
 #include "kernels/coulomb/selection.hpp"
@@ -13,16 +13,18 @@ template <auto impl>
 struct CoulombRunner;
 
 std::string coulomb_cuda_refusal(const CoulombShape& shape, Platform platform);
+bool coulomb_cuda_pays(const CoulombShape& shape, Platform platform);
 
 inline constexpr ImplementationRow<CoulombImpl, CoulombShape> coulomb_implementations[] = {
-    {CoulombImpl::kokkos, "kokkos", ImplementationKind::portable, nullptr,
+    {CoulombImpl::kokkos, "kokkos", ImplementationKind::portable, nullptr, 0, nullptr,
      "every backend; direct, cutoff (cell list), mdh; float, double",
      "mdh faces on the Cuda space; backends without a specialised kernel"},
-    {CoulombImpl::host, "host", ImplementationKind::host, nullptr,
+    {CoulombImpl::host, "host", ImplementationKind::host, nullptr, 1, nullptr,
      "CPU spaces; direct and mdh row by row (vectorised), cutoff atom by atom over the clipped "
      "cylinder of points; float, double",
      "every method on CPU spaces"},
-    {CoulombImpl::cuda, "cuda", ImplementationKind::cuda, coulomb_cuda_refusal,
+    {CoulombImpl::cuda, "cuda", ImplementationKind::cuda, coulomb_cuda_refusal, 2,
+     coulomb_cuda_pays,
      "Cuda space; atom tiles in constant memory (direct, mdh), fixed-capacity bins with overflow "
      "on the CPU (cutoff); float, double",
      "direct, cutoff and whole-lattice mdh on the Cuda space"}};

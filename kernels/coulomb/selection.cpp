@@ -50,17 +50,14 @@ std::string coulomb_refusal(CoulombImpl impl, const CoulombShape& shape, Platfor
   return implementation_refusal(coulomb_implementations, impl, shape, platform);
 }
 
+// Measured on an H200 (docs/coulomb.md): the raw kernel wins direct whole lattices and the cutoff
+// (its compacted bins, about 4.7x the portable cell list on the water box); the portable one wins
+// mdh faces (2-D faces leave the raw kernel's row tiles too few blocks).
+bool coulomb_cuda_pays(const CoulombShape& shape, Platform) { return !shape.faces_only; }
+
 CoulombImpl choose_coulomb_impl(const CoulombShape& shape, Platform platform,
                                 CoulombImpl requested) {
-  // Measured on an H200 (docs/coulomb.md): the raw kernel wins direct whole lattices and the
-  // cutoff (its compacted bins, about 4.7x the portable cell list on the water box); the portable
-  // one wins mdh faces (2-D faces leave the raw kernel's row tiles too few blocks).
-  const bool portable_wins = platform == Platform::cuda && shape.faces_only;
-  return portable_wins
-             ? choose_implementation(coulomb_implementations, "potential", requested, shape,
-                                     platform, {})
-             : choose_implementation(coulomb_implementations, "potential", requested, shape,
-                                     platform, {CoulombImpl::cuda, CoulombImpl::host});
+  return choose_implementation(coulomb_implementations, "potential", requested, shape, platform);
 }
 
 AlgorithmSummary coulomb_summary() {

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "kernels/density/impl.hpp"  // generated from implementations.hpp
 #include "kmol/core/io/opendx.hpp"
 #include "kmol/core/vec3.hpp"
 
 namespace kmol {
 
-enum class DensityImpl { automatic, kokkos, cuda };
 // What the map is stored as: the sums run in float either way; half is IEEE binary16, rounded to
 // nearest even (finite maps of values below 65504).
 enum class DensityStorage { single, half };

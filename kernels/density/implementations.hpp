@@ -1,7 +1,8 @@
 #pragma once
-// The density-map implementations, one row each (implementation_table.hpp): adding one takes its
-// folder, with its runner DensityRunner<DensityImpl::x> (see run_on_device.hpp), its enumerator
-// and a row here. choose_density_impl (selection.cpp) decides which auto runs.
+// The density-map implementations, one row each (implementation_table.hpp). Adding one takes its
+// folder, with its runner DensityRunner<DensityImpl::x> (see run_on_device.hpp), and a row here;
+// CMake makes the enumerator and the runner lists from them. Auto takes the raw kernel on the Cuda
+// space: it keeps the atoms as float4 records and reads them through the read-only cache.
 #include <string>
 
 #include "kernels/density/density.hpp"
@@ -19,9 +20,9 @@ struct DensityShape {
 std::string density_cuda_refusal(const DensityShape& shape, Platform platform);
 
 inline constexpr ImplementationRow<DensityImpl, DensityShape> density_implementations[] = {
-    {DensityImpl::kokkos, "kokkos", ImplementationKind::portable, nullptr,
+    {DensityImpl::kokkos, "kokkos", ImplementationKind::portable, nullptr, 0, nullptr,
      "every backend; a run of 4 points along x per thread", "CPU spaces"},
-    {DensityImpl::cuda, "cuda", ImplementationKind::cuda, density_cuda_refusal,
+    {DensityImpl::cuda, "cuda", ImplementationKind::cuda, density_cuda_refusal, 1, nullptr,
      "Cuda space; atoms as float4 records in cell order, 2-D blocks of x runs", "the Cuda space"}};
 
 }  // namespace kmol

@@ -21,10 +21,8 @@ std::string density_refusal(DensityImpl impl, Platform platform, bool resident) 
 }
 
 DensityImpl choose_density_impl(Platform platform, DensityImpl requested, bool resident) {
-  // The raw kernel keeps the atoms as float4 records and reads them through the read-only cache;
-  // it is the default on the Cuda space, the portable one elsewhere.
   return choose_implementation(density_implementations, "density", requested,
-                               DensityShape{resident}, platform, {DensityImpl::cuda});
+                               DensityShape{resident}, platform);
 }
 
 AlgorithmSummary density_summary() {

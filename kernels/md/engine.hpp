@@ -4,21 +4,20 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <memory>
 #include <type_traits>
+#include <utility>
 
 #include "kernels/empty_view.hpp"
-#include "kernels/md/host/lj_host.hpp"
+#include "kernels/md/implementations.hpp"
 #include "kernels/md/kokkos/forces.hpp"
-#include "kernels/md/kokkos/neighbour_list.hpp"
 #include "kernels/md/md.hpp"
-#include "kernels/md/selection.hpp"
+#include "kernels/md/runners.hpp"
 #include "kernels/md/validation.hpp"
 #include "kernels/rng/rand48.hpp"
+#include "kernels/run_implementation.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/execution_space.hpp"
-#ifdef KMOL_HAVE_CUDA
-#include "kernels/md/cuda/lj_all_pairs_cuda.hpp"
-#endif
 
 namespace kmol {
 namespace md {
@@ -34,6 +33,29 @@ KOKKOS_INLINE_FUNCTION void gaussian_pair(double u1, double u2, double& a, doubl
   a = r * ::cos(6.283185307179586 * u2);
   b = r * ::sin(6.283185307179586 * u2);
 }
+
+// What every force implementation's runner (runner.hpp) reads and writes: the system, its
+// positions and the force outputs, and one slot for what the chosen implementation keeps between
+// steps (its cells, lists or buffers; one implementation runs per simulation).
+template <class ExecSpace, class T>
+struct ForceState {
+  using value_type = T;
+  MdSettings settings;
+  int n = 0;
+  Vec3<double> box_length;
+  PeriodicBox<T> box;
+  ShiftedForceLJ<T> lj;
+  typename Types<ExecSpace, T>::Vectors x = empty_view<typename Types<ExecSpace, T>::Vectors>();
+  ForceOutput<ExecSpace, T> out;
+  std::int64_t list_builds = 0;     // of the implementations that keep a neighbour list
+  std::shared_ptr<void> kept_slot;  // see kept()
+
+  template <class Kept, class... Args>
+  Kept& kept(Args&&... args) {
+    if (!kept_slot) kept_slot = std::make_shared<Kept>(std::forward<Args>(args)...);
+    return *static_cast<Kept*>(kept_slot.get());
+  }
+};
 
 }  // namespace md
 
@@ -53,9 +75,7 @@ struct MdSimulation<ExecSpace, T>::Engine {
   typename Ty::Vectors x = empty_view<typename Ty::Vectors>(),
                        v = empty_view<typename Ty::Vectors>();
   md::ForceOutput<ExecSpace, T> out;
-  md::CellList<ExecSpace, T> cells;
-  md::NeighbourList<ExecSpace, T> list;
-  std::unique_ptr<LjHostForces<T>> host;  // --impl host
+  md::ForceState<ExecSpace, T> forces;
   std::int64_t step;
   double time;
 
@@ -92,61 +112,12 @@ struct MdSimulation<ExecSpace, T>::Engine {
     }
     Kokkos::deep_copy(space, x, hx);
     Kokkos::deep_copy(space, v, hv);
-    list.kind = settings.list == MdList::half ? md::ListKind::half : md::ListKind::full;
+    forces = {settings, n, box_length, box, lj, x, out};
     compute_forces();
   }
 
   void compute_forces() {
-    switch (impl) {
-      case MdForceImpl::all_pairs:
-        md::all_pairs_forces(space, x, out, box, lj);
-        launch = "all_pairs: team size " + std::to_string(md::Traits<ExecSpace>::team_size) +
-                 ", block " + std::to_string(md::Traits<ExecSpace>::block) + ", tile " +
-                 std::to_string(md::Traits<ExecSpace>::tile);
-        return;
-      case MdForceImpl::cuda:
-#ifdef KMOL_HAVE_CUDA
-        if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-          launch = lj_all_pairs_cuda(
-              LjAllPairsCudaArgs<T>{x.data(), out.f.data(), out.energy.data(), out.virial.data(), n,
-                                    int(x.stride(1)), box, lj},
-              space.cuda_stream());
-          return;
-        }
-#endif
-        break;
-      case MdForceImpl::cells:
-        cells.build(space, x, box_length, settings.cutoff);
-        md::cell_forces(space, x, cells, out, box, lj);
-        launch = "cells: " + std::to_string(cells.grid.n[0]) + "x" +
-                 std::to_string(cells.grid.n[1]) + "x" + std::to_string(cells.grid.n[2]);
-        return;
-      case MdForceImpl::neighbour: {
-        const double half_skin = 0.5 * settings.skin;
-        if (list.builds == 0 || double(list.largest_move2(space, x, box)) > half_skin * half_skin) {
-          list.build(space, x, box_length, box, settings.cutoff + settings.skin);
-          launch = "neighbour_" + to_string(settings.list) + ": skin " +
-                   std::to_string(settings.skin) + ", capacity " + std::to_string(list.capacity) +
-                   ", cells " + std::to_string(list.cells.grid.n[0]) + "^3";
-        }
-        md::neighbour_forces(space, x, list, out, box, lj);
-        return;
-      }
-      case MdForceImpl::host:
-        if constexpr (platform == Platform::host) {
-          if (!host)
-            host = std::make_unique<LjHostForces<T>>(n, box_length, settings.cutoff, settings.skin,
-                                                     space.concurrency());
-          space.fence();
-          host->compute(x.data(), out.f.data(), out.energy.data(), out.virial.data());
-          launch = host->launch();
-          return;
-        }
-        break;
-      case MdForceImpl::automatic:
-        break;
-    }
-    throw UnsupportedError("md: " + to_string(impl) + " cannot run on this execution space");
+    launch = run_implementation<MdForceRunner, md_implementations>("md", impl, space, forces);
   }
 
   // Velocity Verlet: half kick and drift (wrapping into the box), new forces, half kick.
@@ -327,7 +298,7 @@ std::string MdSimulation<ExecSpace, T>::launch() const {
 }
 template <class ExecSpace, class T>
 std::int64_t MdSimulation<ExecSpace, T>::list_builds() const {
-  return engine_->list.builds + (engine_->host ? engine_->host->builds() : 0);
+  return engine_->forces.list_builds;
 }
 
 }  // namespace kmol

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "kernels/md/impl.hpp"  // generated from implementations.hpp
 #include "kmol/core/vec3.hpp"
 
 namespace kmol {
 
-enum class MdForceImpl { automatic, all_pairs, cuda, cells, neighbour, host };
 // What a neighbour list holds: every partner of each atom (each sums its own force, no atomics),
 // or each pair once (the partner's share scattered).
 enum class MdList { full, half };

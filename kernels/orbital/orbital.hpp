@@ -12,12 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "kernels/orbital/impl.hpp"  // generated from implementations.hpp
 #include "kernels/orbital/molden.hpp"
 #include "kmol/core/grid.hpp"
 
 namespace kmol {
-
-enum class OrbitalImpl { automatic, kokkos, host, cuda };
 
 std::string to_string(OrbitalImpl impl);
 OrbitalImpl orbital_impl_from_string(const std::string& name);

@@ -22,9 +22,7 @@ std::string orbital_refusal(OrbitalImpl impl, Platform platform) {
 }
 
 OrbitalImpl choose_orbital_impl(Platform platform, OrbitalImpl requested) {
-  // The specialised kernel of each platform (docs/orbital.md has the measured rates).
-  return choose_implementation(orbital_implementations, "orbital", requested, AnyShape{}, platform,
-                               {OrbitalImpl::cuda, OrbitalImpl::host});
+  return choose_implementation(orbital_implementations, "orbital", requested, AnyShape{}, platform);
 }
 
 void validate_orbital_lattice(const Grid& lattice, std::int64_t maps, int value_bytes) {

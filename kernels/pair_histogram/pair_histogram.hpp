@@ -10,11 +10,10 @@
 #include <vector>
 
 #include "kernels/pair_histogram/binning.hpp"
+#include "kernels/pair_histogram/impl.hpp"  // generated from implementations.hpp
 #include "kernels/pair_histogram/pair_labels.hpp"
 
 namespace kmol {
-
-enum class PairHistogramImpl { automatic, kokkos, host, cuda, cells };
 
 std::string to_string(PairHistogramImpl impl);
 PairHistogramImpl pair_histogram_impl_from_string(const std::string& name);

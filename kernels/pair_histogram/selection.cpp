@@ -19,15 +19,15 @@ namespace {
 constexpr double cells_max_reach_on_host = 0.75, cells_max_reach_on_gpu = 0.25;
 constexpr std::int64_t cells_min_atoms = 20000;
 
-bool cells_pay(const PairHistogramShape& s, Platform platform) {
+}  // namespace
+
+bool pair_histogram_cells_pay(const PairHistogramShape& s, Platform platform) {
   if (s.box == BoxKind::none) return false;
   const double reach = 27 * s.r_max * s.r_max * s.r_max / s.box_volume;
   const double limit =
       platform == Platform::host ? cells_max_reach_on_host : cells_max_reach_on_gpu;
   return reach < limit && s.n_a + s.n_b >= cells_min_atoms;
 }
-
-}  // namespace
 
 std::string to_string(PairHistogramImpl value) {
   return implementation_name(pair_histogram_implementations, value);
@@ -70,12 +70,8 @@ std::string pair_histogram_refusal(PairHistogramImpl impl, const PairHistogramSh
 
 PairHistogramImpl choose_pair_histogram_impl(const PairHistogramShape& shape, Platform platform,
                                              PairHistogramImpl requested) {
-  using Impl = PairHistogramImpl;
-  return cells_pay(shape, platform)
-             ? choose_implementation(pair_histogram_implementations, "pair histogram", requested,
-                                     shape, platform, {Impl::cells, Impl::cuda, Impl::host})
-             : choose_implementation(pair_histogram_implementations, "pair histogram", requested,
-                                     shape, platform, {Impl::cuda, Impl::host});
+  return choose_implementation(pair_histogram_implementations, "pair histogram", requested, shape,
+                               platform);
 }
 
 AlgorithmSummary pair_histogram_summary() {

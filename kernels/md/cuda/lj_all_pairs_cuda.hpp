@@ -8,6 +8,8 @@
 #include <string>
 
 #include "kernels/md/lennard_jones.hpp"
+#include "kernels/md/runner.hpp"
+#include "kmol/core/device.hpp"
 
 namespace kmol {
 
@@ -25,5 +27,17 @@ struct LjAllPairsCudaArgs {
 // Launches on `stream` and returns the launch shape.
 template <class T>
 std::string lj_all_pairs_cuda(const LjAllPairsCudaArgs<T>& args, cudaStream_t stream);
+
+template <>
+struct MdForceRunner<MdForceImpl::cuda> {
+  template <class State>
+  static std::string run(const Device& device, State& s) {
+    return lj_all_pairs_cuda(
+        LjAllPairsCudaArgs<typename State::value_type>{s.x.data(), s.out.f.data(),
+                                                       s.out.energy.data(), s.out.virial.data(),
+                                                       s.n, int(s.x.stride(1)), s.box, s.lj},
+        static_cast<cudaStream_t>(device.cuda_stream));
+  }
+};
 
 }  // namespace kmol

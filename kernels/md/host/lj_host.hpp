@@ -11,6 +11,8 @@
 #include <string>
 
 #include "kernels/md/lennard_jones.hpp"
+#include "kernels/md/runner.hpp"
+#include "kmol/core/device.hpp"
 #include "kmol/core/vec3.hpp"
 
 namespace kmol {
@@ -45,5 +47,17 @@ class LjHostForces {
 
 extern template class LjHostForces<float>;
 extern template class LjHostForces<double>;
+
+template <>
+struct MdForceRunner<MdForceImpl::host> {
+  template <class State>
+  static std::string run(const Device& device, State& s) {
+    auto& host = s.template kept<LjHostForces<typename State::value_type>>(
+        s.n, s.box_length, s.settings.cutoff, s.settings.skin, device.host_threads);
+    host.compute(s.x.data(), s.out.f.data(), s.out.energy.data(), s.out.virial.data());
+    s.list_builds = host.builds();
+    return host.launch();
+  }
+};
 
 }  // namespace kmol
