@@ -136,6 +136,19 @@ void TemporaryFile::discard() noexcept {
   slot_ = -1;
 }
 
+TemporaryFile::Stream TemporaryFile::open(const char* mode) const {
+  Stream stream(std::fopen(temporary_.c_str(), mode), &std::fclose);
+  if (!stream) throw InputError({path_, "", -1}, "cannot open the output file for writing");
+  return stream;
+}
+
+void TemporaryFile::commit(Stream stream, const std::string& what) {
+  const bool written = std::ferror(stream.get()) == 0;
+  if (std::fclose(stream.release()) != 0 || !written)
+    throw InputError({path_, "", -1}, "writing the " + what + " failed (disk full?)");
+  commit();
+}
+
 void TemporaryFile::commit() {
   if (std::rename(temporary_.c_str(), path_.c_str()) != 0) {
     const std::string why = std::strerror(errno);

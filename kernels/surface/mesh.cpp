@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 
 #include "kernels/surface/surface.hpp"
 #include "kmol/core/errors.hpp"
@@ -13,21 +14,6 @@ namespace {
 
 Vec3<double> at(const SurfaceMesh& mesh, std::int32_t v) {
   return mesh.positions[std::size_t(v)].cast<double>();
-}
-
-using File = std::unique_ptr<FILE, int (*)(FILE*)>;
-
-File open_temporary(const TemporaryFile& output, const char* mode) {
-  File f(std::fopen(output.temporary().c_str(), mode), &std::fclose);
-  if (!f) throw InputError({output.path(), "", -1}, "cannot open the output file for writing");
-  return f;
-}
-
-void finish(File f, TemporaryFile& output) {
-  const bool written = std::ferror(f.get()) == 0;
-  if (std::fclose(f.release()) != 0 || !written)
-    throw InputError({output.path(), "", -1}, "writing the mesh failed (disk full?)");
-  output.commit();
 }
 
 }  // namespace
@@ -75,7 +61,7 @@ std::int64_t open_edges(const SurfaceMesh& mesh) {
 
 void write_ply(const std::string& path, const SurfaceMesh& mesh) {
   TemporaryFile output(path, "--mesh");
-  File f = open_temporary(output, "wb");
+  TemporaryFile::Stream f = output.open("wb");
   std::fprintf(f.get(),
                "ply\nformat binary_little_endian 1.0\ncomment kmol isosurface\nelement vertex %zu\n"
                "property float x\nproperty float y\nproperty float z\n"
@@ -92,12 +78,12 @@ void write_ply(const std::string& path, const SurfaceMesh& mesh) {
     std::fwrite(&three, 1, 1, f.get());
     std::fwrite(t.data(), sizeof(std::int32_t), 3, f.get());
   }
-  finish(std::move(f), output);
+  output.commit(std::move(f), "mesh");
 }
 
 void write_obj(const std::string& path, const SurfaceMesh& mesh) {
   TemporaryFile output(path, "--mesh");
-  File f = open_temporary(output, "w");
+  TemporaryFile::Stream f = output.open("w");
   std::fprintf(f.get(), "# kmol isosurface: %zu vertices, %zu triangles\n", mesh.positions.size(),
                mesh.triangles.size());
   for (const auto& p : mesh.positions) std::fprintf(f.get(), "v %.6g %.6g %.6g\n", p.x, p.y, p.z);
@@ -105,7 +91,7 @@ void write_obj(const std::string& path, const SurfaceMesh& mesh) {
   for (const auto& t : mesh.triangles)  // OBJ counts from 1
     std::fprintf(f.get(), "f %d//%d %d//%d %d//%d\n", t[0] + 1, t[0] + 1, t[1] + 1, t[1] + 1,
                  t[2] + 1, t[2] + 1);
-  finish(std::move(f), output);
+  output.commit(std::move(f), "mesh");
 }
 
 }  // namespace kmol

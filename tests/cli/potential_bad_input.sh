@@ -5,10 +5,7 @@ set -uo pipefail
 kmol=$1
 source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
-expect_error() {  # pattern, then the kmol arguments
-  expect_refusal "$1" "$kmol" "${@:2}" --out "$dir/out.dx"
-  [[ ! -e $dir/out.dx && ! -e $dir/out.dx.tmp ]] || fail "'$*' left an output file"
-}
+out=$dir/out.dx
 printf 'ATOM 1 N ALA 1 0 0 0 1 1.5\nATOM 2 C ALA 1 1 0 0 -1 1.5\n' > "$dir/good.pqr"
 printf 'REMARK\nATOM 1 N ALA 1 0 0 0 1 1.5\nATOM 2 C ALA 1 1 0 0 0.5x 1.5\n' > "$dir/charge.pqr"
 printf 'ATOM 1 N ALA 1 0 0 0 1\n' > "$dir/short.pqr"

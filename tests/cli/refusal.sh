@@ -6,3 +6,9 @@ expect_refusal() {
   if message=$("$@" 2>&1); then fail "accepted: $*"; fi
   grep -q -- "$pattern" <<<"$message" || fail "'$*' said '$message', expected '$pattern'"
 }
+# expect_error PATTERN ARGS...: `$kmol ARGS... --out $out` is refused so, and leaves neither $out
+# nor its temporary behind (the test sets kmol and out).
+expect_error() {
+  expect_refusal "$1" "$kmol" "${@:2}" --out "$out"
+  [[ ! -e $out && ! -e $out.tmp ]] || fail "'$*' left an output file"
+}

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <utility>
 
 #include "kmol/core/errors.hpp"
 #include "kmol/core/stop.hpp"
@@ -14,9 +15,7 @@ void write_cube(const std::string& path, const Grid& grid, const T* values,
                 const std::vector<CubeAtom>& atoms, const std::string& title) {
   constexpr double bohr = 0.529177210903;  // Angstrom (CODATA 2018)
   TemporaryFile output(path);
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(output.temporary().c_str(), "w"),
-                                          &std::fclose);
-  if (!f) throw InputError({path, "", -1}, "cannot open the output file for writing");
+  TemporaryFile::Stream f = output.open("w");
   FILE* out = f.get();
   const auto [nx, ny, nz] = grid.counts;
   std::fprintf(out, "%s\nwritten by kmol %s; lengths in bohr\n", title.c_str(), KMOL_VERSION);
@@ -36,10 +35,7 @@ void write_cube(const std::string& path, const Grid& grid, const T* values,
         std::fprintf(out, k % 6 == 5 || k == nz - 1 ? "%13.5E\n" : "%13.5E",
                      double(values[(k * ny + j) * nx + i]));
     }
-  const bool written = std::ferror(out) == 0;
-  if (std::fclose(f.release()) != 0 || !written)
-    throw InputError({path, "", -1}, "writing the cube failed (disk full?)");
-  output.commit();
+  output.commit(std::move(f), "cube");
 }
 
 template void write_cube(const std::string&, const Grid&, const float*,

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <utility>
 
 #include "kmol/core/errors.hpp"
 #include "kmol/core/stop.hpp"
@@ -16,9 +17,7 @@ template <class T>
 void write_opendx(const std::string& path, const Grid& grid, const T* values,
                   const std::string& title) {
   TemporaryFile output(path);
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(output.temporary().c_str(), "w"),
-                                          &std::fclose);
-  if (!f) throw InputError({path, "", -1}, "cannot open the output file for writing");
+  TemporaryFile::Stream f = output.open("w");
   FILE* out = f.get();
   const auto [nx, ny, nz] = grid.counts;
   std::fprintf(out, "# Data from kmol %s\n# \n# %s\n# \n", KMOL_VERSION, title.c_str());
@@ -49,10 +48,7 @@ void write_opendx(const std::string& path, const Grid& grid, const T* values,
   std::fprintf(out, "component \"positions\" value 1\n");
   std::fprintf(out, "component \"connections\" value 2\n");
   std::fprintf(out, "component \"data\" value 3\n");
-  const bool written = std::ferror(out) == 0;
-  if (std::fclose(f.release()) != 0 || !written)
-    throw InputError({path, "", -1}, "writing the map failed (disk full?)");
-  output.commit();
+  output.commit(std::move(f), "map");
 }
 
 template void write_opendx(const std::string&, const Grid&, const float*, const std::string&);

@@ -6,6 +6,8 @@
 // and the run checks `stop_requested()` where its state is consistent, saves it, and throws
 // Interrupted naming the resume command. Without such a scope, or on a second signal, the
 // handler removes the temporaries and exits at once with 128 + the signal.
+#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,13 @@ class TemporaryFile {
   const std::string& temporary() const { return temporary_; }
   // Renames the temporary into place; throws InputError naming the path if that fails.
   void commit();
+
+  // The temporary opened for stdio with fopen's `mode`; InputError naming the path if it cannot be.
+  using Stream = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+  Stream open(const char* mode) const;
+  // Closes a stream of open(), then commit(); InputError "writing the <what> failed" when any
+  // write or the close failed.
+  void commit(Stream stream, const std::string& what);
   // Removes the temporary now.
   void discard() noexcept;
 
