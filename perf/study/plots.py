@@ -31,6 +31,18 @@ def _colour(impl, impls):
     return "0.35" if impl == metrics.BEST_OF else COLOURS[impls.index(impl) % len(COLOURS)]
 
 
+def _legend(ax):
+    """The implementations' legend, where the axes have bars."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8, title="implementation", title_fontsize=8)
+
+
+def _save(fig, path):
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def _grouped_bars(ax, groups, impls, value_of):
     """One group of bars per (label, key) in `groups`, one bar per implementation present."""
     width = 0.8 / max(1, len(impls))
@@ -64,12 +76,9 @@ def rates_figure(kernel, cases, path):
         ax.set_ylabel(f"rate ({unit_label(unit, prefix)}, log scale)")
         ax.set_title(platform, fontsize=10)
         ax.grid(axis="y", which="both", alpha=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=8, title="implementation", title_fontsize=8)
+        _legend(ax)
     fig.suptitle(f"{kernel}: rate of each implementation (higher is better)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, path)
 
 
 def efficiency_figure(kernel, cases, path):
@@ -88,12 +97,9 @@ def efficiency_figure(kernel, cases, path):
         ax.set_ylabel("efficiency (fraction)")
         ax.set_title(title, fontsize=10)
         ax.grid(axis="y", alpha=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=8, title="implementation", title_fontsize=8)
+        _legend(ax)
     fig.suptitle(f"{kernel}: efficiencies (missing bar: not run, or no bound known)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, path)
 
 
 def pennycook_figure(summaries, path):
@@ -123,9 +129,7 @@ def pennycook_figure(summaries, path):
     ax.set_title("Performance portability per kernel (0: a platform unsupported)", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, path)
 
 
 def sweep_figure(sweep, path):
@@ -143,9 +147,7 @@ def sweep_figure(sweep, path):
     ax.set_title(f"{sweep.kernel} {sweep.impl} {case_name(sweep.case)} on {sweep.platform}", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, path)
 
 
 def safe_name(*parts):
