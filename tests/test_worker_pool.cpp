@@ -10,9 +10,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <random>
 #include <thread>
 
+#include "drivers/library/example_systems.hpp"
 #include "drivers/library/frame_pipeline.hpp"
 #include "drivers/library/gpu_runtime.hpp"
 #include "drivers/library/pool_pair_histogram.hpp"
@@ -84,11 +84,7 @@ TEST(WorkerPool, AUnitFailingEverywhereFailsTheBatchAndThePoolStaysUsable) {
 }
 
 std::vector<Vec3<double>> gas(std::int64_t n, double side, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(0, side);
-  std::vector<Vec3<double>> p(static_cast<std::size_t>(n));
-  for (auto& x : p) x = {u(rng), u(rng), u(rng)};
-  return p;
+  return ideal_gas(n, side, seed).positions;
 }
 
 template <class T>

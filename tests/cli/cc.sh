@@ -7,8 +7,9 @@ kmol=$1
 source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 # A 40-atom helix-like chain.
-/usr/bin/python3 - "$dir" <<'PY' || fail "writing the model"
-import sys, math, h5py, numpy as np
+PYTHONPATH="$(dirname "$0")" /usr/bin/python3 - "$dir" <<'PY' || fail "writing the model"
+import sys, math, numpy as np
+from h5md_file import write_unboxed
 d = sys.argv[1]
 xyz = np.round(np.array([[2.3 * math.cos(1.745 * i), 2.3 * math.sin(1.745 * i), 1.5 * i] for i in range(40)]), 3)
 with open(f"{d}/model.pdb", "w") as f:
@@ -16,13 +17,7 @@ with open(f"{d}/model.pdb", "w") as f:
         f.write(f"ATOM  {i + 1:5d}  CA  ALA A{i + 1:4d}    {x:8.3f}{y:8.3f}{z:8.3f}  1.00  0.00           C\n")
 rng = np.random.default_rng(1)
 frames = np.array([xyz + 0.4 * k * rng.standard_normal(xyz.shape) for k in range(5)], dtype=np.float32)
-with h5py.File(f"{d}/traj.h5md", "w") as f:
-    f.create_group("h5md").attrs["version"] = np.array([1, 1])
-    p = f.create_group("particles/all")
-    b = p.create_group("box"); b.attrs["dimension"] = 3; b.attrs["boundary"] = np.array([b"none"] * 3)
-    pos = p.create_group("position")
-    pos.create_dataset("value", data=frames).attrs["unit"] = "Angstrom"
-    pos.create_dataset("step", data=np.arange(5)); pos.create_dataset("time", data=np.arange(5) * 2.0)
+write_unboxed(f"{d}/traj.h5md", frames, dt=2.0)
 PY
 "$kmol" surf "$dir/model.pdb" --spacing 1.5 --padding 8 --device cpu --out "$dir/ref.mrc" --mesh '' > "$dir/log" ||
   fail "reference map: $(cat "$dir/log")"

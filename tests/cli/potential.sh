@@ -33,18 +33,10 @@ assert np.all(v[1:-1, 1:-1, 1:-1] == 0) and np.all(v[0] != 0)  # faces only
 PY
 [[ $(head -c 8 "$dir/plane.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "no PNG written"
 # The same two ions as frame 1 of an H5MD file with a charge dataset.
-/usr/bin/python3 - "$dir/ions.h5md" <<'PY' || fail "writing the H5MD input"
-import sys, h5py, numpy as np
-with h5py.File(sys.argv[1], "w") as f:
-    f.create_group("h5md").attrs["version"] = np.array([1, 1])
-    p = f.create_group("particles/all")
-    p.create_group("box").attrs["dimension"] = 3
-    p["box"].attrs["boundary"] = np.array([b"none"] * 3)
-    xyz = np.array([[[9, 9, 9], [9, 9, 9]], [[0, 0, 0], [3, 0, 0]]], dtype=np.float32)
-    p.create_dataset("position/value", data=xyz).attrs["unit"] = "Angstrom"
-    p.create_dataset("position/step", data=np.array([0, 1]))
-    p.create_dataset("position/time", data=np.array([0.0, 1.0]))
-    p.create_dataset("charge", data=np.array([1.0, -1.0]))
+PYTHONPATH="$(dirname "$0")" /usr/bin/python3 - "$dir/ions.h5md" <<'PY' || fail "writing the H5MD input"
+import sys
+from h5md_file import write_unboxed
+write_unboxed(sys.argv[1], [[[9, 9, 9], [9, 9, 9]], [[0, 0, 0], [3, 0, 0]]], charges=[1.0, -1.0])
 PY
 "$kmol" potential "$dir/ions.h5md" --frame 1 --spacing 1 --origin -1 0 0 --counts 6 1 1 --units V --precision double \
   --out "$dir/h5md.dx" > "$dir/log" || fail "H5MD run: $(cat "$dir/log")"

@@ -43,15 +43,10 @@ PY
 printf 'ATOM      1  O   HOH A   1       0.000   0.000   0.000  1.00  0.00           O\nATOM      2  H1  HOH A   1       0.957   0.000   0.000  1.00  0.00           H\nATOM      3  H2  HOH A   1      -0.240   0.927   0.000  1.00  0.00           H\nEND\n' > "$dir/water.pdb"
 "$kmol" surf "$dir/water.pdb" --spacing 0.2 --device cpu --mesh "$dir/w.ply" > "$dir/log6" || fail "pdb: $(cat "$dir/log6")"
 grep -q 'closed' "$dir/log6" || fail "water surface not closed: $(cat "$dir/log6")"
-/usr/bin/python3 - "$dir/water.h5md" <<'PY' || fail "writing the H5MD input"
-import sys, h5py, numpy as np
-with h5py.File(sys.argv[1], "w") as f:
-    f.create_group("h5md").attrs["version"] = np.array([1, 1])
-    p = f.create_group("particles/all")
-    b = p.create_group("box"); b.attrs["dimension"] = 3; b.attrs["boundary"] = np.array([b"none"] * 3)
-    pos = p.create_group("position")
-    pos.create_dataset("value", data=np.array([[[0, 0, 0], [0.957, 0, 0], [-0.240, 0.927, 0]]] * 2, dtype=np.float32)).attrs["unit"] = "Angstrom"
-    pos.create_dataset("step", data=np.array([0, 1])); pos.create_dataset("time", data=np.array([0.0, 1.0]))
+PYTHONPATH="$(dirname "$0")" /usr/bin/python3 - "$dir/water.h5md" <<'PY' || fail "writing the H5MD input"
+import sys
+from h5md_file import write_unboxed
+write_unboxed(sys.argv[1], [[[0, 0, 0], [0.957, 0, 0], [-0.240, 0.927, 0]]] * 2)
 PY
 "$kmol" surf "$dir/water.h5md" --top "$dir/water.pdb" --frame 1 --spacing 0.2 --device cpu --mesh "$dir/h.ply" > "$dir/log7" ||
   fail "h5md: $(cat "$dir/log7")"
