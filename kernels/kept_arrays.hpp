@@ -8,8 +8,9 @@
 // fraction of the bus' speed, and page-locking a whole input takes longer than copying it, which
 // a one-shot call would pay in full. Page-locking even the ring takes longer than pageable copies
 // of a few hundred MB, so a set's first call copies pageable and the ring is made for its later
-// calls (a trajectory's frames after the first): a one-shot call pins nothing. All sets are
-// released when Kokkos finalizes (kmol/core/finalize_hooks.hpp).
+// calls (a trajectory's frames after the first): a one-shot call pins nothing. Results (maps)
+// come back the same way, through the ring the host threads copy one chunk out of while the next
+// crosses the bus. All sets are released when Kokkos finalizes (kmol/core/finalize_hooks.hpp).
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernels/empty_view.hpp"
@@ -76,6 +78,22 @@ class KeptArrays {
     return device;
   }
 
+  // n elements of `device` (in Memory) into host memory, once the space's queued work is done.
+  template <class V, class... Properties>
+  void copy_out(const ExecSpace& space, V* host, const Kokkos::View<V*, Properties...>& device,
+                std::size_t n) {
+    if (n == 0) return;
+#ifdef KOKKOS_ENABLE_CUDA
+    if constexpr (kStaged) {
+      download_in_chunks(space, host, device.data(), n * sizeof(V));
+      return;
+    }
+#endif
+    Kokkos::deep_copy(space, Kokkos::View<V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host, n),
+                      Kokkos::subview(device, std::make_pair(std::size_t(0), n)));
+    space.fence();
+  }
+
   // A set for the length of one call.
   class Lease {
    public:
@@ -97,6 +115,16 @@ class KeptArrays {
 #ifdef KOKKOS_ENABLE_CUDA
   static constexpr std::size_t kChunkBytes = std::size_t(16) << 20;
   static constexpr int kChunks = 2;
+  static constexpr int kCopyThreads = 8;
+
+  void make_ring() {
+    static constexpr CudaCheck check{"kept arrays: staging ring"};
+    if (ring_.extent(0) != 0) return;
+    ring_ = StagingBytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kmol::kept::ring"),
+                         kChunks * kChunkBytes);
+    for (cudaEvent_t& e : copied_)
+      check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "event");
+  }
 
   // Host bytes to device memory through the ring: the threads fill chunk k + 1 while chunk k is
   // copied; a chunk is refilled once the copy that last read it (this call's or an earlier one's)
@@ -108,12 +136,7 @@ class KeptArrays {
             "pageable copy");
       return;
     }
-    if (ring_.extent(0) == 0) {
-      ring_ = StagingBytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kmol::kept::ring"),
-                           kChunks * kChunkBytes);
-      for (cudaEvent_t& e : copied_)
-        check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "event");
-    }
+    make_ring();
     const cudaStream_t stream = space.cuda_stream();
     auto* out = static_cast<unsigned char*>(to);
     const auto* in = static_cast<const unsigned char*>(from);
@@ -121,9 +144,41 @@ class KeptArrays {
       const std::size_t size = std::min(kChunkBytes, bytes - first);
       unsigned char* chunk = ring_.data() + (k % kChunks) * kChunkBytes;
       check(cudaEventSynchronize(copied_[k % kChunks]), "wait for a chunk");
-      copy_in_parallel(chunk, in + first, size, 8);
+      copy_in_parallel(chunk, in + first, size, kCopyThreads);
       check(cudaMemcpyAsync(out + first, chunk, size, cudaMemcpyHostToDevice, stream), "copy");
       check(cudaEventRecord(copied_[k % kChunks], stream), "record a chunk's copy");
+    }
+  }
+
+  // Device bytes to host memory through the ring, queued behind the space's work: chunk k + 2
+  // crosses the bus into a slot as soon as the threads have copied chunk k out of it.
+  void download_in_chunks(const ExecSpace& space, void* to, const void* from, std::size_t bytes) {
+    static constexpr CudaCheck check{"kept arrays: download"};
+    if (ring_.extent(0) == 0 && leases_ == 1) {
+      check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToHost, space.cuda_stream()),
+            "pageable copy");
+      check(cudaStreamSynchronize(space.cuda_stream()), "pageable copy");
+      return;
+    }
+    make_ring();
+    const cudaStream_t stream = space.cuda_stream();
+    const std::size_t chunks = (bytes + kChunkBytes - 1) / kChunkBytes;
+    const auto size_of = [&](std::size_t k) {
+      return std::min(kChunkBytes, bytes - k * kChunkBytes);
+    };
+    const auto queue = [&](std::size_t k) {
+      check(cudaMemcpyAsync(ring_.data() + (k % kChunks) * kChunkBytes,
+                            static_cast<const unsigned char*>(from) + k * kChunkBytes, size_of(k),
+                            cudaMemcpyDeviceToHost, stream),
+            "copy");
+      check(cudaEventRecord(copied_[k % kChunks], stream), "record a chunk's copy");
+    };
+    for (std::size_t k = 0; k < std::min<std::size_t>(kChunks, chunks); ++k) queue(k);
+    for (std::size_t k = 0; k < chunks; ++k) {
+      check(cudaEventSynchronize(copied_[k % kChunks]), "wait for a chunk");
+      copy_in_parallel(static_cast<unsigned char*>(to) + k * kChunkBytes,
+                       ring_.data() + (k % kChunks) * kChunkBytes, size_of(k), kCopyThreads);
+      if (k + kChunks < chunks) queue(k + kChunks);
     }
   }
 

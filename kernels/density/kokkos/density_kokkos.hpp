@@ -13,6 +13,7 @@
 #include "kernels/density/implementations.hpp"
 #include "kernels/density/job.hpp"
 #include "kernels/empty_view.hpp"
+#include "kernels/kept_arrays.hpp"
 
 namespace kmol::density {
 
@@ -191,21 +192,25 @@ void density_kokkos(const ExecSpace& space, const DensityJob& job,
 
 namespace kmol {
 
-// A slab into host memory: computed into a view of the space, then copied.
+// A slab into host memory: computed there by spaces that reach it, otherwise into a kept view of
+// the space and copied out through page-locked chunks (kept_arrays.hpp).
 template <>
 struct DensityRunner<DensityImpl::kokkos> {
   template <class ExecSpace, class Out>
   static std::string run(const ExecSpace& space, const density::DensityJob& job,
                          const density::DeviceAtoms<typename ExecSpace::memory_space>& atoms,
                          Out* host_out) {
-    const std::int64_t points = job.slab_points();
-    Kokkos::View<Out*, typename ExecSpace::memory_space> out(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::map")), points);
-    density::density_kokkos(space, job, atoms, out);
-    Kokkos::deep_copy(
-        space, Kokkos::View<Out*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(host_out, points),
-        out);
-    space.fence();
+    using Memory = typename ExecSpace::memory_space;
+    const std::size_t points = std::size_t(job.slab_points());
+    if constexpr (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
+      density::density_kokkos(space, job, atoms, Kokkos::View<Out*, Memory>(host_out, points));
+      space.fence();
+    } else {
+      typename KeptArrays<ExecSpace>::Lease kept;
+      const auto out = kept->template array<Out>("density_map", points);
+      density::density_kokkos(space, job, atoms, Kokkos::View<Out*, Memory>(out.data(), points));
+      kept->copy_out(space, host_out, out, points);
+    }
     return "kokkos: " + std::to_string(density::points_per_thread) +
            " points per thread, cells of " + std::to_string(job.cut) + " A";
   }
