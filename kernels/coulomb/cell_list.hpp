@@ -1,6 +1,7 @@
 #pragma once
-// Atoms sorted into cubic cells at least one cutoff wide (counting sort on the host), so a point
-// finds every atom within the cutoff in its own and the 26 neighbouring cells.
+// Atoms sorted into cubic cells a third of the cutoff wide (counting sort on the host): the cells
+// whose span comes within the cutoff of a few-angstrom region of points hold about twice the
+// atoms of the points' spheres (27 cells a cutoff wide would hold six times as many).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -20,14 +21,16 @@ struct CellList {
   std::int64_t cell_count() const { return cells[0] * cells[1] * cells[2]; }
 };
 
-// The side of the cells for atoms within [lo, hi]: the cutoff, or wider when a fine cutoff would
-// make far more cells than atoms.
+constexpr int cells_per_cutoff = 3;
+
+// The side of the cells for atoms within [lo, hi]: a third of the cutoff, or wider when a fine
+// cutoff would make far more cells than atoms.
 template <class T>
 T cell_side(const CoulombJob<T>& job, const T (&lo)[3], const T (&hi)[3]) {
   const double volume =
       double(hi[0] - lo[0] + 1) * double(hi[1] - lo[1] + 1) * double(hi[2] - lo[2] + 1);
   const double max_cells = 8.0 * double(job.n) + 4096;
-  return std::max(job.cutoff, T(std::cbrt(volume / max_cells)));
+  return std::max(job.cutoff / T(cells_per_cutoff), T(std::cbrt(volume / max_cells)));
 }
 
 // Cells of side cell_side(), atoms in index order within each.

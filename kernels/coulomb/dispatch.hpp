@@ -33,9 +33,12 @@ PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>&
   // Resident atoms on a host space are host memory, which the host implementation reads as given.
   CoulombJob<T> job =
       prepare_coulomb(input, settings, input.resident && map.impl_used == CoulombImpl::kokkos);
-  // The CUDA cutoff path stores every point; zeroing the map for it would be a pass over tens of
-  // MB.
-  if (map.impl_used == CoulombImpl::cuda && settings.method == CoulombMethod::cutoff)
+  // The CUDA cutoff path and the kokkos path on a whole lattice store every point; zeroing the
+  // map for them would be a pass over tens of MB.
+  const bool stores_every_point =
+      (map.impl_used == CoulombImpl::cuda && settings.method == CoulombMethod::cutoff) ||
+      (map.impl_used == CoulombImpl::kokkos && points == settings.lattice.points());
+  if (stores_every_point)
     map.values.resize(std::size_t(settings.lattice.points()));
   else
     map.values.assign(std::size_t(settings.lattice.points()), T(0));

@@ -3,7 +3,8 @@
 // job's host arrays, or, for a resident job, checked and prepared where the caller's arrays are
 // with the host preparation's arithmetic (validation.cpp), so both give the same bits. The cutoff
 // method's cell list likewise: sorted on the host, or on the space by the same rule (cells of the
-// same size, atoms in index order within a cell).
+// same size, atoms in index order within a cell). Each atom is one record (x, y, z, q), which a
+// GPU thread reads with a single load.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -16,17 +17,20 @@
 #include "kernels/coulomb/cell_list.hpp"
 #include "kernels/coulomb/job.hpp"
 #include "kernels/empty_view.hpp"
+#include "kernels/kept_arrays.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/math.hpp"
 
 namespace kmol::coulomb {
 
-template <class T, class Memory>
-struct SpaceAtoms {
-  using Reals = Kokkos::View<const T*, Memory>;
-  Reals x = empty_view<Reals>(), y = empty_view<Reals>(), z = empty_view<Reals>(),
-        q = empty_view<Reals>();
+// Position relative to the lattice origin and charge with the unit factors folded in.
+template <class T>
+struct alignas(4 * sizeof(T)) AtomRecord {
+  T x, y, z, q;
 };
+
+template <class T, class Memory>
+using SpaceAtoms = Kokkos::View<const AtomRecord<T>*, Memory>;
 
 template <class T, class Memory>
 struct SpaceCellList {
@@ -34,22 +38,35 @@ struct SpaceCellList {
   std::int64_t cells[3] = {1, 1, 1};
   using Starts = Kokkos::View<const std::int64_t*, Memory>;
   Starts start = empty_view<Starts>();  // cell c: atoms start(c) .. start(c+1)-1
-  SpaceAtoms<T, Memory> atoms;          // in cell order
+  SpaceAtoms<T, Memory> atoms = empty_view<SpaceAtoms<T, Memory>>();  // in cell order
 };
-
-template <class Memory, class V>
-Kokkos::View<const V*, Memory> to_space(const std::vector<V>& host, const char* label) {
-  Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-                               host.size());
-  Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                             host.data(), host.size()));
-  return out;
-}
 
 template <class Memory, class V>
 Kokkos::View<V*, Memory> uninitialised(const char* label, std::int64_t n) {
   return Kokkos::View<V*, Memory>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+}
+
+// Records of host arrays of coordinates and charges: uploaded as they are (through the kept
+// staging ring on GPUs), then interleaved on the space.
+template <class ExecSpace, class T>
+SpaceAtoms<T, typename ExecSpace::memory_space> records_of(const ExecSpace& space,
+                                                           KeptArrays<ExecSpace>& kept,
+                                                           const std::vector<T> (&coords)[3],
+                                                           const std::vector<T>& charges) {
+  using Memory = typename ExecSpace::memory_space;
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  const std::size_t n = charges.size();
+  const auto x = kept.copy_in(space, "coulomb_x", coords[0].data(), n);
+  const auto y = kept.copy_in(space, "coulomb_y", coords[1].data(), n);
+  const auto z = kept.copy_in(space, "coulomb_z", coords[2].data(), n);
+  const auto q = kept.copy_in(space, "coulomb_q", charges.data(), n);
+  const auto out = kept.template array<AtomRecord<T>>("coulomb_atoms", n);
+  Kokkos::parallel_for(
+      "kmol::coulomb::records", Range(space, 0, std::int64_t(n)), KOKKOS_LAMBDA(std::int64_t a) {
+        out(a) = AtomRecord<T>{x(a), y(a), z(a), q(a)};
+      });
+  return SpaceAtoms<T, Memory>(out.data(), n);
 }
 
 // A resident job's atoms relative to the lattice origin and its charges with the unit (and mdh)
@@ -104,34 +121,26 @@ SpaceAtoms<T, typename ExecSpace::memory_space> resident_atoms(const ExecSpace& 
                           d.data(), d.size()));
     space.fence();
   }
-  auto x = uninitialised<Memory, T>("kmol::coulomb::x", n);
-  auto y = uninitialised<Memory, T>("kmol::coulomb::y", n);
-  auto z = uninitialised<Memory, T>("kmol::coulomb::z", n);
-  auto q = uninitialised<Memory, T>("kmol::coulomb::q", n);
+  auto out = uninitialised<Memory, AtomRecord<T>>("kmol::coulomb::atoms", n);
   const double o0 = job.origin[0], o1 = job.origin[1], o2 = job.origin[2];
   Kokkos::parallel_for(
       "kmol::coulomb::resident_atoms", Range(space, 0, n), KOKKOS_LAMBDA(std::int64_t a) {
         const Vec3<T> p = positions(a);
-        x(a) = T(double(p.x) - o0);
-        y(a) = T(double(p.y) - o1);
-        z(a) = T(double(p.z) - o2);
         const double charge = double(charges(a));
         const double folded = mdh ? charge * growth(a) / denominator(a) : charge;
-        q(a) = T(folded * scale);
+        out(a) = AtomRecord<T>{T(double(p.x) - o0), T(double(p.y) - o1), T(double(p.z) - o2),
+                               T(folded * scale)};
       });
-  return {x, y, z, q};
+  return out;
 }
 
 // The atoms in the execution space's memory, as the job holds them or prepared there.
 template <class ExecSpace, class T>
 SpaceAtoms<T, typename ExecSpace::memory_space> space_atoms(const ExecSpace& space,
+                                                            KeptArrays<ExecSpace>& kept,
                                                             const CoulombJob<T>& job) {
-  using Memory = typename ExecSpace::memory_space;
   if (job.resident) return resident_atoms(space, job);
-  return {to_space<Memory>(job.coords[0], "kmol::coulomb::x"),
-          to_space<Memory>(job.coords[1], "kmol::coulomb::y"),
-          to_space<Memory>(job.coords[2], "kmol::coulomb::z"),
-          to_space<Memory>(job.charges, "kmol::coulomb::q")};
+  return records_of(space, kept, job.coords, job.charges);
 }
 
 // build_cell_list's cells and order computed on the space from atoms already there: the bounds
@@ -144,17 +153,16 @@ SpaceCellList<T, typename ExecSpace::memory_space> space_cell_list(
   using Memory = typename ExecSpace::memory_space;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const std::int64_t n = job.n;
-  const Kokkos::View<const T*, Memory> axis[3] = {atoms.x, atoms.y, atoms.z};
   SpaceCellList<T, Memory> list;
   T lo[3], hi[3];
   for (int d = 0; d < 3; ++d) {
-    const auto c = axis[d];
     Kokkos::MinMaxScalar<T> bounds;
     Kokkos::parallel_reduce(
         "kmol::coulomb::cell_bounds", Range(space, 0, n),
         KOKKOS_LAMBDA(std::int64_t a, Kokkos::MinMaxScalar<T> & b) {
-          if (c(a) < b.min_val) b.min_val = c(a);
-          if (c(a) > b.max_val) b.max_val = c(a);
+          const T c = d == 0 ? atoms(a).x : d == 1 ? atoms(a).y : atoms(a).z;
+          if (c < b.min_val) b.min_val = c;
+          if (c > b.max_val) b.max_val = c;
         },
         Kokkos::MinMax<T>(bounds));
     lo[d] = bounds.min_val;
@@ -168,32 +176,24 @@ SpaceCellList<T, typename ExecSpace::memory_space> space_cell_list(
   const std::int64_t n0 = list.cells[0], n1 = list.cells[1], n2 = list.cells[2];
   const std::int64_t cells = n0 * n1 * n2;
   const T side = list.side, l0 = lo[0], l1 = lo[1], l2 = lo[2];
-  const auto x = atoms.x, y = atoms.y, z = atoms.z, q = atoms.q;
   auto cell_of = uninitialised<Memory, std::int64_t>("kmol::coulomb::cell_of", n);
   Kokkos::parallel_for(
       "kmol::coulomb::cell_of", Range(space, 0, n), KOKKOS_LAMBDA(std::int64_t a) {
-        const std::int64_t c0 = math::min(n0 - 1, std::int64_t((x(a) - l0) / side));
-        const std::int64_t c1 = math::min(n1 - 1, std::int64_t((y(a) - l1) / side));
-        const std::int64_t c2 = math::min(n2 - 1, std::int64_t((z(a) - l2) / side));
+        const AtomRecord<T> r = atoms(a);
+        const std::int64_t c0 = math::min(n0 - 1, std::int64_t((r.x - l0) / side));
+        const std::int64_t c1 = math::min(n1 - 1, std::int64_t((r.y - l1) / side));
+        const std::int64_t c2 = math::min(n2 - 1, std::int64_t((r.z - l2) / side));
         cell_of(a) = (c2 * n1 + c1) * n0 + c0;
       });
   const auto sorted = order_by_cell(space, Kokkos::View<const std::int64_t*, Memory>(cell_of),
                                     cells, "kmol::coulomb::cell");
   const auto start = sorted.start, order = sorted.order;
-  auto sx = uninitialised<Memory, T>("kmol::coulomb::cell_x", n);
-  auto sy = uninitialised<Memory, T>("kmol::coulomb::cell_y", n);
-  auto sz = uninitialised<Memory, T>("kmol::coulomb::cell_z", n);
-  auto sq = uninitialised<Memory, T>("kmol::coulomb::cell_q", n);
+  auto sorted_atoms = uninitialised<Memory, AtomRecord<T>>("kmol::coulomb::cell_atoms", n);
   Kokkos::parallel_for(
-      "kmol::coulomb::cell_gather", Range(space, 0, n), KOKKOS_LAMBDA(std::int64_t s) {
-        const std::int64_t a = order(s);
-        sx(s) = x(a);
-        sy(s) = y(a);
-        sz(s) = z(a);
-        sq(s) = q(a);
-      });
+      "kmol::coulomb::cell_gather", Range(space, 0, n),
+      KOKKOS_LAMBDA(std::int64_t s) { sorted_atoms(s) = atoms(order(s)); });
   list.start = start;
-  list.atoms = {sx, sy, sz, sq};
+  list.atoms = sorted_atoms;
   return list;
 }
 
@@ -201,6 +201,7 @@ SpaceCellList<T, typename ExecSpace::memory_space> space_cell_list(
 // resident job.
 template <class ExecSpace, class T>
 SpaceCellList<T, typename ExecSpace::memory_space> space_cells(const ExecSpace& space,
+                                                               KeptArrays<ExecSpace>& kept,
                                                                const CoulombJob<T>& job) {
   using Memory = typename ExecSpace::memory_space;
   if (job.resident) return space_cell_list(space, job, resident_atoms(space, job));
@@ -211,11 +212,10 @@ SpaceCellList<T, typename ExecSpace::memory_space> space_cells(const ExecSpace& 
     list.cells[d] = host.cells[d];
   }
   list.side = host.side;
-  list.start = to_space<Memory>(host.start, "kmol::coulomb::cell_start");
-  list.atoms = {to_space<Memory>(host.coords[0], "kmol::coulomb::x"),
-                to_space<Memory>(host.coords[1], "kmol::coulomb::y"),
-                to_space<Memory>(host.coords[2], "kmol::coulomb::z"),
-                to_space<Memory>(host.charges, "kmol::coulomb::q")};
+  const auto start =
+      kept.copy_in(space, "coulomb_cell_start", host.start.data(), host.start.size());
+  list.start = Kokkos::View<const std::int64_t*, Memory>(start.data(), host.start.size());
+  list.atoms = records_of(space, kept, host.coords, host.charges);
   return list;
 }
 
