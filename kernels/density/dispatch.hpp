@@ -21,7 +21,6 @@ namespace kmol {
 template <class ExecSpace>
 DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
                             const DensitySettings& settings) {
-  using Memory = typename ExecSpace::memory_space;
   Kokkos::Profiling::pushRegion("kmol::gaussian_density");
   density::DensityJob job = density::prepare_density(input, settings);
   DensityMap map;
@@ -29,7 +28,7 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
   map.impl_used = choose_density_impl(platform_of<ExecSpace>(), settings.impl, input.resident);
   const auto atoms = input.resident
                          ? density::resident_atoms(space, input, settings, job)
-                         : density::upload_atoms<Memory>(job, map.impl_used == DensityImpl::kokkos);
+                         : density::upload_atoms(space, job, map.impl_used == DensityImpl::kokkos);
   const bool half = settings.storage == DensityStorage::half;
   const std::int64_t nz = job.counts[2], plane = job.counts[0] * job.counts[1];
   if (half)

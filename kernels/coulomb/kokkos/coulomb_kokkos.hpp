@@ -44,9 +44,9 @@ void store_points(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const Cou
   }
 }
 
-// Points a thread takes along x: two AVX2 vectors of floats for all atoms (each atom's load and
-// y, z distances serve more points), one for the cutoff (whose atoms in reach grow with the run).
-constexpr int all_atoms_run = 16, cutoff_run = 8;
+// Points a thread takes along x: two AVX2 vectors of floats, so that each atom's load and y, z
+// distances serve more points (longer runs bring the cutoff more atoms out of reach).
+constexpr int run_length = 16;
 
 template <int L, class T>
 KOKKOS_INLINE_FUNCTION void run_points(const std::int64_t ijk[3], T h, T (&px)[L], T& py, T& pz) {
@@ -66,7 +66,7 @@ void all_atoms(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const Coulom
       KOKKOS_LAMBDA(const std::int64_t r) {
         std::int64_t ijk[3], p0;
         const int length = table.locate_run(r, ijk, p0);
-        constexpr int P = all_atoms_run;
+        constexpr int P = run_length;
         T px[P], py, pz;
         run_points(ijk, h, px, py, pz);
         coulomb::Accumulators<T, Compensated, P> sums;
@@ -134,7 +134,7 @@ void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob
   // A team per region: one thread per run on GPUs, one thread for all of them on CPUs, which
   // then walks the region's cells once. Each run's partial sums wait in team scratch while the
   // team moves from one row of cells to the next.
-  constexpr int P = cutoff_run, Slots = Compensated ? 2 * P + 2 : P + 2;  // sums, carries, y, z
+  constexpr int P = run_length, Slots = Compensated ? 2 * P + 2 : P + 2;  // sums, carries, y, z
   const bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
   Policy policy(space, runs.runs() / per_region, host ? 1 : per_region);
   policy.set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(Slots, per_region)));
@@ -226,8 +226,7 @@ void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob
 template <class ExecSpace, class T>
 std::string coulomb_kokkos(const ExecSpace& space, const CoulombJob<T>& job) {
   const bool cutoff = job.method == CoulombMethod::cutoff;
-  const int run = cutoff ? coulomb_detail::cutoff_run : coulomb_detail::all_atoms_run;
-  const auto table = coulomb::PointTable::of(job, run);
+  const auto table = coulomb::PointTable::of(job, coulomb_detail::run_length);
   typename KeptArrays<ExecSpace>::Lease kept;
   const auto kept_out = kept->template array<T>("coulomb_map", std::size_t(table.points()));
   const coulomb_detail::Values<ExecSpace, T> out(kept_out.data(), table.points());
@@ -247,7 +246,7 @@ std::string coulomb_kokkos(const ExecSpace& space, const CoulombJob<T>& job) {
   return std::string("kokkos: ") +
          (cutoff ? "cell rows in reach of regions of " + rows + "x" + rows + " runs"
                  : "all atoms") +
-         ", runs of " + std::to_string(run) + " points per thread";
+         ", runs of " + std::to_string(coulomb_detail::run_length) + " points per thread";
 }
 
 template <>

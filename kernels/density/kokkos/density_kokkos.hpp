@@ -17,22 +17,33 @@
 
 namespace kmol::density {
 
+// An atom as the sums read it, in one load on GPUs.
+struct alignas(16) CellAtom {
+  float x, y, z, factor;
+};
+
 template <class Memory>
 struct DeviceCells {
   using Starts = Kokkos::View<std::int64_t*, Memory>;
+  using Atoms = Kokkos::View<CellAtom*, Memory>;
   using Floats = Kokkos::View<float*, Memory>;
   Starts starts = empty_view<Starts>();  // cells + 1
-  // Atoms in cell order; height: if any.
-  Floats x = empty_view<Floats>(), y = empty_view<Floats>(), z = empty_view<Floats>(),
-         factor = empty_view<Floats>(), height = empty_view<Floats>();
+  Atoms atoms = empty_view<Atoms>();     // in cell order
+  Floats height = empty_view<Floats>();  // in cell order, if any
 };
 
-template <class Memory, class V>
-Kokkos::View<V*, Memory> upload(const std::vector<V>& host, const char* label) {
-  Kokkos::View<V*, Memory> out(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-                               host.size());
-  Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                             host.data(), host.size()));
+// A device copy of a host array: through the kept page-locked ring on GPUs (a pageable copy
+// crawls through the driver's bounce buffer), then into an array of its own.
+template <class ExecSpace, class V>
+Kokkos::View<V*, typename ExecSpace::memory_space> upload(const ExecSpace& space,
+                                                          const std::vector<V>& host,
+                                                          const char* label) {
+  Kokkos::View<V*, typename ExecSpace::memory_space> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), host.size());
+  typename KeptArrays<ExecSpace>::Lease kept;
+  const auto staged = kept->copy_in(space, "density_upload", host.data(), host.size());
+  Kokkos::deep_copy(space, out, staged);
+  space.fence();
   return out;
 }
 
@@ -45,17 +56,18 @@ struct DeviceAtoms {
 };
 
 // The atoms' arrays in Memory, or zero-length ones where no kernel reads them.
-template <class Memory>
-DeviceAtoms<Memory> upload_atoms(const DensityJob& job, bool needed) {
+template <class ExecSpace>
+DeviceAtoms<typename ExecSpace::memory_space> upload_atoms(const ExecSpace& space,
+                                                           const DensityJob& job, bool needed) {
   const std::vector<float> none;
   const auto& pick = [&](const std::vector<float>& v) -> const std::vector<float>& {
     return needed ? v : none;
   };
-  return {upload<Memory>(pick(job.coords[0]), "kmol::density::x"),
-          upload<Memory>(pick(job.coords[1]), "kmol::density::y"),
-          upload<Memory>(pick(job.coords[2]), "kmol::density::z"),
-          upload<Memory>(pick(job.factors), "kmol::density::factor"),
-          upload<Memory>(pick(job.heights), "kmol::density::height")};
+  return {upload(space, pick(job.coords[0]), "kmol::density::x"),
+          upload(space, pick(job.coords[1]), "kmol::density::y"),
+          upload(space, pick(job.coords[2]), "kmol::density::z"),
+          upload(space, pick(job.factors), "kmol::density::factor"),
+          upload(space, pick(job.heights), "kmol::density::height")};
 }
 
 template <class ExecSpace>
@@ -82,30 +94,22 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(
                                     cells, "kmol::density::cell");
   const auto starts = sorted.start, order = sorted.order;
   const std::int64_t placed = order.extent(0);
-  auto alloc = [placed](const char* label) {
-    return Kokkos::View<float*, Memory>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), placed);
-  };
   const bool weighted = atoms.height.extent(0) > 0;
   const DeviceCells<Memory> out{
       starts,
-      alloc("kmol::density::cell_x"),
-      alloc("kmol::density::cell_y"),
-      alloc("kmol::density::cell_z"),
-      alloc("kmol::density::cell_factor"),
+      Kokkos::View<CellAtom*, Memory>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::cell_atoms")),
+          placed),
       Kokkos::View<float*, Memory>(Kokkos::view_alloc(Kokkos::WithoutInitializing,
                                                       std::string("kmol::density::cell_height")),
                                    weighted ? placed : 0)};
-  const auto sx = out.x, sy = out.y, sz = out.z, sf = out.factor, sh = out.height, f = atoms.factor,
-             h = atoms.height;
+  const auto gathered = out.atoms;
+  const auto sh = out.height, f = atoms.factor, h = atoms.height;
   Kokkos::parallel_for(
       "kmol::density::cell_gather", Kokkos::RangePolicy<ExecSpace>(space, 0, placed),
       KOKKOS_LAMBDA(const std::int64_t s) {
         const std::int64_t a = order(s);
-        sx(s) = x(a);
-        sy(s) = y(a);
-        sz(s) = z(a);
-        sf(s) = f(a);
+        gathered(s) = CellAtom{x(a), y(a), z(a), f(a)};
         if (weighted) sh(s) = h(a);
       });
   return out;
@@ -122,17 +126,27 @@ void sum_slab(const ExecSpace& space, const DensityJob& job,
               const DeviceCells<typename ExecSpace::memory_space>& cells,
               Kokkos::View<Out*, typename ExecSpace::memory_space> out) {
   constexpr int P = points_per_thread;
+  // Consecutive threads take tiles of tile_runs runs by tile_rows rows: a GPU warp's runs then
+  // lie close together and walk mostly the same cells.
+  constexpr int tile_runs = 8, tile_rows = 4, tile = tile_runs * tile_rows;
   const CellGrid grid = job.cells;
   const std::int64_t nx = job.counts[0], ny = job.counts[1], k0 = job.k_begin;
-  const std::int64_t runs = (nx + P - 1) / P, threads = runs * ny * (job.k_end - job.k_begin);
+  const std::int64_t runs = (nx + P - 1) / P, tiles_x = (runs + tile_runs - 1) / tile_runs,
+                     tiles_y = (ny + tile_rows - 1) / tile_rows;
+  const std::int64_t threads = tiles_x * tiles_y * tile * (job.k_end - job.k_begin);
   const float hx = job.spacing[0], hy = job.spacing[1], hz = job.spacing[2], cut = job.cut,
               limit = job.limit;
   const auto starts = cells.starts;
-  const auto x = cells.x, y = cells.y, z = cells.z, factor = cells.factor, height = cells.height;
+  const auto atoms = cells.atoms;
+  const auto height = cells.height;
   Kokkos::parallel_for(
       "kmol::density::sum", Kokkos::RangePolicy<ExecSpace>(space, 0, threads),
       KOKKOS_LAMBDA(const std::int64_t t) {
-        const std::int64_t run = t % runs, j = (t / runs) % ny, kk = t / (runs * ny);
+        const std::int64_t lane = t % tile, tile_index = t / tile;
+        const std::int64_t run = tile_index % tiles_x * tile_runs + lane % tile_runs;
+        const std::int64_t j = tile_index / tiles_x % tiles_y * tile_rows + lane / tile_runs;
+        const std::int64_t kk = tile_index / (tiles_x * tiles_y);
+        if (run >= runs || j >= ny) return;
         const std::int64_t i0 = run * P;
         float px[P], sum[P];
         for (int p = 0; p < P; ++p) {
@@ -154,13 +168,14 @@ void sum_slab(const ExecSpace& space, const DensityJob& job,
             // Cells lo[0]..hi[0] of a row are contiguous in the sorted arrays.
             const std::int64_t begin = starts(row + lo[0]), end = starts(row + hi[0] + 1);
             for (std::int64_t s = begin; s < end; ++s) {
-              const float dy = y(s) - py, dz = z(s) - pz, f = factor(s);
+              const CellAtom atom = atoms(s);
+              const float dy = atom.y - py, dz = atom.z - pz;
               const float dyz = math::fma(dy, dy, dz * dz);
-              if (dyz * f > limit) continue;
-              const float ax = x(s), h = Weighted ? height(s) : 1.0f;
+              if (dyz * atom.factor > limit) continue;
+              const float h = Weighted ? height(s) : 1.0f;
               for (int p = 0; p < P; ++p) {
-                const float dx = ax - px[p];
-                const float term = gaussian_term(math::fma(dx, dx, dyz), f, limit);
+                const float dx = atom.x - px[p];
+                const float term = gaussian_term(math::fma(dx, dx, dyz), atom.factor, limit);
                 if constexpr (Weighted)
                   sum[p] = math::fma(h, term, sum[p]);
                 else
