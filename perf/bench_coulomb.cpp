@@ -119,9 +119,8 @@ void register_space(const std::string& space, const std::vector<Problem>& proble
                              s.faces_only, s.lattice.spacing[0],       s.cutoff};
     for (CoulombImpl impl : {CoulombImpl::host, CoulombImpl::cuda, CoulombImpl::kokkos}) {
       if (!coulomb_refusal(impl, shape, platform).empty()) continue;
-      // The portable cell list gathers 27 whole cells per point: minutes on the full box on 2
-      // cores, so on CPUs it is compared with the others on a slab of the box (points/s do not
-      // depend on it).
+      // The portable cutoff on the full box takes tens of seconds a map on 2 cores, so on CPUs it
+      // is compared with the others on a slab of the box (points/s do not depend on it).
       if (impl == CoulombImpl::kokkos && platform == Platform::host &&
           p.too_slow_for_portable_on_host)
         continue;

@@ -45,8 +45,9 @@ void store_points(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const Cou
 }
 
 // Points a thread takes along x: two AVX2 vectors of floats, so that each atom's load and y, z
-// distances serve more points (longer runs bring the cutoff more atoms out of reach).
-constexpr int run_length = 16;
+// distances serve more points (longer runs bring the cutoff more atoms out of reach); mdh runs
+// are one vector long, since the faces of its boundary maps normal to x are one point wide.
+constexpr int run_length = 16, mdh_run_length = 8;
 
 template <int L, class T>
 KOKKOS_INLINE_FUNCTION void run_points(const std::int64_t ijk[3], T h, T (&px)[L], T& py, T& pz) {
@@ -66,7 +67,7 @@ void all_atoms(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const Coulom
       KOKKOS_LAMBDA(const std::int64_t r) {
         std::int64_t ijk[3], p0;
         const int length = table.locate_run(r, ijk, p0);
-        constexpr int P = run_length;
+        constexpr int P = Mdh ? mdh_run_length : run_length;
         T px[P], py, pz;
         run_points(ijk, h, px, py, pz);
         coulomb::Accumulators<T, Compensated, P> sums;
@@ -226,13 +227,14 @@ void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob
 template <class ExecSpace, class T>
 std::string coulomb_kokkos(const ExecSpace& space, const CoulombJob<T>& job) {
   const bool cutoff = job.method == CoulombMethod::cutoff;
-  const auto table = coulomb::PointTable::of(job, coulomb_detail::run_length);
+  const bool mdh = job.method == CoulombMethod::mdh;
+  const int run = mdh ? coulomb_detail::mdh_run_length : coulomb_detail::run_length;
+  const auto table = coulomb::PointTable::of(job, run);
   typename KeptArrays<ExecSpace>::Lease kept;
   const auto kept_out = kept->template array<T>("coulomb_map", std::size_t(table.points()));
   const coulomb_detail::Values<ExecSpace, T> out(kept_out.data(), table.points());
   if (cutoff && job.compensated) coulomb_detail::cells<true>(space, *kept, job, table, out);
   if (cutoff && !job.compensated) coulomb_detail::cells<false>(space, *kept, job, table, out);
-  const bool mdh = job.method == CoulombMethod::mdh;
   if (!cutoff && mdh && job.compensated)
     coulomb_detail::all_atoms<true, true>(space, *kept, job, table, out);
   if (!cutoff && mdh && !job.compensated)
@@ -246,7 +248,7 @@ std::string coulomb_kokkos(const ExecSpace& space, const CoulombJob<T>& job) {
   return std::string("kokkos: ") +
          (cutoff ? "cell rows in reach of regions of " + rows + "x" + rows + " runs"
                  : "all atoms") +
-         ", runs of " + std::to_string(coulomb_detail::run_length) + " points per thread";
+         ", runs of " + std::to_string(run) + " points per thread";
 }
 
 template <>
