@@ -14,6 +14,7 @@
 #include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
 #include "support/lj_oracle.hpp"
+#include "support/test_sizes.hpp"
 
 namespace {
 
@@ -155,15 +156,17 @@ double energy_drift(kmol::MdSimulation<ExecSpace, T>& md, int samples, int every
 }
 
 KMOL_BACKEND_TEST(Md, NveConservesEnergyAndMomentum) {
-  MdState start = kmol::fcc_lattice({6, 6, 6}, 0.8442);
+  // 864 atoms and 1,000 steps here (the 10^4-step check is the long test
+  // MdLong.NveDriftTenThousandSteps); under the sanitizers 500 atoms and 100 steps a precision.
+  const int side = kmol::test::sized(6, 5), every = kmol::test::sized(20, 10);
+  MdState start = kmol::fcc_lattice({side, side, side}, 0.8442);
   kmol::maxwell_boltzmann(start, 0.72, 11);
   MdSettings settings;  // dt 0.005, r_c 2.5, skin 0.3
   kmol::MdSimulation<ExecSpace, double> md(ExecSpace(), start, settings);
   EXPECT_NEAR(md.thermo().temperature, 0.72, 1e-12);
-  // 1,000 steps here (the 10^4-step check is the long test MdLong.NveDriftTenThousandSteps).
-  EXPECT_LT(energy_drift(md, 50, 20), 1e-4) << "double precision";
+  EXPECT_LT(energy_drift(md, kmol::test::sized(50, 10), every), 1e-4) << "double precision";
   kmol::MdSimulation<ExecSpace, float> single(ExecSpace(), start, settings);
-  EXPECT_LT(energy_drift(single, 25, 20), 2e-3) << "single precision";
+  EXPECT_LT(energy_drift(single, kmol::test::sized(25, 10), every), 2e-3) << "single precision";
 }
 
 KMOL_BACKEND_TEST(Md, ThermostatsReachTheirTemperature) {

@@ -12,6 +12,7 @@
 #include "kernels/pair_histogram/validation.hpp"
 #include "support/backend_test.hpp"
 #include "support/pair_histogram_oracle.hpp"
+#include "support/test_sizes.hpp"
 
 namespace {
 
@@ -115,18 +116,24 @@ KMOL_BACKEND_TEST(PairHistogramCells, BothSchemesMatchTheOracleOnEveryPath) {
 }
 
 KMOL_BACKEND_TEST(PairHistogramCells, CountsBeyond32BitsInOneBinAreExact) {
-  // 65,600 x 65,600 coincident points in a periodic box: 4,303,360,000 pairs in bin 0, all in one
-  // cell, more than 2^32; one team counts them, flushing its 32-bit histogram.
+  // n x n coincident points in a periodic box, all in bin 0 of one cell: one team counts them,
+  // flushing its 32-bit histogram whenever the next round of pairs could wrap it. Full size:
+  // 65,600^2 = 4,303,360,000 pairs, beyond 2^32. Under the sanitizers: 2,000^2 pairs with the
+  // team's capacity lowered to 100,000 increments, so the same flushes come about 40 times.
   if (kmol::runs_on_host<ExecSpace>)
     GTEST_SKIP() << "CPU spaces count the cell path in 64-bit per-thread histograms";
-  const std::int64_t n = 65600;
+  const std::int64_t n = kmol::test::sized<std::int64_t>(65600, 2000);
+  const std::uint64_t capacity =
+      kmol::test::sized<std::uint64_t>(kmol::private_count_capacity, 100000);
   const std::vector<Vec3<float>> xyz(n, Vec3<float>{1, 1, 1});
   PairHistogramSettings s;
   s.box = BoxSpec::orthorhombic(20, 20, 20);
   s.r_max = 1;
   s.n_bins = 4;
   s.impl = kmol::PairHistogramImpl::cells;
-  const auto got =
-      kmol::pair_histogram(ExecSpace(), kmol::two_sets(xyz.data(), n, xyz.data(), n), s);
-  EXPECT_EQ(got.at(0, 0), std::uint64_t(n) * std::uint64_t(n)) << got.launch;
+  kmol::PreparedPairHistogram<float> prepared;
+  kmol::prepare_pair_histogram(kmol::two_sets(xyz.data(), n, xyz.data(), n), s, prepared);
+  const std::string how =
+      kmol::pair_histogram_cells(ExecSpace(), prepared.job, CellScheme::cell_teams, capacity);
+  EXPECT_EQ(prepared.result.at(0, 0), std::uint64_t(n) * std::uint64_t(n)) << how;
 }

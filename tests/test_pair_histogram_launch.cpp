@@ -10,6 +10,7 @@
 #include "kmol/core/errors.hpp"
 #include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
+#include "support/test_sizes.hpp"
 
 namespace {
 
@@ -52,9 +53,12 @@ KMOL_BACKEND_TEST(PairHistogramLaunch, ForcedCudaLaunchesCountTheSame) {
   if constexpr (kmol::runs_on_host<ExecSpace>) {
     GTEST_SKIP() << "the forced launch parameters are knobs of the cuda implementation";
   } else {
-    const auto a = cube(3000, 2), b = cube(2500, 3);
-    const auto two = kmol::two_sets(a.data(), 3000, b.data(), 2500);
-    const auto one = kmol::one_set(a.data(), 3000);
+    // Under the sanitizers 600 x 500 atoms: still several tiles of 100 and windows of 128 bins.
+    const std::int64_t n_a = kmol::test::sized<std::int64_t>(3000, 600),
+                       n_b = kmol::test::sized<std::int64_t>(2500, 500);
+    const auto a = cube(n_a, 2), b = cube(n_b, 3);
+    const auto two = kmol::two_sets(a.data(), n_a, b.data(), n_b);
+    const auto one = kmol::one_set(a.data(), n_a);
     const PairHistogramSettings tuned = ortho_settings(PairHistogramImpl::cuda);
     const auto expected_two = kmol::pair_histogram(ExecSpace(), two, tuned).counts;
     const auto expected_one = kmol::pair_histogram(ExecSpace(), one, tuned).counts;
@@ -88,23 +92,28 @@ KMOL_BACKEND_TEST(PairHistogramLaunch, UnitsSortedByReachCountTheSame) {
     GTEST_SKIP() << "the units sorted by reach are the cuda implementation's";
   } else {
     const std::int64_t n = 70000;  // above the Morton-order threshold
+    // Under the sanitizers: 2,000 atoms of A against the sorted B, and r_max 4 instead of 10 and
+    // 40, so that most units lie out of reach; every path (box, r_min, edge table) still runs.
+    const std::int64_t n_a = kmol::test::sized<std::int64_t>(n, 2000);
+    const double reach_in_box = kmol::test::sized(10.0, 4.0),
+                 reach_without = kmol::test::sized(40.0, 4.0);
     const auto a = cube(n, 6), b = cube(n, 7);
     auto b_elsewhere = b;  // periodic images two, minus one and three boxes away
     for (auto& p : b_elsewhere) p = {p.x + 40, p.y - 20, p.z + 60};
     for (const auto& box : {kmol::BoxSpec::none(), kmol::BoxSpec::orthorhombic(20, 20, 20)})
-      for (double r_min : {0.0, 3.0})
+      for (double r_min : {0.0, 0.3 * reach_in_box})
         for (std::int32_t bins : {3000, 20000}) {  // the edge table holds 3,000, not 20,000
           PairHistogramSettings s;
           s.box = box;
           s.r_min = r_min;
-          s.r_max = box.kind == kmol::BoxKind::none ? 40 : 10;
+          s.r_max = box.kind == kmol::BoxKind::none ? reach_without : reach_in_box;
           s.n_bins = bins;
           s.impl = PairHistogramImpl::kokkos;
           SCOPED_TRACE(testing::Message()
                        << kmol::to_string(box.kind) << " r_min " << r_min << " bins " << bins);
-          const auto far_b = kmol::two_sets(a.data(), n, b_elsewhere.data(), n);
+          const auto far_b = kmol::two_sets(a.data(), n_a, b_elsewhere.data(), n);
           for (const auto& input :
-               {kmol::two_sets(a.data(), n, b.data(), n), kmol::one_set(a.data(), n), far_b}) {
+               {kmol::two_sets(a.data(), n_a, b.data(), n), kmol::one_set(a.data(), n), far_b}) {
             if (box.kind == kmol::BoxKind::none && input.b == far_b.b) continue;
             const auto expected = kmol::pair_histogram(ExecSpace(), input, s).counts;
             PairHistogramSettings cuda = s;

@@ -197,9 +197,11 @@ struct CellTeamScratch {
         cell(team.team_scratch(0), 1) {}
 };
 
+// `flush_capacity`: the increments a team's 32-bit histogram takes between flushes.
 template <class ExecSpace, class T, class Counter>
 void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
-                           const TotalsOf<ExecSpace>& totals, KeptArrays<ExecSpace>& kept) {
+                           const TotalsOf<ExecSpace>& totals, KeptArrays<ExecSpace>& kept,
+                           std::uint64_t flush_capacity) {
   using Scratch = CellTeamScratch<ExecSpace, T>;
   // Two warps a team on devices: a team waits at its barriers (a new cell, a new chunk) while
   // 15 others on the SM go on; with 4 teams of 8 warps those barrier waits dominate the stalls.
@@ -233,7 +235,7 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
             }
           team.team_barrier();
         };
-        FlushBudget budget;
+        FlushBudget budget(flush_capacity);
         for (;;) {
           if (rank == 0) s.cell(0) = Kokkos::atomic_fetch_add(&next_cell(0), 1);
           team.team_barrier();

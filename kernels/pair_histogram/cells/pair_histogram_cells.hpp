@@ -108,9 +108,9 @@ CellScheme resolve_scheme(CellScheme scheme, std::size_t counters) {
 template <class ExecSpace, class T, class Counter>
 std::string count_pairs(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
                         const TotalsOf<ExecSpace>& totals, CellScheme scheme,
-                        KeptArrays<ExecSpace>& kept) {
+                        std::uint64_t team_flush_capacity, KeptArrays<ExecSpace>& kept) {
   if (scheme == CellScheme::cell_teams) {
-    count_with_cell_teams<ExecSpace, T>(space, counter, totals, kept);
+    count_with_cell_teams<ExecSpace, T>(space, counter, totals, kept, team_flush_capacity);
     return "a team per cell, one partner per thread against the cell's atoms, 32-bit team "
            "histograms";
   }
@@ -139,10 +139,13 @@ inline std::string describe(const CellGrid& grid, std::int64_t n_b, bool one_set
 // Adds into job.counts the histogram of the pairs of `job` that lie within r_max, examining only
 // atoms in neighbouring cells. Runs on any Kokkos execution space (Serial, OpenMP, Cuda). Needs a
 // periodic box and fewer than 2^31 atoms per set. `scheme` picks how pairs are counted (tests
-// run both on every space); by default the fastest for the space.
+// run both on every space); by default the fastest for the space. `team_flush_capacity`: the
+// increments a cell team's 32-bit histogram takes between flushes; tests lower it to reach the
+// flush without 2^32 pairs.
 template <class ExecSpace, class T>
 std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<T>& job,
-                                 CellScheme scheme = CellScheme::fastest) {
+                                 CellScheme scheme = CellScheme::fastest,
+                                 std::uint64_t team_flush_capacity = private_count_capacity) {
   using namespace cells_detail;
   using Index = ArrayOf<ExecSpace, std::int32_t>;
   if (job.box.kind == BoxKind::none)
@@ -203,11 +206,11 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
       return count_pairs<ExecSpace, T>(space,
                                        PairCounter<ExecSpace, T, Box, true>{
                                            box, bins, cut_squared, near, sorted_labels, grid, a, b},
-                                       n_a, totals, scheme, *kept);
+                                       n_a, totals, scheme, team_flush_capacity, *kept);
     return count_pairs<ExecSpace, T>(space,
                                      PairCounter<ExecSpace, T, Box, false>{
                                          box, bins, cut_squared, near, sorted_labels, grid, a, b},
-                                     n_a, totals, scheme, *kept);
+                                     n_a, totals, scheme, team_flush_capacity, *kept);
   };
   const std::string how = job.box.kind == BoxKind::orthorhombic ? count(OrthorhombicBox<T>(job.box))
                                                                 : count(TriclinicBox<T>(job.box));
