@@ -217,12 +217,14 @@ TEST(PoolFrames, DeviceWorkersWithAFailingDeviceCountEveryFrameOnce) {
   cpu.cpu_workers = 1;
   const auto reference = pipeline_counts(reader, job, cpu);
   PipelineOptions one;  // a single device takes every frame: exactly its first two fail
+  one.cpu_workers = 0;
   one.devices = simulated(1, 0, 2);
   PipelineStats stats;
   EXPECT_EQ(pipeline_counts(reader, job, one, &stats), reference);
   EXPECT_EQ(stats.frames_on_gpu + stats.frames_on_cpu, 20);
   EXPECT_EQ(stats.device_failures, 2);
   PipelineOptions devices;
+  devices.cpu_workers = 0;
   devices.devices = simulated(3, 0, 2);
   EXPECT_EQ(pipeline_counts(reader, job, devices), reference);
   devices.cpu_workers = 1;
