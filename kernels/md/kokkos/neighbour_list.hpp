@@ -15,49 +15,53 @@ namespace kmol::md {
 
 enum class ListKind { half, full };
 
-// CPU list builds test the candidates of the whole stencil in batches of this many, so the
-// vectorised distance loop runs long even when the (half-width) cells hold a few atoms each.
-inline constexpr int build_batch = 256;
+// CPU list builds read positions copied in cell order, one array per axis, so that the candidates
+// in a row of cells along x are one contiguous run of slots (two where the row wraps round the
+// box), tested up to build_batch at a time by a loop GCC vectorises; the loop runs over whole
+// registers of build_lanes slots (the slot arrays are padded that far).
+inline constexpr int build_batch = 256, build_lanes = 8;
 
 #if defined(__CUDA_ARCH__)
 #define KMOL_SIMD
 #else
 #define KMOL_SIMD _Pragma("omp simd")
 #endif
-// Squared minimum-image distances from xi to the atoms idx[0..m), m <= Capacity, for CPUs: a
-// scalar gather into contiguous arrays, then a loop GCC vectorises; the same rounding as norm2 of
-// PeriodicBox::displacement.
-template <int Capacity, class T>
-KOKKOS_INLINE_FUNCTION void squared_distances(const T* xp, Vec3<T> xi, const int* idx, int m,
-                                              const PeriodicBox<T>& box_in, T* r2) {
-  const PeriodicBox<T> box = box_in;
-  T dx[Capacity], dy[Capacity], dz[Capacity];
-  for (int a = 0; a < m; ++a) {
-    dx[a] = xi.x - xp[3 * idx[a]];
-    dy[a] = xi.y - xp[3 * idx[a] + 1];
-    dz[a] = xi.z - xp[3 * idx[a] + 2];
-  }
-  KMOL_SIMD
-  for (int a = 0; a < m; ++a) {
-    const T x = OrthorhombicBox<T>::wrap(dx[a], box.length.x, box.inverse.x);
-    const T y = OrthorhombicBox<T>::wrap(dy[a], box.length.y, box.inverse.y);
-    const T z = OrthorhombicBox<T>::wrap(dz[a], box.length.z, box.inverse.z);
-    r2[a] = math::fma(x, x, math::fma(y, y, z * z));
-  }
+// The periodic image a cell coordinate v of a stencil refers to: -1 below the box, +1 above it.
+template <class T>
+KOKKOS_INLINE_FUNCTION T image_of(int v, int n) {
+  return v < 0 ? T(-1) : v >= n ? T(1) : T(0);
 }
 
-// Appends to atom i's list those of idx[0..m) within reach (all others for a full list, higher
-// indices for a half list), branch-free, and returns the new count (which may pass the capacity).
-template <class T, class Table>
-KOKKOS_INLINE_FUNCTION int keep_partners(const T* xp, Vec3<T> xi, int i, const int* idx, int m,
-                                         const PeriodicBox<T>& box, T reach2, bool half,
-                                         const Table& p, int cap, int c) {
-  T r2[build_batch];
-  squared_distances<build_batch>(xp, xi, idx, m, box, r2);
-  for (int a = 0; a < m; ++a) {
-    const int j = idx[a];
-    if (c < cap) p(i, c) = j;  // kept only if counted below
-    c += r2[a] < reach2 && (half ? j > i : j != i);
+// Appends to the list `out` of atom i those of the slots [b, e) within reach (all others for a
+// full list, higher atom indices for a half list), branch-free, and returns the new count (which
+// may pass the capacity). The run lies `image` box lengths away from atom i along each axis:
+// d - image L is the minimum image d's wrap gives for every partner within reach (the stencil
+// reaches less than half the box beyond it), so the distances, and with them the lists, are the
+// minimum image's exactly.
+template <class T>
+KOKKOS_INLINE_FUNCTION int keep_run(const T* px, const T* py, const T* pz, const int* slot_atom,
+                                    int b, int e, Vec3<T> xi, Vec3<T> image, int i, bool half,
+                                    const PeriodicBox<T>& box_in, T reach2, int* out, int cap,
+                                    int c) {
+  const PeriodicBox<T> box = box_in;  // a local copy: GCC does not vectorise through the reference
+  for (int a0 = b; a0 < e; a0 += build_batch) {
+    const int m = e - a0 < build_batch ? e - a0 : build_batch;
+    const int whole = (m + build_lanes - 1) / build_lanes * build_lanes;
+    int kept[build_batch];
+    KMOL_SIMD
+    for (int l = 0; l < whole; ++l) {  // slots past e (padding, other cells) are never read
+      const int s = a0 + l;
+      const T x = math::fma(-image.x, box.length.x, xi.x - px[s]);
+      const T y = math::fma(-image.y, box.length.y, xi.y - py[s]);
+      const T z = math::fma(-image.z, box.length.z, xi.z - pz[s]);
+      const T r2 = math::fma(x, x, math::fma(y, y, z * z));  // as norm2
+      const int j = slot_atom[s];
+      kept[l] = (r2 < reach2) & (half ? j > i : j != i);
+    }
+    for (int l = 0; l < m; ++l) {
+      if (c < cap) out[c] = slot_atom[a0 + l];  // kept only if counted below
+      c += kept[l];
+    }
   }
   return c;
 }
@@ -71,6 +75,9 @@ struct NeighbourList {
   typename Ty::Ints counts = empty_view<typename Ty::Ints>(),
                     order = empty_view<typename Ty::Ints>();
   typename Ty::Vectors x_at_build = empty_view<typename Ty::Vectors>();
+  // CPU builds: positions in cell order (x, y, z one after the other) and the atom in each slot
+  typename Ty::Scalars slot_positions = empty_view<typename Ty::Scalars>();
+  typename Ty::Ints slot_atoms = empty_view<typename Ty::Ints>();
   CellList<ExecSpace, T> cells;
   int capacity = 0;
   std::int64_t builds = 0;
@@ -117,6 +124,15 @@ struct NeighbourList {
   // Writes the lists (as many as fit) and returns the longest. (Public: CUDA lambdas cannot live in
   // private member functions.)
   int fill(const ExecSpace& space, const typename Ty::Vectors& x, PeriodicBox<T> box, T reach2) {
+    if constexpr (Traits<ExecSpace>::on_host)
+      return fill_by_rows(space, x, box, reach2);
+    else
+      return fill_by_cells(space, x, box, reach2);
+  }
+
+  // GPUs: each thread walks its atom's stencil cell by cell.
+  int fill_by_cells(const ExecSpace& space, const typename Ty::Vectors& x, PeriodicBox<T> box,
+                    T reach2) {
     const auto g = cells.grid;
     const auto of = cells.cell_of_atom, off = cells.offsets, at = cells.atoms;
     const auto xs = x;
@@ -124,7 +140,6 @@ struct NeighbourList {
     const auto cnt = counts;
     const int cap = capacity;
     const bool half = kind == ListKind::half;
-    constexpr bool on_host = Traits<ExecSpace>::on_host;
     int most = 0;
     Kokkos::parallel_reduce(
         "kmol::md::neighbours::build", Kokkos::RangePolicy<ExecSpace>(space, 0, int(x.extent(0))),
@@ -132,46 +147,82 @@ struct NeighbourList {
           const int i = at(k);
           const Vec3<T> xi = load<T>(xs, i);
           int c = 0;
-          if (on_host) {
-            // Stencil cells by coordinates (no integer division per cell), their
-            // atoms batched for the vectorised distance test.
-            int idx[build_batch];
-            int filled = 0;
-            const int w = g.span, cell_i = of(i);
-            const int cx = cell_i % g.n[0], cy = cell_i / g.n[0] % g.n[1],
-                      cz = cell_i / (g.n[0] * g.n[1]);
-            for (int oz = -w; oz <= w; ++oz)
-              for (int oy = -w; oy <= w; ++oy) {
-                const int row = g.n[0] * (g.wrap(cy + oy, 1) + g.n[1] * g.wrap(cz + oz, 2));
-                for (int ox = -w; ox <= w; ++ox) {
-                  const int cell = row + g.wrap(cx + ox, 0);
-                  for (int b = off(cell), e = off(cell + 1); b < e;) {
-                    const int take = e - b < build_batch - filled ? e - b : build_batch - filled;
-                    for (int a = 0; a < take; ++a) idx[filled + a] = at(b + a);
-                    filled += take;
-                    b += take;
-                    if (filled == build_batch) {
-                      c = keep_partners(xs.data(), xi, i, idx, filled, box, reach2, half, p, cap,
-                                        c);
-                      filled = 0;
-                    }
-                  }
-                }
-              }
-            c = keep_partners(xs.data(), xi, i, idx, filled, box, reach2, half, p, cap, c);
-          } else {
-            for (int m = 0; m < g.stencil(); ++m) {
-              const int cell = g.neighbour(of(i), m);
-              for (int a = off(cell); a < off(cell + 1); ++a) {
-                const int j = at(a);
-                if (half ? j <= i : j == i) continue;
-                if (norm2(box.displacement(xi, load<T>(xs, j))) < reach2) {
-                  if (c < cap) p(i, c) = j;
-                  ++c;
-                }
+          for (int m = 0; m < g.stencil(); ++m) {
+            const int cell = g.neighbour(of(i), m);
+            for (int a = off(cell); a < off(cell + 1); ++a) {
+              const int j = at(a);
+              if (half ? j <= i : j == i) continue;
+              if (norm2(box.displacement(xi, load<T>(xs, j))) < reach2) {
+                if (c < cap) p(i, c) = j;
+                ++c;
               }
             }
           }
+          cnt(i) = c;
+          if (c > longest) longest = c;
+        },
+        Kokkos::Max<int>(most));
+    return most;
+  }
+
+  // CPUs: positions copied in cell order (padded by build_lanes slots, so that every run reads
+  // whole batches), then each atom's stencil a row of cells along x at a time (keep_run), in the
+  // same order as fill_by_cells, so the lists are the same.
+  int fill_by_rows(const ExecSpace& space, const typename Ty::Vectors& x, PeriodicBox<T> box,
+                   T reach2) {
+    static_assert(std::is_same_v<typename Ty::Table::array_layout, Kokkos::LayoutRight>,
+                  "each atom's list is one row");
+    const int n = int(x.extent(0));
+    const std::size_t stride = std::size_t(n) + build_lanes;
+    if (slot_positions.extent(0) != 3 * stride) {
+      slot_positions = typename Ty::Scalars(std::string("md::slot_positions"), 3 * stride);
+      slot_atoms = typename Ty::Ints(std::string("md::slot_atoms"), stride);
+    }
+    const auto g = cells.grid;
+    const auto of = cells.cell_of_atom, off = cells.offsets, at = cells.atoms;
+    const auto xs = x;
+    const auto ps = slot_positions;
+    const auto sa = slot_atoms;
+    const auto p = partners;
+    const auto cnt = counts;
+    const int cap = capacity;
+    const bool half = kind == ListKind::half;
+    Kokkos::parallel_for(
+        "kmol::md::neighbours::slots", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+        KOKKOS_LAMBDA(int k) {
+          const int i = at(k);
+          sa(k) = i;
+          for (int d = 0; d < 3; ++d) ps(std::size_t(d) * stride + std::size_t(k)) = xs(i, d);
+        });
+    int most = 0;
+    Kokkos::parallel_reduce(
+        "kmol::md::neighbours::build_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+        KOKKOS_LAMBDA(int k, int& longest) {
+          const T *px = ps.data(), *py = px + stride, *pz = py + stride;
+          const int* slot_atom = sa.data();
+          const int i = slot_atom[k];
+          int* out = &p(i, 0);
+          const Vec3<T> xi{px[k], py[k], pz[k]};
+          const int w = g.span, nx = g.n[0], cell = of(i);
+          const int cx = cell % nx, cy = cell / nx % g.n[1], cz = cell / (nx * g.n[1]);
+          int c = 0;
+          for (int oz = -w; oz <= w; ++oz)
+            for (int oy = -w; oy <= w; ++oy) {
+              const int y = cy + oy, z = cz + oz;
+              const T iy = image_of<T>(y, g.n[1]), iz = image_of<T>(z, g.n[2]);
+              const int row = nx * (g.wrap(y, 1) + g.n[1] * g.wrap(z, 2));
+              const int lo = cx - w, hi = cx + w;  // n >= 2 w + 1: at most one end wraps
+              // The row's cells in stencil order: those wrapped round from the far end first.
+              const int first = lo < 0 ? row + lo + nx : row + lo;
+              const int last = lo < 0 || hi >= nx ? row + nx : row + hi + 1;
+              c = keep_run(px, py, pz, slot_atom, off(first), off(last), xi,
+                           Vec3<T>{lo < 0 ? T(-1) : T(0), iy, iz}, i, half, box, reach2, out, cap,
+                           c);
+              if (lo < 0 || hi >= nx)
+                c = keep_run(
+                    px, py, pz, slot_atom, off(row), off(row + (lo < 0 ? hi + 1 : hi + 1 - nx)), xi,
+                    Vec3<T>{lo < 0 ? T(0) : T(1), iy, iz}, i, half, box, reach2, out, cap, c);
+            }
           cnt(i) = c;
           if (c > longest) longest = c;
         },
