@@ -40,9 +40,12 @@ struct PairSum {
 
 // Pair terms of atom i with up to `sweep_chunk` partners, for CPUs: a scalar loop copies the raw
 // differences into contiguous arrays (GCC does not use AVX2 gathers on generic tuning), then a
-// branch-free loop that vectorises does the minimum image and the evaluator. With KeepPairs,
-// pair_force[a] and (dx, dy, dz)[a] are left for a half list's scatter.
-inline constexpr int sweep_chunk = 64;
+// branch-free loop that vectorises does the minimum image and the evaluator. That loop runs over
+// whole registers of sweep_lanes pairs: the slots past m hold a difference of half the box along
+// each axis, beyond the cutoff (the box is at least 3 r_c across), which adds zero, so no pair
+// takes the scalar remainder loop. With KeepPairs, pair_force[a] and (dx, dy, dz)[a] are left for
+// a half list's scatter.
+inline constexpr int sweep_chunk = 128, sweep_lanes = 8;
 #if defined(__CUDA_ARCH__)
 #define KMOL_SIMD_PAIR_SUMS
 #else
@@ -61,9 +64,15 @@ KOKKOS_INLINE_FUNCTION void sweep_partners(const T* xp, Vec3<T> xi, const int* p
     dy[a] = xi.y - xp[3 * j + 1];
     dz[a] = xi.z - xp[3 * j + 2];
   }
+  const int whole = (m + sweep_lanes - 1) / sweep_lanes * sweep_lanes;
+  for (int a = m; a < whole; ++a) {
+    dx[a] = T(0.5) * box.length.x;
+    dy[a] = T(0.5) * box.length.y;
+    dz[a] = T(0.5) * box.length.z;
+  }
   T fx = 0, fy = 0, fz = 0, energy = 0, virial = 0;
   KMOL_SIMD_PAIR_SUMS
-  for (int a = 0; a < m; ++a) {
+  for (int a = 0; a < whole; ++a) {
     // Scalars only: omp simd would privatise a Vec3 into an array of structs that cannot vectorise.
     const T x = OrthorhombicBox<T>::wrap(dx[a], box.length.x, box.inverse.x);
     const T y = OrthorhombicBox<T>::wrap(dy[a], box.length.y, box.inverse.y);
