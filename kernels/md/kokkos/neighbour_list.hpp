@@ -1,8 +1,10 @@
 #pragma once
-// Verlet neighbour lists with a skin, built on the device from cell lists of edge >= r_c + skin,
-// and the force loops over them. Full lists hold every partner of an atom (each atom sums its
-// own force, no atomics); half lists hold each pair once, under its lower index, and scatter the
-// partner's share through a ScatterView (per-thread copies on CPUs, atomics on GPUs).
+// Verlet neighbour lists with a skin, built on the device from cell lists (edge >= r_c + skin on
+// GPUs, half that on CPUs), and the force loops over them. Full lists hold every partner of an
+// atom (each atom sums its own force, no atomics); half lists hold each pair once (on CPUs under
+// the atom earlier in cell order, which balances the lists and halves the stencil a build scans;
+// on GPUs under the lower index) and scatter the partner's share through a ScatterView
+// (per-thread copies on CPUs, atomics on GPUs).
 // The list is rebuilt only once some atom has moved more than skin / 2 since the last build.
 #include <Kokkos_Core.hpp>
 #include <Kokkos_ScatterView.hpp>
@@ -32,18 +34,19 @@ KOKKOS_INLINE_FUNCTION T image_of(int v, int n) {
   return v < 0 ? T(-1) : v >= n ? T(1) : T(0);
 }
 
-// Appends to the list `out` of atom i those of the slots [b, e) within reach (all others for a
-// full list, higher atom indices for a half list), branch-free, and returns the new count (which
-// may pass the capacity). The run lies `image` box lengths away from atom i along each axis:
-// d - image L is the minimum image d's wrap gives for every partner within reach (the stencil
-// reaches less than half the box beyond it), so the distances, and with them the lists, are the
-// minimum image's exactly.
+// Appends to the list `out` of the atom in slot k the atoms of the slots [b, e) within reach (all
+// others for a full list, those of later slots for a half list), branch-free, and returns the new
+// count (which may pass the capacity). The run lies `image` box lengths away from slot k along each
+// axis: d - image L is the minimum image d's wrap gives for every partner within reach (the
+// stencil reaches less than half the box beyond it), so the distances, and with them the lists,
+// are the minimum image's exactly.
 template <class T>
 KOKKOS_INLINE_FUNCTION int keep_run(const T* px, const T* py, const T* pz, const int* slot_atom,
-                                    int b, int e, Vec3<T> xi, Vec3<T> image, int i, bool half,
+                                    int b, int e, Vec3<T> xi, Vec3<T> image, int k, bool half,
                                     const PeriodicBox<T>& box_in, T reach2, int* out, int cap,
                                     int c) {
   const PeriodicBox<T> box = box_in;  // a local copy: GCC does not vectorise through the reference
+  if (half && b <= k) b = k + 1;
   for (int a0 = b; a0 < e; a0 += build_batch) {
     const int m = e - a0 < build_batch ? e - a0 : build_batch;
     const int whole = (m + build_lanes - 1) / build_lanes * build_lanes;
@@ -55,8 +58,7 @@ KOKKOS_INLINE_FUNCTION int keep_run(const T* px, const T* py, const T* pz, const
       const T y = math::fma(-image.y, box.length.y, xi.y - py[s]);
       const T z = math::fma(-image.z, box.length.z, xi.z - pz[s]);
       const T r2 = math::fma(x, x, math::fma(y, y, z * z));  // as norm2
-      const int j = slot_atom[s];
-      kept[l] = (r2 < reach2) & (half ? j > i : j != i);
+      kept[l] = (r2 < reach2) & (s != k);
     }
     for (int l = 0; l < m; ++l) {
       if (c < cap) out[c] = slot_atom[a0 + l];  // kept only if counted below
@@ -216,12 +218,12 @@ struct NeighbourList {
               const int first = lo < 0 ? row + lo + nx : row + lo;
               const int last = lo < 0 || hi >= nx ? row + nx : row + hi + 1;
               c = keep_run(px, py, pz, slot_atom, off(first), off(last), xi,
-                           Vec3<T>{lo < 0 ? T(-1) : T(0), iy, iz}, i, half, box, reach2, out, cap,
+                           Vec3<T>{lo < 0 ? T(-1) : T(0), iy, iz}, k, half, box, reach2, out, cap,
                            c);
               if (lo < 0 || hi >= nx)
                 c = keep_run(
                     px, py, pz, slot_atom, off(row), off(row + (lo < 0 ? hi + 1 : hi + 1 - nx)), xi,
-                    Vec3<T>{lo < 0 ? T(0) : T(1), iy, iz}, i, half, box, reach2, out, cap, c);
+                    Vec3<T>{lo < 0 ? T(0) : T(1), iy, iz}, k, half, box, reach2, out, cap, c);
             }
           cnt(i) = c;
           if (c > longest) longest = c;
