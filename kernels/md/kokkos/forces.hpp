@@ -43,8 +43,8 @@ struct PairSum {
 // branch-free loop that vectorises does the minimum image and the evaluator. That loop runs over
 // whole registers of sweep_lanes pairs: the slots past m hold a difference of half the box along
 // each axis, beyond the cutoff (the box is at least 3 r_c across), which adds zero, so no pair
-// takes the scalar remainder loop. With KeepPairs, pair_force[a] and (dx, dy, dz)[a] are left for
-// a half list's scatter.
+// takes the scalar remainder loop. With KeepPairs, (dx, dy, dz)[a] are left holding the pair's
+// force on i, for a half list's scatter.
 inline constexpr int sweep_chunk = 128, sweep_lanes = 8;
 #if defined(__CUDA_ARCH__)
 #define KMOL_SIMD_PAIR_SUMS
@@ -55,7 +55,7 @@ template <bool KeepPairs, class T>
 KOKKOS_INLINE_FUNCTION void sweep_partners(const T* xp, Vec3<T> xi, const int* partners, int m,
                                            const PeriodicBox<T>& box_in,
                                            const ShiftedForceLJ<T>& lj_in, PairSum<T>& s, T* dx,
-                                           T* dy, T* dz, T* pair_force) {
+                                           T* dy, T* dz) {
   const PeriodicBox<T> box = box_in;  // local copies: GCC does not vectorise through the references
   const ShiftedForceLJ<T> lj = lj_in;
   for (int a = 0; a < m; ++a) {
@@ -82,16 +82,16 @@ KOKKOS_INLINE_FUNCTION void sweep_partners(const T* xp, Vec3<T> xi, const int* p
     T f_over_r, e;
     lj.evaluate(in ? r2 : T(1), f_over_r, e);
     f_over_r = in ? f_over_r : T(0);
-    fx += f_over_r * x;
-    fy += f_over_r * y;
-    fz += f_over_r * z;
+    const T f_x = f_over_r * x, f_y = f_over_r * y, f_z = f_over_r * z;
+    fx += f_x;
+    fy += f_y;
+    fz += f_z;
     energy += in ? e : T(0);
     virial += f_over_r * r2;
     if constexpr (KeepPairs) {
-      pair_force[a] = f_over_r;
-      dx[a] = x;
-      dy[a] = y;
-      dz[a] = z;
+      dx[a] = f_x;
+      dy[a] = f_y;
+      dz[a] = f_z;
     }
   }
   s.f = s.f + Vec3<T>{fx, fy, fz};

@@ -257,7 +257,7 @@ void neighbour_forces(const ExecSpace& space, const typename Types<ExecSpace, T>
             for (int a0 = 0; a0 < m; a0 += sweep_chunk)
               sweep_partners<false>(xs.data(), xi, &p(i, a0),
                                     m - a0 < sweep_chunk ? m - a0 : sweep_chunk, box, lj, s, dx, dy,
-                                    dz, dx);
+                                    dz);
           } else {
             for (int a = 0; a < m; ++a) s.add(lj, box.displacement(xi, load<T>(xs, p(i, a))));
           }
@@ -284,15 +284,15 @@ void neighbour_forces(const ExecSpace& space, const typename Types<ExecSpace, T>
         if (on_host) {
           // Vectorised pair terms a chunk at a time, then the partners' shares scattered one by
           // one.
-          T fr[sweep_chunk], dx[sweep_chunk], dy[sweep_chunk], dz[sweep_chunk];
+          T dx[sweep_chunk], dy[sweep_chunk], dz[sweep_chunk];
           for (int a0 = 0; a0 < m; a0 += sweep_chunk) {
             const int c = m - a0 < sweep_chunk ? m - a0 : sweep_chunk;
-            sweep_partners<true>(xs.data(), xi, &p(i, a0), c, box, lj, s, dx, dy, dz, fr);
+            sweep_partners<true>(xs.data(), xi, &p(i, a0), c, box, lj, s, dx, dy, dz);
             for (int a = 0; a < c; ++a) {
               const int j = p(i, a0 + a);
-              f(j, 0) -= fr[a] * dx[a];
-              f(j, 1) -= fr[a] * dy[a];
-              f(j, 2) -= fr[a] * dz[a];
+              f(j, 0) -= dx[a];
+              f(j, 1) -= dy[a];
+              f(j, 2) -= dz[a];
             }
           }
         } else {
