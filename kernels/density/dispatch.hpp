@@ -13,6 +13,7 @@
 #include "kernels/density/runners.hpp"
 #include "kernels/density/selection.hpp"
 #include "kernels/density/validation.hpp"
+#include "kernels/kept_arrays.hpp"
 #include "kernels/run_implementation.hpp"
 #include "kmol/core/execution_space.hpp"
 
@@ -26,9 +27,10 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
   DensityMap map;
   map.grid = settings.grid;
   map.impl_used = choose_density_impl(platform_of<ExecSpace>(), settings.impl, input.resident);
-  const auto atoms = input.resident
-                         ? density::resident_atoms(space, input, settings, job)
-                         : density::upload_atoms(space, job, map.impl_used == DensityImpl::kokkos);
+  typename KeptArrays<ExecSpace>::Lease kept;  // the uploaded atoms, for the whole call
+  const auto atoms = input.resident ? density::resident_atoms(space, input, settings, job)
+                                    : density::upload_atoms(space, *kept, job,
+                                                            map.impl_used == DensityImpl::kokkos);
   const bool half = settings.storage == DensityStorage::half;
   const std::int64_t nz = job.counts[2], plane = job.counts[0] * job.counts[1];
   if (half)

@@ -32,19 +32,15 @@ struct DeviceCells {
   Floats height = empty_view<Floats>();  // in cell order, if any
 };
 
-// A device copy of a host array: through the kept page-locked ring on GPUs (a pageable copy
-// crawls through the driver's bounce buffer), then into an array of its own.
+// A device copy of a host array in the call's kept set (through its page-locked ring on GPUs: a
+// pageable copy crawls through the driver's bounce buffer), valid while the set's lease lasts.
 template <class ExecSpace, class V>
 Kokkos::View<V*, typename ExecSpace::memory_space> upload(const ExecSpace& space,
+                                                          KeptArrays<ExecSpace>& kept,
                                                           const std::vector<V>& host,
-                                                          const char* label) {
-  Kokkos::View<V*, typename ExecSpace::memory_space> out(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), host.size());
-  typename KeptArrays<ExecSpace>::Lease kept;
-  const auto staged = kept->copy_in(space, "density_upload", host.data(), host.size());
-  Kokkos::deep_copy(space, out, staged);
-  space.fence();
-  return out;
+                                                          const char* name) {
+  const auto staged = kept.copy_in(space, name, host.data(), host.size());
+  return Kokkos::View<V*, typename ExecSpace::memory_space>(staged.data(), host.size());
 }
 
 template <class Memory>
@@ -55,30 +51,32 @@ struct DeviceAtoms {
   Floats height = empty_view<Floats>();  // zero-length when all 1
 };
 
-// The atoms' arrays in Memory, or zero-length ones where no kernel reads them.
+// The atoms' arrays in Memory, or zero-length ones where no kernel reads them, in `kept` (kept
+// arrays: a GPU call allocates and frees nothing, and every free would wait for the device).
 template <class ExecSpace>
 DeviceAtoms<typename ExecSpace::memory_space> upload_atoms(const ExecSpace& space,
+                                                           KeptArrays<ExecSpace>& kept,
                                                            const DensityJob& job, bool needed) {
   const std::vector<float> none;
   const auto& pick = [&](const std::vector<float>& v) -> const std::vector<float>& {
     return needed ? v : none;
   };
-  return {upload(space, pick(job.coords[0]), "kmol::density::x"),
-          upload(space, pick(job.coords[1]), "kmol::density::y"),
-          upload(space, pick(job.coords[2]), "kmol::density::z"),
-          upload(space, pick(job.factors), "kmol::density::factor"),
-          upload(space, pick(job.heights), "kmol::density::height")};
+  return {upload(space, kept, pick(job.coords[0]), "density_x"),
+          upload(space, kept, pick(job.coords[1]), "density_y"),
+          upload(space, kept, pick(job.coords[2]), "density_z"),
+          upload(space, kept, pick(job.factors), "density_factor"),
+          upload(space, kept, pick(job.heights), "density_height")};
 }
 
 template <class ExecSpace>
 DeviceCells<typename ExecSpace::memory_space> build_cells(
-    const ExecSpace& space, const DensityJob& job,
+    const ExecSpace& space, KeptArrays<ExecSpace>& kept, const DensityJob& job,
     const DeviceAtoms<typename ExecSpace::memory_space>& atoms) {
   using Memory = typename ExecSpace::memory_space;
   const CellGrid grid = job.cells;
   const std::int64_t n = job.n, cells = grid.cells();
-  Kokkos::View<std::int64_t*, Memory> cell_of(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::cell_of")), n);
+  const Kokkos::View<std::int64_t*, Memory> cell_of(
+      kept.template array<std::int64_t>("density_cell_of", std::size_t(n)).data(), n);
   const auto x = atoms.x, y = atoms.y, z = atoms.z;
   Kokkos::parallel_for(
       "kmol::density::cell_of", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
@@ -95,14 +93,13 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(
   const auto starts = sorted.start, order = sorted.order;
   const std::int64_t placed = order.extent(0);
   const bool weighted = atoms.height.extent(0) > 0;
+  const std::int64_t heights = weighted ? placed : 0;
   const DeviceCells<Memory> out{
       starts,
       Kokkos::View<CellAtom*, Memory>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::density::cell_atoms")),
-          placed),
-      Kokkos::View<float*, Memory>(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                      std::string("kmol::density::cell_height")),
-                                   weighted ? placed : 0)};
+          kept.template array<CellAtom>("density_cell_atoms", std::size_t(placed)).data(), placed),
+      Kokkos::View<float*, Memory>(
+          kept.template array<float>("density_cell_height", std::size_t(heights)).data(), heights)};
   const auto gathered = out.atoms;
   const auto sh = out.height, f = atoms.factor, h = atoms.height;
   Kokkos::parallel_for(
@@ -193,10 +190,10 @@ void sum_slab(const ExecSpace& space, const DensityJob& job,
 
 // The slab's values in plane order (k - k_begin), stored as float or as binary16 bits.
 template <class ExecSpace, class Out>
-void density_kokkos(const ExecSpace& space, const DensityJob& job,
+void density_kokkos(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const DensityJob& job,
                     const DeviceAtoms<typename ExecSpace::memory_space>& atoms,
                     Kokkos::View<Out*, typename ExecSpace::memory_space> out) {
-  const auto cells = build_cells(space, job, atoms);
+  const auto cells = build_cells(space, kept, job, atoms);
   if (atoms.height.extent(0) == 0)
     sum_slab<false>(space, job, cells, out);
   else
@@ -217,13 +214,15 @@ struct DensityRunner<DensityImpl::kokkos> {
                          Out* host_out) {
     using Memory = typename ExecSpace::memory_space;
     const std::size_t points = std::size_t(job.slab_points());
+    typename KeptArrays<ExecSpace>::Lease kept;  // the cells' arrays, and the map on GPUs
     if constexpr (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible) {
-      density::density_kokkos(space, job, atoms, Kokkos::View<Out*, Memory>(host_out, points));
+      density::density_kokkos(space, *kept, job, atoms,
+                              Kokkos::View<Out*, Memory>(host_out, points));
       space.fence();
     } else {
-      typename KeptArrays<ExecSpace>::Lease kept;
       const auto out = kept->template array<Out>("density_map", points);
-      density::density_kokkos(space, job, atoms, Kokkos::View<Out*, Memory>(out.data(), points));
+      density::density_kokkos(space, *kept, job, atoms,
+                              Kokkos::View<Out*, Memory>(out.data(), points));
       kept->copy_out(space, host_out, out, points);
     }
     return "kokkos: " + std::to_string(density::points_per_thread) +
