@@ -1,33 +1,44 @@
 // The frame pipeline: the same counts whatever the number and kind of workers, every frame
-// delivered once, and frames read before a damaged one still delivered.
+// delivered once (also when a device fails frames that the host then counts), frames read before
+// a damaged one still delivered, and a run stopped by its consumer resumable from what it kept.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <memory>
 #include <random>
 
 #include "drivers/library/frame_pipeline.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/h5md_writer.hpp"
 #include "kmol/core/runtime.hpp"
+#include "kmol/core/stop.hpp"
 
 namespace kmol {
 namespace {
 
-std::string write_gas(const std::string& name, std::int64_t atoms, std::int64_t frames) {
-  const std::string path =
-      testing::TempDir() + "kmol_pipeline_" + std::to_string(::getpid()) + "_" + name;
-  io::H5mdWriter writer(path, atoms, {});
-  std::mt19937_64 random(5);
-  std::uniform_real_distribution<double> u(0, 20);
-  std::vector<Vec3<double>> p(atoms);
-  for (std::int64_t f = 0; f < frames; ++f) {
-    for (auto& x : p) x = {u(random), u(random), u(random)};
-    writer.append(io::H5mdFrameView<double>{f, double(f),
-                                            BoxSpec::orthorhombic(20 + 0.1 * f, 20, 20), p.data()});
+// A gas trajectory of `frames` frames, opened for one test and removed after it.
+struct GasFile {
+  GasFile(const std::string& name, std::int64_t atoms, std::int64_t frames)
+      : path(write_gas(name, atoms, frames)), reader(io::open_trajectory_file(path)) {}
+  ~GasFile() { std::remove(path.c_str()); }
+  static std::string write_gas(const std::string& name, std::int64_t atoms, std::int64_t frames) {
+    const std::string file =
+        testing::TempDir() + "kmol_pipeline_" + std::to_string(::getpid()) + "_" + name;
+    io::H5mdWriter writer(file, atoms, {});
+    std::mt19937_64 random(5);
+    std::uniform_real_distribution<double> u(0, 20);
+    std::vector<Vec3<double>> p(atoms);
+    for (std::int64_t f = 0; f < frames; ++f) {
+      for (auto& x : p) x = {u(random), u(random), u(random)};
+      writer.append(io::H5mdFrameView<double>{
+          f, double(f), BoxSpec::orthorhombic(20 + 0.1 * f, 20, 20), p.data()});
+    }
+    writer.close();
+    return file;
   }
-  writer.close();
-  return path;
-}
+  std::string path;
+  std::unique_ptr<io::TrajectoryReader> reader;
+};
 
 struct Totals {
   std::vector<std::uint64_t> counts;
@@ -35,11 +46,10 @@ struct Totals {
   PipelineStats stats;
 };
 
-Totals run(io::TrajectoryReader& reader, const FrameJob& job, int cpu, int gpu) {
+Totals run(io::TrajectoryReader& reader, const FrameJob& job, std::vector<WorkerSpec> workers) {
   PipelineOptions options;
   for (std::int64_t f = 0; f < reader.n_frames(); ++f) options.frames.push_back(f);
-  options.cpu_workers = cpu;
-  options.gpu_workers = gpu;
+  options.workers = std::move(workers);
   Totals t;
   t.counts.assign(std::size_t(job.settings.n_bins), 0);
   t.seen.assign(options.frames.size(), 0);
@@ -60,40 +70,37 @@ FrameJob gas_job(std::int64_t atoms) {
 }
 
 TEST(FramePipeline, CountsDoNotDependOnTheWorkers) {
-  const std::string path = write_gas("workers.h5", 600, 24);
-  const auto opened = io::open_trajectory_file(path);
-  io::TrajectoryReader& reader = *opened;
+  const GasFile gas("workers.h5", 600, 24);
+  io::TrajectoryReader& reader = *gas.reader;
   const FrameJob job = gas_job(600);
-  const Totals one = run(reader, job, 1, 0);
+  const Totals one = run(reader, job, frame_workers(false, 1));
   EXPECT_EQ(one.seen, std::vector<int>(24, 1));
   std::uint64_t pairs = 0;
   for (auto c : one.counts) pairs += c;
   EXPECT_GT(pairs, 24u * 1000u);
   for (int workers : {2, 3}) {
-    const Totals many = run(reader, job, workers, 0);
+    const Totals many = run(reader, job, frame_workers(false, workers));
     EXPECT_EQ(many.counts, one.counts) << workers << " CPU workers";
     EXPECT_EQ(many.seen, one.seen);
   }
   if (!gpu_devices().empty()) {
     for (int cpu : {0, 1, 2}) {
-      const Totals mixed = run(reader, job, cpu, 1);
+      const Totals mixed = run(reader, job, frame_workers(true, cpu));
       EXPECT_EQ(mixed.counts, one.counts) << "GPU worker with " << cpu << " CPU workers";
       EXPECT_GT(mixed.stats.frames_on_gpu, 0);
     }
   } else {
     std::printf("no GPU: CPU plus GPU workers not compared here\n");
   }
-  std::remove(path.c_str());
 }
 
 TEST(FramePipeline, FramesBeforeAnErrorAreDelivered) {
-  const std::string path = write_gas("error.h5", 100, 6);
-  const auto opened = io::open_trajectory_file(path);
-  io::TrajectoryReader& reader = *opened;
+  const GasFile gas("error.h5", 100, 6);
+  io::TrajectoryReader& reader = *gas.reader;
   const FrameJob job = gas_job(100);
   PipelineOptions options;
   options.frames = {0, 1, 2, 99};  // the file has 6 frames
-  options.cpu_workers = 2;
+  options.workers = frame_workers(false, 2);
   int delivered = 0;
   options.on_result = [&](const FrameResult&) { ++delivered; };
   try {
@@ -103,7 +110,65 @@ TEST(FramePipeline, FramesBeforeAnErrorAreDelivered) {
     EXPECT_NE(std::string(e.what()).find("[99] no such frame"), std::string::npos) << e.what();
   }
   EXPECT_EQ(delivered, 3);
-  std::remove(path.c_str());
+}
+
+TEST(FramePipeline, FramesAFailingDeviceDropsAreCountedOnceByTheHost) {
+  const GasFile gas("failing.h5", 400, 16);
+  io::TrajectoryReader& reader = *gas.reader;
+  const FrameJob job = gas_job(400);
+  const Totals reference = run(reader, job, frame_workers(false, 1));
+  // A device failing its first five frames, and the host standing by for them.
+  const Totals failing = run(reader, job, {WorkerSpec{WorkerKind::simulated_gpu, -1, 1, 5}});
+  EXPECT_EQ(failing.counts, reference.counts);
+  EXPECT_EQ(failing.seen, std::vector<int>(16, 1));
+  EXPECT_EQ(failing.stats.device_failures, 5);
+  EXPECT_EQ(failing.stats.frames_on_cpu, 5);
+  EXPECT_EQ(failing.stats.frames_on_gpu, 11);
+  // Two devices failing, one CPU worker beside them taking frames too.
+  const Totals mixed =
+      run(reader, job,
+          {WorkerSpec{WorkerKind::simulated_gpu, -1, 1, 3},
+           WorkerSpec{WorkerKind::simulated_gpu, -1, 1, 2}, frame_workers(false, 1).front()});
+  EXPECT_EQ(mixed.counts, reference.counts);
+  EXPECT_EQ(mixed.seen, std::vector<int>(16, 1));
+  // A device fails as many frames as it tried, up to its own; the CPU worker may take them all.
+  EXPECT_LE(mixed.stats.device_failures, 5);
+}
+
+// A stop raised where a frame is delivered (a signal, checked by the consumer) ends the run with
+// nothing delivered after it; a second run over the frames not kept completes the first exactly.
+TEST(FramePipeline, AStoppedRunResumesFromTheFramesItKept) {
+  const GasFile gas("stop.h5", 300, 30);
+  io::TrajectoryReader& reader = *gas.reader;
+  const FrameJob job = gas_job(300);
+  const Totals whole = run(reader, job, frame_workers(false, 1));
+  for (auto workers : {frame_workers(false, 1), frame_workers(false, 3),
+                       std::vector<WorkerSpec>{{WorkerKind::simulated_gpu, -1, 1, 2},
+                                               {WorkerKind::simulated_gpu, -1, 1, 0}}}) {
+    PipelineOptions options;
+    for (std::int64_t f = 0; f < 30; ++f) options.frames.push_back(f);
+    options.workers = workers;
+    std::vector<std::uint64_t> counts(std::size_t(job.settings.n_bins), 0);
+    std::vector<char> kept(30, 0);
+    int delivered = 0;
+    options.on_result = [&](const FrameResult& r) {
+      if (delivered == 12) throw Interrupted(2, "stopped");
+      ++delivered;
+      kept[std::size_t(r.position)] = 1;
+      for (std::size_t k = 0; k < counts.size(); ++k) counts[k] += r.counts[k];
+    };
+    EXPECT_THROW(run_frame_pipeline(reader, job, options), Interrupted);
+    EXPECT_EQ(delivered, 12);
+    options.skip = kept;
+    options.on_result = [&](const FrameResult& r) {
+      EXPECT_FALSE(kept[std::size_t(r.position)]) << "frame " << r.position << " counted twice";
+      kept[std::size_t(r.position)] = 1;
+      for (std::size_t k = 0; k < counts.size(); ++k) counts[k] += r.counts[k];
+    };
+    run_frame_pipeline(reader, job, options);
+    EXPECT_EQ(kept, std::vector<char>(30, 1));
+    EXPECT_EQ(counts, whole.counts) << workers.size() << " workers";
+  }
 }
 
 }  // namespace

@@ -207,7 +207,7 @@ std::pair<std::vector<std::vector<std::uint64_t>>, int> counts_by_frame(
   job.settings.n_bins = 80;
   PipelineOptions options;
   for (std::int64_t f = 0; f < reader.n_frames(); ++f) options.frames.push_back(f);
-  options.cpu_workers = 2;
+  options.workers = frame_workers(false, 2);
   options.readers = readers;
   std::vector<std::vector<std::uint64_t>> counts(options.frames.size());
   options.on_result = [&](const FrameResult& r) { counts[std::size_t(r.frame)] = r.counts; };

@@ -83,6 +83,59 @@ TEST(WorkerPool, AUnitFailingEverywhereFailsTheBatchAndThePoolStaysUsable) {
   EXPECT_EQ(ran.load(), 10);
 }
 
+TEST(WorkerPool, APortableCpuWorkerRunsOnTheCallingThread) {
+  std::vector<WorkerSpec> workers = simulated(2, 0);
+  workers.push_back({WorkerKind::cpu, -1, 2, 0, true});
+  EXPECT_THROW(WorkerPool(std::vector<WorkerSpec>{workers[2], workers[2]}), std::invalid_argument);
+  WorkerPool pool(workers);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> on_caller{0}, elsewhere{0}, by_portable{0};
+  pool.run(300, [&](const WorkerContext& w, std::int64_t) {
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+    ++(std::this_thread::get_id() == caller ? on_caller : elsewhere);
+    by_portable += w.index == 2 ? 1 : 0;
+  });
+  EXPECT_EQ(on_caller.load(), by_portable.load());
+  EXPECT_GT(on_caller.load(), 0);
+  EXPECT_EQ(on_caller + elsewhere, 300);
+}
+
+TEST(WorkerPool, AStandbyWorkerTakesOnlyFailedUnits) {
+  std::vector<WorkerSpec> workers = simulated(1, 0, 4);  // fails its first four units
+  workers.push_back({WorkerKind::cpu, -1, 1, 0, false, true});
+  WorkerPool pool(workers);
+  std::vector<std::atomic<int>> done(40);
+  std::atomic<int> by_standby{0};
+  pool.run(40, [&](const WorkerContext& w, std::int64_t u) {
+    ++done[std::size_t(u)];
+    by_standby += w.index == 1 ? 1 : 0;
+  });
+  for (std::size_t u = 0; u < done.size(); ++u) EXPECT_EQ(done[u].load(), 1) << "unit " << u;
+  EXPECT_EQ(by_standby.load(), 4);
+  EXPECT_EQ(pool.stats()[0].units, 36);
+}
+
+// The rates of a first batch make a slow worker leave a short batch to the fast one instead of
+// ending it with its own slow unit.
+TEST(WorkerPool, ASlowWorkerLeavesTheLastUnitsToFasterOnes) {
+  WorkerPool pool(simulated(1, 1));  // worker 0 fast, worker 1 slow
+  std::atomic<int> started{0};
+  const auto work = [&](const WorkerContext& w, std::int64_t) {
+    if (started < 2) {  // both take a first unit, so both have a rate
+      ++started;
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+      while (started < 2 && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(w.index == 0 ? 1 : 40));
+  };
+  pool.run(30, work);
+  ASSERT_GT(pool.stats()[1].units, 0);
+  const std::int64_t slow_units = pool.stats()[1].units;
+  pool.run(3, work);
+  EXPECT_EQ(pool.stats()[1].units, slow_units);
+  EXPECT_EQ(pool.stats()[0].units + slow_units, 33);
+}
+
 std::vector<Vec3<double>> gas(std::int64_t n, double side, std::uint64_t seed) {
   return ideal_gas(n, side, seed).positions;
 }
@@ -214,20 +267,18 @@ TEST(PoolFrames, DeviceWorkersWithAFailingDeviceCountEveryFrameOnce) {
   io::TrajectoryReader& reader = *opened;
   const FrameJob job = gas_frames_job(500);
   PipelineOptions cpu;
-  cpu.cpu_workers = 1;
+  cpu.workers = frame_workers(false, 1);
   const auto reference = pipeline_counts(reader, job, cpu);
   PipelineOptions one;  // a single device takes every frame: exactly its first two fail
-  one.cpu_workers = 0;
-  one.devices = simulated(1, 0, 2);
+  one.workers = simulated(1, 0, 2);
   PipelineStats stats;
   EXPECT_EQ(pipeline_counts(reader, job, one, &stats), reference);
   EXPECT_EQ(stats.frames_on_gpu + stats.frames_on_cpu, 20);
   EXPECT_EQ(stats.device_failures, 2);
   PipelineOptions devices;
-  devices.cpu_workers = 0;
-  devices.devices = simulated(3, 0, 2);
+  devices.workers = simulated(3, 0, 2);
   EXPECT_EQ(pipeline_counts(reader, job, devices), reference);
-  devices.cpu_workers = 1;
+  devices.workers.push_back(frame_workers(false, 1).front());
   EXPECT_EQ(pipeline_counts(reader, job, devices), reference);
   std::remove(path.c_str());
 }
@@ -292,11 +343,11 @@ TEST(MultiGpu, TrajectoryFramesOnEveryGpuEqualTheCpuRun) {
   io::TrajectoryReader& reader = *opened;
   const FrameJob job = gas_frames_job(3000);
   PipelineOptions cpu;
-  cpu.cpu_workers = 1;
+  cpu.workers = frame_workers(false, 1);
   const auto reference = pipeline_counts(reader, job, cpu);
   PipelineOptions gpus;
-  gpus.devices = machine_workers(cuda_devices(0), 0, 0);
-  gpus.devices.front().fail_first_units = 1;
+  gpus.workers = machine_workers(cuda_devices(0), 0, 0);
+  gpus.workers.front().fail_first_units = 1;
   PipelineStats stats;
   EXPECT_EQ(pipeline_counts(reader, job, gpus, &stats), reference);
   EXPECT_EQ(stats.device_failures, 1);

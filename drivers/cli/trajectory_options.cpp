@@ -43,8 +43,10 @@ void add_trajectory_options(CLI::App* cmd, TrajectoryOptions& o, std::int64_t de
   cmd->add_option("--precision", o.precision, "single or double")
       ->check(CLI::IsMember({"single", "double"}));
   cmd->add_option("--threads", o.threads, "Host threads (default: all cores)");
-  cmd->add_option("--workers", o.workers,
-                  "CPU workers pulling frames (their kernels share the host threads)")
+  cmd->add_option(
+         "--workers", o.workers,
+         "CPU workers pulling frames: one runs any implementation on all host threads, several "
+         "run the host implementation side by side, sharing them")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--readers", o.readers,
                   "Reader threads decoding frames at once (XTC; other formats read with one). "
@@ -75,16 +77,20 @@ void check_bins(std::int32_t bins, std::int64_t histograms, std::int64_t interva
 
 namespace {
 
+// --gpus and --simulated-gpus: a raw worker per device (and CPU workers with --device all);
+// otherwise --device picks Kokkos's GPU and CPU workers.
 PipelineOptions workers_for(const TrajectoryOptions& o) {
   PipelineOptions p;
   auto bar = std::make_shared<ProgressBar>(!o.quiet && Cluster::root());
   p.on_progress = [bar](const PipelineProgress& progress) { bar->update(progress); };
-  if (o.pool.wanted()) {  // device workers (several GPUs)
+  if (o.pool.wanted()) {
     if (o.device == "cpu")
       throw InputError({"", "--gpus", -1},
                        "--gpus and --simulated-gpus need --device auto, gpu or all");
-    p.devices = pool_workers(o.pool, 0, 0);
-    p.cpu_workers = o.device == "all" ? std::max(1, o.workers) : 0;
+    p.workers = pool_workers(o.pool, 0, 0);
+    if (o.device == "all")
+      for (const WorkerSpec& w : frame_workers(false, std::max(1, o.workers)))
+        p.workers.push_back(w);
     return p;
   }
   if (o.pool.inject_failures > 0)
@@ -95,8 +101,7 @@ PipelineOptions workers_for(const TrajectoryOptions& o) {
                            fmt::format("{}", fmt::join(enabled_backends(), ", ")) + ")");
   const bool gpu = o.device == "gpu" || o.device == "all" || (o.device == "auto" && have_gpu);
   const bool cpu = o.device == "cpu" || o.device == "all" || (o.device == "auto" && !have_gpu);
-  p.gpu_workers = gpu ? 1 : 0;
-  p.cpu_workers = cpu ? std::max(1, o.workers) : 0;
+  p.workers = frame_workers(gpu, cpu ? std::max(1, o.workers) : 0);
   return p;
 }
 
@@ -113,7 +118,8 @@ PipelineOptions pipeline_workers(const TrajectoryOptions& o, const io::Trajector
     throw InputError({reader.path(), "--readers", -1},
                      "several readers need GROMACS XTC; this is " + reader.description() +
                          ", read in order by one");
-  const bool gpus = p.gpu_workers > 0 || !p.devices.empty();
+  bool gpus = false;
+  for (const WorkerSpec& w : p.workers) gpus = gpus || w.kind != WorkerKind::cpu;
   p.readers = o.readers > 0 ? o.readers : parallel && gpus ? gpu_readers : 1;
   return p;
 }
@@ -160,7 +166,7 @@ TrajectoryRun run_resumable(Trajectory& t, const FrameJob& job, const Trajectory
   const std::int64_t positions = std::int64_t(t.frames.size());
   const std::int32_t bins = job.settings.n_bins;
   check_bins(bins, histograms, (positions + o.interval - 1) / o.interval,
-             workers.cpu_workers + workers.gpu_workers);
+             int(workers.workers.size()));
   std::string state_path = partial_state_path(out);
   RunState state =
       resume_or_start(o.resume_policy(), state_path, positions, histograms * bins, fingerprint);
@@ -184,7 +190,7 @@ std::string describe_stats(const PipelineStats& s, std::int64_t frames) {
   if (s.device_setup_seconds > 0.001)
     text += fmt::format(" (GPU setup before the first frame {:.2f} s)", s.device_setup_seconds);
   if (s.device_failures > 0)
-    text += fmt::format("; {} frames redone on the host after device failures", s.device_failures);
+    text += fmt::format("; {} frames redone by another worker after failures", s.device_failures);
   if (s.frames_on_cpu > 0) text += fmt::format("; CPU: {} frames", s.frames_on_cpu);
   return text + "; implementation " + s.impl + " (" + s.launch + ")";
 }

@@ -1,27 +1,26 @@
 #pragma once
 // The whole-trajectory pipeline:
 //
-//   reader threads --(bounded queue of frame slots)--> workers --(results)--> writer thread
-//   (HDF5 hyperslab or XTC   one per GPU, plus      sums counts exactly,
-//    decompression -> selections gathered   CPU workers            in any order
-//    into page-locked buffers for GPUs)
+//   reader threads --(frame slots)--> worker pool --(counts)--> writer thread
+//   (HDF5 hyperslab or XTC             one unit per frame:       on_result, one frame at a
+//    decompression -> selections       GPUs, CPU workers         time, while the workers
+//    gathered into page-locked                                   count the next frames
+//    buffers for GPUs)
 //
-// Readers take the next frame to read from a shared counter, so frames enter the queue roughly in
-// order whatever each takes. Several readers need a format that decodes frames independently
-// (TrajectoryReader::another_reader: XTC); otherwise one reads. A frame that cannot be read stops
-// the readers from taking later frames, the frames before it are still read and counted, and the
-// error ends the run as on one reader.
+// The workers are the worker pool's (worker_pool.hpp), the one scheduler of every multi-worker
+// run: unit u is the u-th frame to process, and it waits for a reader to fill its slot. Readers
+// take the next frame to read from a shared counter, so frames are read roughly in the order the
+// pool hands them out whatever each takes. Several readers need a format that decodes frames
+// independently (TrajectoryReader::another_reader: XTC); otherwise one reads. A frame that cannot
+// be read stops the readers from taking later frames, the frames before it are still read and
+// counted, and the error ends the run as on one reader.
 //
-// Workers pull frames as they become free, so fast and slow workers share the load; near the end
-// a CPU worker beside GPUs takes no frame that the GPUs would finish sooner. Counts are
-// integers, so totals do not depend on how many workers ran or which frame each took; per-frame
-// floating values (1/V) are kept per frame and summed in frame order by the caller.
-//
-// Several GPUs: one device worker per GPU (PipelineOptions::devices), each pulling frames.
-//
-// Kokkos 3.4's OpenMP backend dispatches only from the thread that initialised it, so CPU workers
-// hand their kernel calls to the calling (main) thread, which runs them one at a time on all host
-// threads; the workers' own threads overlap everything else (waiting, staging, bookkeeping).
+// A frame that fails on a worker (a CUDA error, out of memory) is counted again by another, from
+// the same slot; when every worker is a device, a host worker stands by for those frames. A frame
+// that is bad input (a box too small for r_max) ends the run. Counts are integers and every
+// implementation bins a pair alike, so totals do not depend on how many workers ran or which
+// frame each took; per-frame floating values (1/V) are kept per frame and summed in frame order
+// by the caller.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -60,19 +59,16 @@ struct PipelineOptions {
   std::vector<std::int64_t> frames;  // file frames, one per position
   std::vector<char> skip;            // per position: already done (resume); may be empty
   int readers = 1;  // reader threads; more than one only where the reader has another_reader()
-  int cpu_workers = 1;
-  int gpu_workers = 0;  // 0 or 1 (Kokkos 3.4 drives one GPU per process)
-  // Device workers, one thread each running the raw implementations (worker_pool.hpp): GPUs
-  // bound to their device and stream, or simulated ones. A frame whose device run fails (a CUDA
-  // error, out of memory) is counted again by the host; the counts stay exact.
-  std::vector<WorkerSpec> devices;
+  // The pool's workers (frame_workers() builds the usual ones). Portable workers run the job's
+  // implementation choice (settings.impl) through Kokkos; the others their platform's raw one.
+  std::vector<WorkerSpec> workers;
   std::function<void(const FrameResult&)> on_result;         // writer thread, completion order
   std::function<void(const PipelineProgress&)> on_progress;  // writer thread
 };
 
 struct PipelineStats {
   std::int64_t frames = 0, frames_on_cpu = 0, frames_on_gpu = 0;
-  std::int64_t device_failures = 0;  // device runs that failed and were redone on the host
+  std::int64_t device_failures = 0;  // frames that failed on a worker and were redone by another
   int device_workers = 0;            // GPU (or simulated) workers that ran
   int readers = 1;                   // reader threads that ran
   double device_setup_seconds = 0;   // binding the device workers' GPUs, before the clock starts
@@ -80,6 +76,10 @@ struct PipelineStats {
   double read_seconds = 0;   // summed over the reader threads
   std::string impl, launch;  // of the last frame
 };
+
+// Workers for frames: `gpu` one portable worker on Kokkos's GPU; `cpu_workers` CPU workers: one
+// portable worker on all host threads, or several sharing them, each on the host implementation.
+std::vector<WorkerSpec> frame_workers(bool gpu, int cpu_workers);
 
 // Runs the job over the frames. On the first error anywhere (a damaged frame, say) the pipeline
 // stops: results of frames finished before it have been delivered, and the error is rethrown.

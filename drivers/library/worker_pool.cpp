@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <iterator>
+#include <limits>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "drivers/library/gpu_runtime.hpp"
+#include "drivers/library/own_cpu_thread.hpp"
 
 namespace kmol {
 
@@ -29,11 +31,28 @@ void inject_failure(const WorkerSpec& spec, std::int64_t units_started) {
                                       to_string(spec.kind), units_started));
 }
 
-WorkerPool::WorkerPool(std::vector<WorkerSpec> workers)
-    : specs_(std::move(workers)), stats_(specs_.size()), started_units_(specs_.size()) {
-  for (int w = 0; w < size(); ++w) threads_.emplace_back([this, w] { loop(w); });
+WorkerPool::WorkerPool(std::vector<WorkerSpec> workers, int first_own_cpu)
+    : specs_(std::move(workers)),
+      stats_(specs_.size()),
+      started_units_(specs_.size()),
+      declined_(specs_.size(), 0) {
+  for (int w = 0; w < size(); ++w) {
+    const WorkerSpec& spec = specs_[std::size_t(w)];
+    if (spec.kind == WorkerKind::cpu && spec.portable) {
+      if (caller_ >= 0)
+        throw std::invalid_argument("worker pool: more than one portable CPU worker");
+      caller_ = w;
+    }
+  }
+  for (int w = 0; w < size(); ++w) {
+    if (w == caller_) continue;
+    if (specs_[std::size_t(w)].kind == WorkerKind::cpu)
+      threads_.emplace_back([this, w] { loop(w); });
+    else
+      threads_.push_back(thread_on_own_cpu(first_own_cpu + own_cpus_++, [this, w] { loop(w); }));
+  }
   std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [&] { return started_ == size(); });
+  done_.wait(lock, [&] { return started_ == int(threads_.size()); });
   if (start_error_) {
     lock.unlock();
     stop();
@@ -55,25 +74,48 @@ void WorkerPool::stop() {
 
 bool WorkerPool::has_work_for(int worker) const {
   if (unit_ == nullptr || fatal_) return false;
-  if (next_ < n_) return true;
   for (const Retry& r : retry_)
     if (!r.failed_by[std::size_t(worker)]) return true;
-  return false;
+  if (next_ >= n_ || specs_[std::size_t(worker)].retries_only) return false;
+  declined_[std::size_t(worker)] = others_finish_sooner(worker);
+  return !declined_[std::size_t(worker)];
 }
 
+// Whether the other workers, at the rates they have shown, would finish every fresh unit left
+// before this worker finishes one. The fastest worker never declines, so the batch goes on; the
+// others think again whenever a unit ends (the rates change).
+bool WorkerPool::others_finish_sooner(int worker) const {
+  const WorkerStats& own = stats_[std::size_t(worker)];
+  if (own.units == 0) return false;
+  double rate = 0, fastest = -1;  // units per second of the others; their shortest unit
+  for (int o = 0; o < size(); ++o) {
+    const WorkerStats& s = stats_[std::size_t(o)];
+    if (o == worker || s.units == 0 || specs_[std::size_t(o)].retries_only) continue;
+    const double per_unit = s.busy_seconds / double(s.units);
+    rate += per_unit > 0 ? 1 / per_unit : std::numeric_limits<double>::infinity();
+    fastest = fastest < 0 ? per_unit : std::min(fastest, per_unit);
+  }
+  if (fastest < 0) return false;
+  return std::max(double(n_ - next_) / rate, fastest) < own.busy_seconds / double(own.units);
+}
+
+// The earliest unit this worker may run: failed units before fresh ones, so that units finish
+// roughly in order (a unit may wait on inputs prepared in that order: the pipeline's frames).
 std::int64_t WorkerPool::take(int worker) {
-  for (auto r = retry_.rbegin(); r != retry_.rend(); ++r)
-    if (!r->failed_by[std::size_t(worker)]) {
-      const std::int64_t unit = r->unit;
-      retry_.erase(std::next(r).base());
-      return unit;
-    }
-  return next_++;
+  auto earliest = retry_.end();
+  for (auto r = retry_.begin(); r != retry_.end(); ++r)
+    if (!r->failed_by[std::size_t(worker)] &&
+        (earliest == retry_.end() || r->unit < earliest->unit))
+      earliest = r;
+  if (earliest == retry_.end()) return next_++;
+  const std::int64_t unit = earliest->unit;
+  retry_.erase(earliest);
+  return unit;
 }
 
 // Under the lock: remembers who failed the unit and either re-queues it or, when every worker has
-// failed it, ends the batch with its error.
-void WorkerPool::failed(int worker, std::int64_t unit, std::exception_ptr error) {
+// failed it, ends the batch with its error (returns true).
+bool WorkerPool::failed(int worker, std::int64_t unit, std::exception_ptr error) {
   ++stats_[std::size_t(worker)].failures;
   Retry* record = nullptr;
   for (Retry& r : failed_units_)
@@ -87,11 +129,11 @@ void WorkerPool::failed(int worker, std::int64_t unit, std::exception_ptr error)
   for (char f : record->failed_by) everyone = everyone && f;
   if (everyone) {
     fatal_ = error;
-    done_.notify_all();
-    return;
+    return true;
   }
   retry_.push_back(*record);
   wake_.notify_all();
+  return false;
 }
 
 Device device_of(const WorkerSpec& spec, void* stream) {
@@ -106,8 +148,49 @@ Device device_of(const WorkerSpec& spec, void* stream) {
   return Device::host(1);
 }
 
-void WorkerPool::loop(int worker) {
+// Under the lock: takes a unit, runs it unlocked and records how it went.
+void WorkerPool::run_one(const WorkerContext& context, std::unique_lock<std::mutex>& lock) {
   using Clock = std::chrono::steady_clock;
+  const int worker = context.index;
+  const std::int64_t unit = take(worker);
+  const Unit& run_unit = *unit_;
+  const std::int64_t started = ++started_units_[std::size_t(worker)];
+  ++in_flight_;
+  lock.unlock();
+  const auto begin = Clock::now();
+  std::exception_ptr error;
+  try {
+    inject_failure(context.spec, started);
+    run_unit(context, unit);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  const double busy = std::chrono::duration<double>(Clock::now() - begin).count();
+  lock.lock();
+  --in_flight_;
+  stats_[std::size_t(worker)].busy_seconds += busy;
+  bool batch_failed = false;
+  if (error) {
+    batch_failed = failed(worker, unit, error);
+  } else {
+    ++stats_[std::size_t(worker)].units;
+    ++finished_;
+  }
+  if (batch_over()) {
+    done_.notify_all();
+    wake_.notify_all();  // the calling thread's worker waits there
+  } else if (std::find(declined_.begin(), declined_.end(), 1) != declined_.end()) {
+    wake_.notify_all();
+  }
+  if (batch_failed && *on_failure_) {
+    const std::function<void()>& on_failure = *on_failure_;
+    lock.unlock();
+    on_failure();
+    lock.lock();
+  }
+}
+
+void WorkerPool::loop(int worker) {
   WorkerContext context;
   context.index = worker;
   context.spec = specs_[std::size_t(worker)];
@@ -125,43 +208,22 @@ void WorkerPool::loop(int worker) {
   for (;;) {
     wake_.wait(lock, [&] { return stop_ || has_work_for(worker); });
     if (stop_) break;
-    const std::int64_t unit = take(worker);
-    const Unit& run_unit = *unit_;
-    const std::int64_t started = ++started_units_[std::size_t(worker)];
-    ++in_flight_;
-    lock.unlock();
-    const auto begin = Clock::now();
-    std::exception_ptr error;
-    try {
-      inject_failure(context.spec, started);
-      run_unit(context, unit);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    const double busy = std::chrono::duration<double>(Clock::now() - begin).count();
-    lock.lock();
-    --in_flight_;
-    stats_[std::size_t(worker)].busy_seconds += busy;
-    if (error) {
-      failed(worker, unit, error);
-    } else {
-      ++stats_[std::size_t(worker)].units;
-      ++finished_;
-    }
-    if (finished_ == n_ || (fatal_ && in_flight_ == 0)) done_.notify_all();
+    run_one(context, lock);
   }
   lock.unlock();
   close_device_stream(context.device.cuda_stream);
 }
 
-void WorkerPool::run(std::int64_t n, const Unit& unit) {
+void WorkerPool::run(std::int64_t n, const Unit& unit, const std::function<void()>& on_failure) {
   if (n <= 0) return;
   std::unique_lock<std::mutex> lock(mutex_);
   unit_ = &unit;
+  on_failure_ = &on_failure;
   n_ = n;
   next_ = finished_ = 0;
   retry_.clear();
   failed_units_.clear();
+  std::fill(declined_.begin(), declined_.end(), 0);
   fatal_ = nullptr;
   lock.unlock();
   // Wake as many workers as there are units: a batch of one unit wakes one thread, not all.
@@ -170,8 +232,20 @@ void WorkerPool::run(std::int64_t n, const Unit& unit) {
   else
     for (std::int64_t k = 0; k < n; ++k) wake_.notify_one();
   lock.lock();
-  done_.wait(lock, [&] { return (finished_ == n_ || fatal_) && in_flight_ == 0; });
+  if (caller_ >= 0) {
+    WorkerContext context;
+    context.index = caller_;
+    context.spec = specs_[std::size_t(caller_)];
+    context.device = device_of(context.spec, nullptr);
+    for (;;) {
+      wake_.wait(lock, [&] { return batch_over() || has_work_for(caller_); });
+      if (batch_over()) break;
+      run_one(context, lock);
+    }
+  }
+  done_.wait(lock, [&] { return batch_over(); });
   unit_ = nullptr;
+  on_failure_ = nullptr;
   n_ = 0;
   const std::exception_ptr fatal = fatal_;
   fatal_ = nullptr;

@@ -23,7 +23,7 @@ same_data one.csv all.csv || fail "histogram: simulated GPU + CPU worker counts 
 "$kmol" rdf gas.h5 --rmax 10 --bins 80 --simulated-gpus 1 --inject-failures 3 --out pool.xvg --csv pool_rdf.csv >log 2>&1 ||
   fail "rdf pool: $(cat log)"
 same_data one_rdf.csv pool_rdf.csv || fail "rdf: pool counts differ"
-grep -q "3 frames redone on the host" log || fail "rdf: device failures not reported: $(cat log)"
+grep -q "3 frames redone by another worker" log || fail "rdf: device failures not reported: $(cat log)"
 
 printf 'ATOM 1 NA ION 1 0 0 0 1 1.5\nATOM 2 CL ION 2 3 1 0 -1 2\nATOM 3 NA ION 3 1 4 2 1 1.5\n' > ions.pqr
 "$kmol" potential ions.pqr --spacing 0.5 --padding 3 --impl host --device cpu --out one.dx >/dev/null || fail "potential single"

@@ -17,7 +17,7 @@ inline std::vector<std::uint64_t> trajectory_counts(io::TrajectoryReader& reader
   job.settings.n_bins = 160;
   PipelineOptions options;
   for (std::int64_t f = 0; f < reader.n_frames(); ++f) options.frames.push_back(f);
-  options.cpu_workers = 2;
+  options.workers = frame_workers(false, 2);
   std::vector<std::uint64_t> total(std::size_t(job.settings.n_bins), 0);
   options.on_result = [&](const FrameResult& r) {
     for (std::size_t k = 0; k < total.size(); ++k) total[k] += r.counts[k];
