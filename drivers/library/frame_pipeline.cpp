@@ -303,7 +303,9 @@ class Pipeline {
   // One unit: the frame's counts on this worker, then delivered. Bad input ends the run; any
   // other failure is the pool's to retry on another worker, from the same slot.
   void count_frame(const WorkerContext& worker, std::int64_t unit) {
+    const auto asked = Clock::now();
     FrameSlot<T>* s = wait_for_frame(unit);
+    worker.waited_seconds = seconds_since(asked);
     if (s == nullptr) return;
     const auto begin = Clock::now();
     PairHistogramResult result;

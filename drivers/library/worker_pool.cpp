@@ -158,6 +158,7 @@ void WorkerPool::run_one(const WorkerContext& context, std::unique_lock<std::mut
   ++in_flight_;
   lock.unlock();
   const auto begin = Clock::now();
+  context.waited_seconds = 0;
   std::exception_ptr error;
   try {
     inject_failure(context.spec, started);
@@ -165,7 +166,8 @@ void WorkerPool::run_one(const WorkerContext& context, std::unique_lock<std::mut
   } catch (...) {
     error = std::current_exception();
   }
-  const double busy = std::chrono::duration<double>(Clock::now() - begin).count();
+  const double busy =
+      std::chrono::duration<double>(Clock::now() - begin).count() - context.waited_seconds;
   lock.lock();
   --in_flight_;
   stats_[std::size_t(worker)].busy_seconds += busy;

@@ -51,6 +51,9 @@ struct WorkerContext {
   int index = 0;
   WorkerSpec spec;
   Device device;  // where its units run: its GPU's device and stream, or host threads
+  // Set by a unit that waits for its input (a frame being read): not counted as busy, so that
+  // the rates workers compare by are their own.
+  mutable double waited_seconds = 0;
 };
 
 // The device a worker of this spec runs its units on; `stream` is its stream on a GPU.
@@ -58,7 +61,7 @@ Device device_of(const WorkerSpec& spec, void* stream);
 
 struct WorkerStats {
   std::int64_t units = 0, failures = 0;
-  double busy_seconds = 0;
+  double busy_seconds = 0;  // in units, less their waits for input
 };
 
 // Thrown by a worker whose fault injection fires (WorkerSpec::fail_first_units).
