@@ -228,11 +228,8 @@ void WorkerPool::run(std::int64_t n, const Unit& unit, const std::function<void(
   std::fill(declined_.begin(), declined_.end(), 0);
   fatal_ = nullptr;
   lock.unlock();
-  // Wake as many workers as there are units: a batch of one unit wakes one thread, not all.
-  if (n >= size())
-    wake_.notify_all();
-  else
-    for (std::int64_t k = 0; k < n; ++k) wake_.notify_one();
+  // Every worker: one woken alone might leave the units to faster ones and sleep again.
+  wake_.notify_all();
   lock.lock();
   if (caller_ >= 0) {
     WorkerContext context;
