@@ -18,6 +18,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "kernels/abort_free_team.hpp"
 #include "kernels/empty_view.hpp"
 #include "kernels/kept_arrays.hpp"
 #include "kernels/pair_histogram/cells/pair_counter.hpp"
@@ -190,11 +191,11 @@ struct CellTeamScratch {
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION CellTeamScratch(const Member& team, std::size_t size)
-      : home(team.team_scratch(0), home_capacity),
-        histogram(team.team_scratch(0), size),
-        run_first(team.team_scratch(0), runs + 1),
-        run_start(team.team_scratch(0), runs + 1),
-        cell(team.team_scratch(0), 1) {}
+      : home(team_scratch_view<ScratchOf<ExecSpace, HomeAtom<T>>>(team, home_capacity)),
+        histogram(team_scratch_view<ScratchOf<ExecSpace, std::uint32_t>>(team, size)),
+        run_first(team_scratch_view<ScratchOf<ExecSpace, std::int32_t>>(team, runs + 1)),
+        run_start(team_scratch_view<ScratchOf<ExecSpace, std::int32_t>>(team, runs + 1)),
+        cell(team_scratch_view<ScratchOf<ExecSpace, std::int32_t>>(team, 1)) {}
 };
 
 // `flush_capacity`: the increments a team's 32-bit histogram takes between flushes.
@@ -249,23 +250,19 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
           for (std::int32_t h0 = counter.a.begin(cell); h0 < home_end;
                h0 += Scratch::home_capacity) {
             const std::int32_t n_home = math::min(Scratch::home_capacity, home_end - h0);
+            // The runs of partners in reach and their offsets among the chunk's partners.
             const int slots = counter.grid.run_slots();
-            Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, slots),
-                                  [&](int e, std::int32_t& start, const bool final) {
-                                    std::int32_t first_cell, end_cell;
-                                    counter.grid.run_in_slot(cell, e, first_cell, end_cell);
-                                    std::int32_t first = counter.b.begin(first_cell);
-                                    // One set: partners after the chunk's first atom only.
-                                    if (Counter::one_set) first = math::max(first, h0 + 1);
-                                    const std::int32_t length =
-                                        math::max(0, counter.b.begin(end_cell) - first);
-                                    if (final) {
-                                      s.run_first(e) = first;
-                                      s.run_start(e) = start;
-                                      if (e == slots - 1) s.run_start(slots) = start + length;
-                                    }
-                                    start += length;
-                                  });
+            for (int e = rank; e < slots; e += threads) {
+              std::int32_t first_cell, end_cell;
+              counter.grid.run_in_slot(cell, e, first_cell, end_cell);
+              std::int32_t first = counter.b.begin(first_cell);
+              // One set: partners after the chunk's first atom only.
+              if (Counter::one_set) first = math::max(first, h0 + 1);
+              s.run_first(e) = first;
+              s.run_start(e + 1) = math::max(0, counter.b.begin(end_cell) - first);
+            }
+            if (rank == 0) s.run_start(0) = 0;
+            team_inclusive_sum(team, s.run_start.data() + 1, slots);
             for (std::int32_t k = rank; k < n_home; k += threads) {
               const std::int32_t p = h0 + k;
               s.home(k) =

@@ -4,9 +4,12 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "kernels/empty_view.hpp"
+#include "kernels/exclusive_sum.hpp"
 #include "kernels/kept_arrays.hpp"
 #include "kernels/pair_histogram/cells/cell_grid.hpp"
 #include "kmol/core/execution_space.hpp"
@@ -62,8 +65,36 @@ struct SortedAtoms {
   KOKKOS_INLINE_FUNCTION Vec3<T> position(std::int32_t p) const { return {x(p), y(p), z(p)}; }
 };
 
+// Consecutive parts of one kept array, each starting on a 256-byte boundary, handed out in the
+// order of the sizes given.
+template <class ExecSpace, class V>
+class BlockParts {
+ public:
+  BlockParts(KeptArrays<ExecSpace>& kept, const std::string& name,
+             std::initializer_list<std::size_t> sizes)
+      : sizes_(sizes) {
+    std::size_t total = 0;
+    for (const std::size_t n : sizes_) total += padded(n);
+    block_ = kept.template array<V>(name, total);
+  }
+  ArrayOf<ExecSpace, V> next() {
+    const std::size_t n = sizes_.at(part_++);
+    const ArrayOf<ExecSpace, V> part(block_.data() + used_, n);
+    used_ += padded(n);
+    return part;
+  }
+
+ private:
+  static constexpr std::size_t align = 256 / sizeof(V);
+  static std::size_t padded(std::size_t n) { return (n + align - 1) / align * align; }
+  std::vector<std::size_t> sizes_;
+  ArrayOf<ExecSpace, V> block_ = empty_view<ArrayOf<ExecSpace, V>>();
+  std::size_t part_ = 0, used_ = 0;
+};
+
 // Counting sort by cell: each atom takes a slot in its cell with an atomic increment, the cell
-// offsets are the exclusive sum of the counts, and each atom is written to offset + slot.
+// offsets are the exclusive sum of the counts (exclusive_sum.hpp), and each atom is written to
+// offset + slot.
 template <class ExecSpace, class T>
 SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid& grid,
                                           const ArrayOf<ExecSpace, Vec3<T>>& xyz,
@@ -74,14 +105,18 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
   using Index = ArrayOf<ExecSpace, std::int32_t>;
   const std::int32_t n = std::int32_t(xyz.extent(0)), n_cells = grid.count();
-  const auto reals = [&](const char* label, std::size_t size) {
-    return kept.template array<T>(set + label, size);
-  };
-  const auto indices = [&](const char* label, std::size_t size) {
-    return kept.template array<std::int32_t>(set + label, size);
-  };
-  const Index cell_of_atom = indices("cell_of_atom", n), slot = indices("slot", n),
-              per_cell = indices("per_cell", n_cells);
+  const std::size_t atoms = std::size_t(n), cells = std::size_t(n_cells),
+                    cells_of_atoms = extras == AtomExtras::none ? 0 : atoms,
+                    fractions = extras == AtomExtras::cells_and_fractions ? atoms : 0;
+  // The sort's arrays of each type are parts of one kept array: a call's first run pays each
+  // device allocation (about 0.1 ms), more than the sort's kernels take.
+  BlockParts<ExecSpace, T> reals(kept, set + "reals",
+                                 {atoms, atoms, atoms, fractions, fractions, fractions});
+  BlockParts<ExecSpace, std::int32_t> indices(
+      kept, set + "indices",
+      {atoms, atoms, cells, cells + 1, std::size_t(exclusive_sum_scratch(n_cells)), atoms,
+       cells_of_atoms, species.extent(0), molecule.extent(0)});
+  const Index cell_of_atom = indices.next(), slot = indices.next(), per_cell = indices.next();
   Kokkos::deep_copy(space, per_cell, 0);
   Kokkos::parallel_for(
       "kmol::pair_histogram::cells::bin_atoms", Policy(space, 0, n), KOKKOS_LAMBDA(std::int32_t i) {
@@ -90,25 +125,12 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
         slot(i) = Kokkos::atomic_fetch_add(&per_cell(c), 1);
       });
 
-  const std::int32_t n_cells_of_atoms = extras == AtomExtras::none ? 0 : n;
-  const std::int32_t n_fractions = extras == AtomExtras::cells_and_fractions ? n : 0;
-  const SortedAtoms<ExecSpace, T> out{reals("x", n),
-                                      reals("y", n),
-                                      reals("z", n),
-                                      reals("fx", n_fractions),
-                                      reals("fy", n_fractions),
-                                      reals("fz", n_fractions),
-                                      indices("index", n),
-                                      indices("cell", n_cells_of_atoms),
-                                      indices("begin", std::size_t(n_cells) + 1),
-                                      indices("species", species.extent(0)),
-                                      indices("molecule", molecule.extent(0))};
-  Kokkos::parallel_scan(
-      "kmol::pair_histogram::cells::cell_offsets", Policy(space, 0, n_cells + 1),
-      KOKKOS_LAMBDA(std::int32_t c, std::int32_t & offset, bool final) {
-        if (final) out.begin(c) = offset;
-        if (c < n_cells) offset += per_cell(c);
-      });
+  const Index begin = indices.next(), offsets_scratch = indices.next();
+  const SortedAtoms<ExecSpace, T> out{reals.next(), reals.next(),   reals.next(),   reals.next(),
+                                      reals.next(), reals.next(),   indices.next(), indices.next(),
+                                      begin,        indices.next(), indices.next()};
+  exclusive_sum(space, "kmol::pair_histogram::cells::cell_offsets", per_cell, out.begin,
+                offsets_scratch);
 
   Kokkos::parallel_for(
       "kmol::pair_histogram::cells::scatter_atoms", Policy(space, 0, n),
