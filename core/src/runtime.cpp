@@ -150,9 +150,12 @@ std::vector<std::string> enabled_backends() {
 
 int host_threads() { return Kokkos::DefaultHostExecutionSpace().concurrency(); }
 
+// Asked once: the GPUs a process sees do not change while it runs, and reading their properties
+// costs about a millisecond, which `--device` resolution would otherwise pay inside every call.
 std::vector<DeviceInfo> gpu_devices() {
 #ifdef KMOL_HAVE_CUDA
-  return cuda::devices();
+  static const std::vector<DeviceInfo> devices = cuda::devices();
+  return devices;
 #else
   return {};
 #endif

@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdio>
+#include <future>
 
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/option_checks.hpp"
@@ -151,12 +152,15 @@ Action add_histogram_command(CLI::App& app) {
   cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
   return [o, cmd] {
     preflight_histogram(*cmd, *o);
-    Runtime runtime({o->threads, -1});
     if (o->device == "all" && !o->pool.wanted())
       throw InputError({"", "--device", -1}, "all: give --gpus N (0: every GPU)");
     if (o->device == "cpu" && o->pool.wanted())
       throw InputError({"", "--gpus", -1}, "needs --device auto, gpu or all");
-    const ExampleSystem system = load_system(*o);
+    // The input is built or read (host code only) while the runtime starts: starting a GPU's
+    // context and loading its kernels takes a few hundred milliseconds.
+    auto loading = std::async(std::launch::async, [&] { return load_system(*o); });
+    Runtime runtime({o->threads, -1});
+    const ExampleSystem system = loading.get();
     PairHistogramSettings settings;
     settings.box = system.box;
     settings.r_min = o->r_min;

@@ -26,6 +26,11 @@ int main(int argc, char** argv) {
   // Thread placement OpenMP recommends, unless the user chose otherwise.
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
+  // Every GPU kernel loaded when the runtime starts, unless the user chose otherwise: loaded on
+  // first use instead, each module costs 3-4 ms inside the first call that needs it, while
+  // loading all of them adds nothing measurable to the runtime's start (docs/study.md, "Scale
+  // curve").
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   CLI::App app{"kmol: performance-portable kernels for molecular modeling"};
   app.set_version_flag("--version", kmol::kmol_version());
   app.require_subcommand(1);
