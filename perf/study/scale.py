@@ -16,7 +16,8 @@ def load(paths):
         with open(path) as f:
             doc = json.load(f)
         machine = doc["gpu"].split(",")[0] if doc.get("device") == "gpu" else doc.get("cpu", "cpu")
-        curves.append((f"{machine} ({doc['device']})", path, doc))
+        commit = f", {doc['commit']}" if doc.get("commit") else ""
+        curves.append((f"{machine} ({doc['device']}{commit})", path, doc))
     return curves
 
 
@@ -40,7 +41,7 @@ def figure(curves, path):
                 continue
             colour = plots.COLOURS[c % len(plots.COLOURS)]
             for key, style, what in (("steady_ns_per_item", "o-", "steady state"),
-                                     ("oneshot_ns_per_item", "s--", "one shot (kernel time)"),
+                                     ("oneshot_ns_per_item", "s--", "one shot (printed compute time)"),
                                      ("command_ns_per_item", ":", "whole command")):
                 points = [(r["n"], r[key]) for r in rows if r.get(key)]
                 if points:
@@ -65,8 +66,8 @@ def section(curves, out_dir):
     lines = ["## Scale curve", "",
              "Cost per atom (per atom-step for MD) of the O(N) paths as the system grows, from "
              "`perf/scale_curve.sh` (docs/study.md): steady state (the call repeated in one "
-             "process), one shot (the compute time the `kmol` command prints: allocations, copies "
-             "and downloads included) and the whole command (process start to exit: input "
+             "process), one shot (the compute time the `kmol` command prints: conversion, allocations, "
+             "copies, first launches and downloads included) and the whole command (process start to exit: input "
              "generation, runtime start-up and output included).", "", "![scale](scale.png)", ""]
     for label, path, doc in curves:
         rel = os.path.relpath(path, out_dir)
