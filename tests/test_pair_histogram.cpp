@@ -13,6 +13,7 @@
 #include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
 #include "support/pair_histogram_oracle.hpp"
+#include "support/test_sizes.hpp"
 
 namespace {
 
@@ -287,6 +288,64 @@ KMOL_BACKEND_TEST(PairHistogram, NoBoxWithEveryPairInRangeMatchesTheHostCountFor
                                   << (in.one_set() ? ", one set: " : ", two sets: ") << got.launch;
     }
   }
+}
+
+template <class ExecSpace, class T>
+void expect_every_impl_counts_as_host(const PairHistogramInput<T>& in, PairHistogramSettings s,
+                                      const std::string& what) {
+  s.impl = PairHistogramImpl::host;
+  const auto want = kmol::pair_histogram(Kokkos::DefaultHostExecutionSpace(), in, s).counts;
+  for (PairHistogramImpl impl : impls_for<ExecSpace>(in, s)) {
+    s.impl = impl;
+    const auto got = kmol::pair_histogram(ExecSpace(), in, s);
+    EXPECT_EQ(got.counts, want) << what << ", " << kmol::to_string(impl) << ": " << got.launch;
+  }
+}
+
+KMOL_BACKEND_TEST(PairHistogram, WorkUnitsSkippedShiftedAndWrappedCountAsTheHost) {
+  // Enough atoms that GPU kernels' work units (groups of Morton-ordered atoms) are small: units
+  // skipped below r_min and beyond r_max, counted without range tests, wrapped with one shift
+  // per axis or pair by pair, next to window boundaries (150,000 bins take several windows).
+  // Under compute-sanitizer: the same paths with larger units.
+  const std::int64_t n = kmol::test::sized<std::int64_t>(20000, 2500);
+  const BoxSpec box = BoxSpec::orthorhombic(12, 13, 14);
+  auto a = uniform_points<float>(n, box, 31);
+  auto b = uniform_points<float>(n, box, 32);
+  // A quarter of B lies 7 to 9 box lengths away: other shifts, and units too far out for the
+  // rounding-mode floor's bound to be proven cheaply.
+  for (std::size_t j = 0; j < b.size(); j += 4) b[j] = b[j] + Vec3<float>{7 * 12, -9 * 13, 9 * 14};
+  PairHistogramSettings s;
+  s.box = box;
+  s.r_min = 2;
+  s.r_max = 6;
+  s.n_bins = 3000;
+  expect_every_impl_counts_as_host<ExecSpace>(kmol::two_sets(a.data(), n, b.data(), n), s,
+                                              "orthorhombic, far images");
+  s.r_min = 0;
+  s.n_bins = 150000;
+  expect_every_impl_counts_as_host<ExecSpace>(kmol::one_set(a.data(), n), s,
+                                              "orthorhombic, one set, windows");
+  // Without a box: every pair within r_max, windows split by distance.
+  s.box = BoxSpec::none();
+  s.r_max = 24.5;
+  expect_every_impl_counts_as_host<ExecSpace>(kmol::two_sets(a.data(), n, b.data(), n / 4), s,
+                                              "no box, windows");
+}
+
+KMOL_BACKEND_TEST(PairHistogram, DenseLatticeOnBoxFacesCountsAsTheHost) {
+  // 25^3 atoms on a lattice of spacing L/24 from 0 to L inclusive: atoms on both faces of every
+  // axis, displacements of exactly +-L/2 (where the wrap's floor changes) and distances on edges.
+  const float side = 12;
+  std::vector<Vec3<float>> xyz;
+  for (int i = 0; i <= 24; ++i)
+    for (int j = 0; j <= 24; ++j)
+      for (int k = 0; k <= 24; ++k) xyz.push_back(0.5f * Vec3<float>{float(i), float(j), float(k)});
+  PairHistogramSettings s;
+  s.box = BoxSpec::orthorhombic(side, side, side);
+  s.r_max = 6;
+  s.n_bins = 1200;
+  expect_every_impl_counts_as_host<ExecSpace>(kmol::one_set(xyz.data(), std::int64_t(xyz.size())),
+                                              s, "lattice on faces");
 }
 
 // The selector's thresholds (selection.cpp) on a cube of 100,000 atoms with side 100: cells up to

@@ -76,19 +76,33 @@ constexpr float fast_sqrt_min = 0x1p-100f;
 // this (sm_80, sm_90) and branches to a slow path only for x < 2^-101, infinities and NaN.
 // Smaller x are raised to 2^-100 (see fast_kernel_exact); infinities and NaN only come from
 // pairs that never count.
-KMOL_INLINE float fast_sqrt(float x) {
+// fast_sqrt for x >= fast_sqrt_min, where a kernel proves that every x it takes lies there.
+KMOL_INLINE float fast_sqrt_above_min(float x) {
 #ifdef __CUDA_ARCH__
-  x = fmaxf(x, fast_sqrt_min);
   float y;
   asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   const float s = x * y, half_y = 0.5f * y;
   return fmaf(fmaf(-s, s, x), half_y, s);
 #else
-  return std::sqrt(std::fmax(x, fast_sqrt_min));
+  return std::sqrt(x);
 #endif
 }
-KMOL_INLINE double fast_root(double x) { return math::sqrt(x); }
-KMOL_INLINE float fast_root(float x) { return fast_sqrt(x); }
+KMOL_INLINE float fast_sqrt(float x) {
+#ifdef __CUDA_ARCH__
+  return fast_sqrt_above_min(fmaxf(x, fast_sqrt_min));
+#else
+  return fast_sqrt_above_min(std::fmax(x, fast_sqrt_min));
+#endif
+}
+// kAboveMin: x >= fast_sqrt_min is proven (fast_sqrt_above_min).
+template <bool kAboveMin = false>
+KMOL_INLINE double fast_root(double x) {
+  return math::sqrt(x);
+}
+template <bool kAboveMin = false>
+KMOL_INLINE float fast_root(float x) {
+  return kAboveMin ? fast_sqrt_above_min(x) : fast_sqrt(x);
+}
 
 // Whether fast_bin_plus_magic(range, fast_root(r2)) bins every pair as bin_of(sqrt(r2)).
 //

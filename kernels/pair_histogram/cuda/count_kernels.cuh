@@ -24,6 +24,7 @@
 #include "kernels/pair_histogram/cuda/kernel_shape.hpp"
 #include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/job.hpp"
+#include "kernels/pair_histogram/unit_reach.hpp"
 #include "kmol/core/counters.hpp"
 
 namespace kmol::pair_cuda {
@@ -31,6 +32,9 @@ namespace kmol::pair_cuda {
 using fast_binning::fast_bin_plus_magic;
 using fast_binning::fast_root;
 using fast_binning::magic_bits;
+using unit_reach::Bounds;
+using unit_reach::Reach;
+using unit_reach::Wrap;
 
 // Whether a work unit straddles one set's diagonal, so that only its pairs i < j count.
 enum class Diagonal { off, on };
@@ -75,12 +79,6 @@ __device__ __forceinline__ int bin_in_range(const HistogramRange<T>& range, T r)
   k += r >= math::fma(k + T(1), range.width, range.r_min) ? T(1) : T(0);
   return small_int(fmin(k, top));
 }
-
-// The bounding box of a group of atoms as centre and half extents (float: it only sorts work
-// units, with slack for rounding).
-struct Bounds {
-  float centre[3], half[3];
-};
 
 // One kernel launch: a constant tile of A against B, one window of the counts.
 template <class T, class Box>
@@ -189,17 +187,13 @@ __device__ __forceinline__ void load_b(const Pass<T, Box>& p, std::int64_t j_beg
 
 // Bounds from per-lane least and greatest coordinates, reduced over the warp.
 __device__ __forceinline__ Bounds warp_bounds(float* lo, float* hi) {
-  Bounds bounds;
 #pragma unroll
-  for (int d = 0; d < 3; ++d) {
+  for (int d = 0; d < 3; ++d)
     for (int offset = kWarp / 2; offset > 0; offset /= 2) {
       lo[d] = fminf(lo[d], __shfl_xor_sync(0xFFFFFFFFu, lo[d], offset));
       hi[d] = fmaxf(hi[d], __shfl_xor_sync(0xFFFFFFFFu, hi[d], offset));
     }
-    bounds.centre[d] = 0.5f * (lo[d] + hi[d]);
-    bounds.half[d] = 0.5f * (hi[d] - lo[d]);
-  }
-  return bounds;
+  return unit_reach::from_extremes(lo, hi);
 }
 
 __device__ __forceinline__ void widen(float* lo, float* hi, float x, float y, float z) {
@@ -227,91 +221,10 @@ __global__ void sub_tile_bounds(const Packed<T>* a, int tile_size, int sub_tile,
   if (threadIdx.x == 0) bounds[blockIdx.x] = tile;
 }
 
-// Which pairs of two groups of atoms can count: none, all, or some (check each). On each axis a
-// pair's minimum-image distance lies within the sum of the half extents of the distance between
-// the centres (the torus distance is 1-Lipschitz); the slack (2^-12 of every length involved)
-// covers rounding many times over. Triclinic minimum images are exact only within the inscribed
-// radius, so those units are always checked.
-enum class Reach { none, all, some };
-
-// Bounds |x|, |y|, |z| of every atom in the group.
-__device__ __forceinline__ float extent(const Bounds& g) {
-  float e = 0;
-  for (int d = 0; d < 3; ++d) e = fmaxf(e, fabsf(g.centre[d]) + g.half[d]);
-  return e;
-}
-
-// 2^-12 of every length the pairs of two groups involve.
+// The window of a pass as unit_reach.hpp measures units against it.
 template <class T, class Box>
-__device__ __forceinline__ T slack(const Pass<T, Box>& p, const Bounds& a, const Bounds& b) {
-  T lengths = p.r_max + p.box_extent;
-  for (int d = 0; d < 3; ++d)
-    lengths += fabs(T(a.centre[d])) + fabs(T(b.centre[d])) + T(a.half[d]) + T(b.half[d]);
-  return T(0x1p-12) * lengths;
-}
-
-template <class T, class Box>
-__device__ __forceinline__ Reach reach(const Pass<T, Box>& p, const Bounds& a, const Bounds& b) {
-  if constexpr (std::is_same_v<Box, TriclinicBox<T>>) {
-    return Reach::some;
-  } else {
-    const T margin = slack(p, a, b);
-    const Vec3<T> c = p.box.minimum_image(Vec3<T>{T(b.centre[0]) - T(a.centre[0]),
-                                                  T(b.centre[1]) - T(a.centre[1]),
-                                                  T(b.centre[2]) - T(a.centre[2])});
-    const T centres[3] = {fabs(c.x), fabs(c.y), fabs(c.z)};
-    T nearest2 = 0, farthest2 = 0;
-    for (int d = 0; d < 3; ++d) {
-      const T spread = T(a.half[d]) + T(b.half[d]) + margin;
-      const T near = fmax(centres[d] - spread, T(0)), far = centres[d] + spread;
-      nearest2 += near * near;
-      farthest2 += far * far;
-    }
-    const T nearest = math::sqrt(nearest2), farthest = math::sqrt(farthest2);
-    if (nearest >= p.r_max || farthest < p.r_min) return Reach::none;
-    if (farthest < p.r_max && (p.r_min <= 0 || nearest >= p.r_min)) return Reach::all;
-    return Reach::some;
-  }
-}
-
-// floor(x) for |x| < 2^22 (float; 2^51 double) by a rounding-mode addition: math::floor runs on
-// the quarter-rate conversion unit.
-template <class T>
-__device__ __forceinline__ T small_floor(T x) {
-  return fast_binning::floor_plus_magic(x) -
-         (sizeof(T) == sizeof(float) ? T(0x1.8p23) : T(0x1.8p52));
-}
-
-// How a unit takes minimum images in an orthorhombic box: as box.minimum_image does; with
-// small_floor (the unit's bounds keep |d| below small_floor_bound); or, where the bounds show that
-// every pair's floor(fma(d, 1/L, 1/2)) is the same on each axis, with that shift (the wrap's own
-// last step).
-enum class Wrap { exact, small, shift };
-
-// box.minimum_image(d), the same value.
-template <Wrap kWrap, class T, class Box>
-__device__ __forceinline__ Vec3<T> image(const Box& box, Vec3<T> d, const Vec3<T>& shift) {
-  if constexpr (kWrap == Wrap::exact || !std::is_same_v<Box, OrthorhombicBox<T>>) {
-    return box.minimum_image(d);
-  } else if constexpr (kWrap == Wrap::small) {
-    const auto wrap = [](T x, T l, T inv) {
-      return math::fma(-small_floor(math::fma(x, inv, T(0.5))), l, x);
-    };
-    return {wrap(d.x, box.length.x, box.inverse.x), wrap(d.y, box.length.y, box.inverse.y),
-            wrap(d.z, box.length.z, box.inverse.z)};
-  } else {
-    return {math::fma(-shift.x, box.length.x, d.x), math::fma(-shift.y, box.length.y, d.y),
-            math::fma(-shift.z, box.length.z, d.z)};
-  }
-}
-
-// The shift of every pair of two groups on one axis, or NaN where pairs may differ: the wrap's
-// floor at both ends of the range of b - a (widened by the slack; fma and floor are monotone).
-template <class T>
-__device__ __forceinline__ T common_shift(T centres, T spread, T inverse) {
-  const T low = math::floor(math::fma(centres - spread, inverse, T(0.5)));
-  const T high = math::floor(math::fma(centres + spread, inverse, T(0.5)));
-  return low == high ? low : T(NAN);
+__device__ __forceinline__ unit_reach::Window<T> window_of(const Pass<T, Box>& p) {
+  return {p.r_min, p.r_max, p.box_extent, p.small_floor_bound};
 }
 
 // Whether B atom k of a thread bins by the edge table: where the table is there, every other one
@@ -345,7 +258,7 @@ __device__ __forceinline__ void count_sub_tile(const Pass<T, Box>& p, const Vec3
     bool take[kAtoms], any = false;
 #pragma unroll
     for (int k = 0; k < kAtoms; ++k) {
-      r2[k] = norm2(image<kWrap>(p.box, b[k] - at, shift));
+      r2[k] = norm2(unit_reach::image<kWrap>(p.box, b[k] - at, shift));
       take[k] = (kFromZero || r2[k] >= p.r2_min) && r2[k] < p.r2_max;  // false for NaN padding
       if (kDiagonal) take[k] = take[k] && p.tile_begin + a < j[k];
       any = any || take[k];
@@ -378,7 +291,9 @@ __device__ __forceinline__ void count_unit_fast(const Pass<T, Box>& p, std::uint
   load_b(p, j_begin, b, j);
   const Bounds b_group = bounds_of<kAtoms>(b);
   const bool padded = __any_sync(0xFFFFFFFFu, isnan(b[kAtoms - 1].x));  // the chunk's last atoms
-  const Reach unit = kDiagonal || padded ? Reach::some : reach(p, a_group, b_group);
+  const unit_reach::Window<T> w = window_of(p);
+  const Reach unit =
+      kDiagonal || padded ? Reach::some : unit_reach::reach(p.box, w, a_group, b_group);
   if (unit == Reach::none) return;
   const std::uint32_t first = std::uint32_t(__cvta_generic_to_shared(window));
   const std::uint32_t spare =
@@ -400,17 +315,9 @@ __device__ __forceinline__ void count_unit_fast(const Pass<T, Box>& p, std::uint
         p, b, j, a_begin, a_end, base, spare, shift);
   };
   if constexpr (std::is_same_v<Box, OrthorhombicBox<T>>) {
-    const T margin = slack(p, a_group, b_group);
-    const T inverse[3] = {p.box.inverse.x, p.box.inverse.y, p.box.inverse.z};
-    T n[3];
-    for (int d = 0; d < 3; ++d)
-      n[d] = common_shift(T(b_group.centre[d]) - T(a_group.centre[d]),
-                          T(a_group.half[d]) + T(b_group.half[d]) + margin, inverse[d]);
-    shift = {n[0], n[1], n[2]};
-    if (!isnan(shift.x) && !isnan(shift.y) && !isnan(shift.z))
-      return count(std::integral_constant<Wrap, Wrap::shift>());
-    if (extent(a_group) + extent(b_group) < p.small_floor_bound)
-      return count(std::integral_constant<Wrap, Wrap::small>());
+    const Wrap wrap = unit_reach::wrap_for(p.box, w, a_group, b_group, shift);
+    if (wrap == Wrap::shift) return count(std::integral_constant<Wrap, Wrap::shift>());
+    if (wrap == Wrap::small) return count(std::integral_constant<Wrap, Wrap::small>());
   }
   count(std::integral_constant<Wrap, Wrap::exact>());
 }

@@ -45,14 +45,6 @@ Kernel<T, Box, kBinning> kernel_for(Counters counters) {
                                       : &count_pairs<T, Box, kBinning, Counters::shared>;
 }
 
-// The longest edge of a periodic box (0 for none), a length scale for the bounds' slack.
-double longest_edge(const BoxSpec& box) {
-  double longest = 0;
-  if (box.kind != BoxKind::none)
-    for (const Vec3<double>& e : box.edges) longest = std::max(longest, std::sqrt(norm2(e)));
-  return longest;
-}
-
 // Counts the bins of the flattened region [region_begin, region_end) (others may count too).
 template <class T, class Box, Binning kBinning>
 std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t stream,
@@ -122,10 +114,9 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
   p.b = b;
   p.a_bounds = a_bounds;
   p.edges2 = edges2;
-  p.box_extent = T(longest_edge(job.box));
-  if (job.box.kind == BoxKind::orthorhombic)
-    p.small_floor_bound =
-        float(0x1p20 * std::min({job.box.edges[0].x, job.box.edges[1].y, job.box.edges[2].z}));
+  const unit_reach::Window<T> limits = unit_reach::box_limits<T>(job.box);
+  p.box_extent = limits.box_extent;
+  p.small_floor_bound = limits.small_floor_bound;
   if constexpr (sizeof(T) == sizeof(float)) p.guess = fast_binning::TableGuess(job.range);
   p.sub_tile = l.sub_tile;
   p.one_set = job.one_set;

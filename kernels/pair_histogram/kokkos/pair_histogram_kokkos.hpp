@@ -20,6 +20,8 @@
 #include "kernels/pair_histogram/kokkos/staged_team.hpp"
 #include "kernels/pair_histogram/kokkos/team_work.hpp"
 #include "kernels/pair_histogram/kokkos/traits.hpp"
+#include "kernels/pair_histogram/kokkos/unit_groups.hpp"
+#include "kernels/pair_histogram/unit_reach.hpp"
 
 namespace kmol {
 namespace detail {
@@ -48,34 +50,6 @@ Kokkos::View<const V*, Memory> coordinates(const V* xyz, std::int64_t n, bool re
   return device_copy<Memory>(xyz, n, label);
 }
 
-// Whether every pair of a and b lies closer than the square root of r2_high: the squared
-// diagonal of their common bounding box, computed as pair_distance computes a pair's (rounding
-// is monotone, so no pair's exceeds it), lies below r2_high.
-template <class ExecSpace, class Points, class T>
-bool every_pair_below(const ExecSpace& space, const Points& a, const Points& b, T r2_high) {
-  T extent[3];
-  for (int axis = 0; axis < 3; ++axis) {
-    Kokkos::MinMaxScalar<T> both{T(INFINITY), T(-INFINITY)};
-    for (const Points& p : {a, b}) {
-      Kokkos::MinMaxScalar<T> range;
-      Kokkos::parallel_reduce(
-          "kmol::pair_histogram::extent",
-          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-              space, 0, std::int64_t(p.extent(0))),
-          KOKKOS_LAMBDA(std::int64_t i, Kokkos::MinMaxScalar<T> & r) {
-            const T x = axis == 0 ? p(i).x : axis == 1 ? p(i).y : p(i).z;
-            r.min_val = x < r.min_val ? x : r.min_val;
-            r.max_val = x > r.max_val ? x : r.max_val;
-          },
-          Kokkos::MinMax<T>(range));
-      both.min_val = math::min(both.min_val, range.min_val);
-      both.max_val = math::max(both.max_val, range.max_val);
-    }
-    extent[axis] = both.max_val - both.min_val;
-  }
-  return norm2(Vec3<T>{extent[0], extent[1], extent[2]}) < r2_high;
-}
-
 }  // namespace detail
 
 template <class ExecSpace, class T, class Box>
@@ -88,11 +62,18 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   using Team = std::conditional_t<Traits::stage_bins, StagedBinsTeam<ExecSpace, T, Box>,
                                   RegisterTeam<ExecSpace, T, Box>>;
 
-  const auto a =
-      detail::coordinates<Memory>(job.a, job.n_a, job.resident, "kmol::pair_histogram::a");
+  // GPUs bin plain histograms the fast way where it is exact, with both sets in Morton order
+  // for the work units (register_team.hpp).
+  const bool fast =
+      !Traits::stage_bins && job.labels.trivial() && fast_binning::fast_kernel_exact(job.range);
+  const auto in_order = [&](const auto& points) {
+    return fast ? detail::morton_ordered(space, points) : points;
+  };
+  const auto a = in_order(
+      detail::coordinates<Memory>(job.a, job.n_a, job.resident, "kmol::pair_histogram::a"));
   const auto b = job.one_set ? a
-                             : detail::coordinates<Memory>(job.b, job.n_b, job.resident,
-                                                           "kmol::pair_histogram::b");
+                             : in_order(detail::coordinates<Memory>(job.b, job.n_b, job.resident,
+                                                                    "kmol::pair_histogram::b"));
   const auto n_pairs_species = job.labels.n_species * (job.labels.n_species + 1) / 2;
   const auto species =
       detail::device_copy<Memory>(job.labels.species, job.n_a, "kmol::pair_histogram::species");
@@ -143,7 +124,7 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
   tiling.one_set = job.one_set;
   const std::int64_t n_windows = (flat_bins + fit - 1) / fit;
   tiling.window = (flat_bins + n_windows - 1) / n_windows;
-  tiling.a_tile = std::int64_t(team_size) * Traits::template a_per_thread<T>;
+  tiling.a_tile = std::int64_t(team_size) * Traits::template a_per_thread<T, Box>;
   tiling.n_a_tiles = (job.n_a + tiling.a_tile - 1) / tiling.a_tile;
   tiling.b_chunk = Traits::b_chunk > 0 && Traits::b_chunk < job.n_b ? Traits::b_chunk
                                                                     : (job.n_b > 0 ? job.n_b : 1);
@@ -161,21 +142,27 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
     if constexpr (Traits::stage_bins) {
       return Team{common, SlotRule<T>::make(job.range), direct_slots};
     } else {
-      const bool fast = plain && fast_binning::fast_kernel_exact(job.range);
       Kokkos::View<T*, Memory> window_r2("kmol::pair_histogram::window_r2",
                                          fast ? n_windows + 1 : 0);
+      Kokkos::View<T*, Memory> window_r("kmol::pair_histogram::window_r", fast ? n_windows + 1 : 0);
+      Team t{common, fast, window_r2, window_r};
+      t.direct_slots = direct_slots;
       if (fast) {
-        std::vector<T> host_r2(std::size_t(n_windows) + 1);
-        for (std::int64_t w = 0; w <= n_windows; ++w)
-          host_r2[w] = fast_binning::square_threshold(job.range.edge(
-              std::int32_t(std::min<std::int64_t>(w * tiling.window, job.range.n_bins))));
+        std::vector<T> host_r(std::size_t(n_windows) + 1), host_r2(host_r.size());
+        for (std::int64_t w = 0; w <= n_windows; ++w) {
+          host_r[w] = job.range.edge(
+              std::int32_t(std::min<std::int64_t>(w * tiling.window, job.range.n_bins)));
+          host_r2[w] = fast_binning::square_threshold(host_r[w]);
+        }
+        Kokkos::deep_copy(window_r, detail::HostArray<const T>(host_r.data(), host_r.size()));
         Kokkos::deep_copy(window_r2, detail::HostArray<const T>(host_r2.data(), host_r2.size()));
+        t.a_groups =
+            detail::group_bounds(space, a, Team::a_group, true, "kmol::pair_histogram::a_groups");
+        t.b_runs =
+            detail::group_bounds(space, b, Team::b_run, false, "kmol::pair_histogram::b_runs");
+        t.limits = unit_reach::box_limits<T>(job.box);
       }
-      const bool all_in_range =
-          fast && n_windows == 1 && job.range.r_min == T(0) && std::is_same_v<Box, NoBox<T>> &&
-          detail::every_pair_below(
-              space, a, b, fast_binning::square_threshold(job.range.edge(job.range.n_bins)));
-      return Team{common, fast, window_r2, direct_slots, all_in_range};
+      return t;
     }
   }();
 

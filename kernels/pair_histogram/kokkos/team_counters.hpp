@@ -37,11 +37,12 @@ class TeamCounterHandles {
 // The handle of bin fast_bin_plus_magic(range, fast_root(r2)) - magic_bits (fast_binning.hpp),
 // step for step, given `magic_base`: the handle of the window's first counter less
 // 4 (magic_bits + the window's first bin), wrapping modulo 2^32. kZeroMin: range.r_min is zero,
-// so r - r_min is r itself and the subtraction is left out.
-template <bool kZeroMin = false, class T>
+// so r - r_min is r itself and the subtraction is left out. kAboveMin: r2 >= fast_sqrt_min is
+// proven, so the root's clamp is left out.
+template <bool kZeroMin = false, bool kAboveMin = false, class T>
 KMOL_INLINE std::uint32_t fast_counter(const HistogramRange<T>& range, std::uint32_t magic_base,
                                        T r2) {
-  const T r = fast_binning::fast_root(r2);
+  const T r = fast_binning::fast_root<kAboveMin>(r2);
   const T offset = kZeroMin ? r : r - range.r_min;
   const T m = fast_binning::floor_plus_magic(math::fma(offset, range.inverse_width, T(-0.5)));
   const T next_edge = math::fma(fast_binning::floor_plus_one(m), range.width, range.r_min);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "kmol/core/box.hpp"
 #include "kmol/core/execution_space.hpp"
 
 namespace kmol {
@@ -28,9 +29,11 @@ struct PairHistogramKokkosTraits {
   using LaunchBounds = Kokkos::LaunchBounds<on_host ? 0 : wide_team_size, on_host ? 0 : 1>;
   // Atoms of A per thread: a CPU thread sweeps 256 in turn (each team clears and flushes its
   // window once, which long tiles amortise over more pairs); a GPU thread holds them in registers
-  // (eight doubles made the kernel fail to load on Hopper, so four).
-  template <class T>
-  static constexpr int a_per_thread = on_host ? 256 : (sizeof(T) == 4 ? 8 : 4);
+  // (eight doubles made the kernel fail to load on Hopper, so four; four for the register-hungry
+  // triclinic images too, as in the raw CUDA kernel).
+  template <class T, class Box>
+  static constexpr int a_per_thread =
+      on_host ? 256 : (sizeof(T) == 4 && !std::is_same_v<Box, TriclinicBox<T>> ? 8 : 4);
   // CPU threads take teams as they finish: one set's teams hold fewer pairs as A advances.
   using Schedule = Kokkos::Schedule<std::conditional_t<on_host, Kokkos::Dynamic, Kokkos::Static>>;
   static constexpr bool stage_b = on_host;

@@ -6,3 +6,12 @@
 #else
 #define KMOL_INLINE inline
 #endif
+
+// KMOL_UNROLL before a loop asks device compilers to unroll it fully: a thread's array indexed by
+// the loop variable stays in registers only where every index is a constant. Host compilers
+// choose for themselves.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define KMOL_UNROLL _Pragma("unroll")
+#else
+#define KMOL_UNROLL
+#endif
