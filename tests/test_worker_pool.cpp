@@ -132,7 +132,7 @@ TEST(WorkerPool, ASlowWorkerLeavesTheLastUnitsToFasterOnes) {
   ASSERT_GT(pool.stats()[1].units, 0);
   const std::int64_t slow_units = pool.stats()[1].units;
   pool.run(3, work);
-  // Batches of one unit too: waking only the slow worker would leave the unit to nobody.
+  // Batches of one unit wake one worker; the slow one, woken alone, wakes the others.
   for (int k = 0; k < 10; ++k) pool.run(1, work);
   EXPECT_EQ(pool.stats()[1].units, slow_units);
   EXPECT_EQ(pool.stats()[0].units + slow_units, 43);

@@ -72,7 +72,16 @@ void WorkerPool::stop() {
     if (t.joinable()) t.join();
 }
 
-bool WorkerPool::has_work_for(int worker) const {
+// has_work_for, and a worker that starts leaving fresh units to faster ones wakes the others: it
+// may have been the only one woken.
+bool WorkerPool::wants_unit(int worker) {
+  const bool declined_before = declined_[std::size_t(worker)];
+  const bool wants = has_work_for(worker);
+  if (declined_[std::size_t(worker)] && !declined_before) wake_.notify_all();
+  return wants;
+}
+
+bool WorkerPool::has_work_for(int worker) {
   if (unit_ == nullptr || fatal_) return false;
   for (const Retry& r : retry_)
     if (!r.failed_by[std::size_t(worker)]) return true;
@@ -82,11 +91,12 @@ bool WorkerPool::has_work_for(int worker) const {
 }
 
 // Whether the other workers, at the rates they have shown, would finish every fresh unit left
-// before this worker finishes one. The fastest worker never declines, so the batch goes on; the
-// others think again whenever a unit ends (the rates change).
+// well before this worker finishes one. The fastest worker never declines, so the batch goes on;
+// the others think again whenever a unit ends (the rates change).
 bool WorkerPool::others_finish_sooner(int worker) const {
   const WorkerStats& own = stats_[std::size_t(worker)];
-  if (own.units == 0) return false;
+  // A unit shorter than a millisecond cannot hold a batch up noticeably.
+  if (own.units == 0 || own.busy_seconds < 1e-3 * double(own.units)) return false;
   double rate = 0, fastest = -1;  // units per second of the others; their shortest unit
   for (int o = 0; o < size(); ++o) {
     const WorkerStats& s = stats_[std::size_t(o)];
@@ -96,7 +106,8 @@ bool WorkerPool::others_finish_sooner(int worker) const {
     fastest = fastest < 0 ? per_unit : std::min(fastest, per_unit);
   }
   if (fastest < 0) return false;
-  return std::max(double(n_ - next_) / rate, fastest) < own.busy_seconds / double(own.units);
+  // Clearly sooner (in half its time): units of about equal length go to whoever is free.
+  return 2 * std::max(double(n_ - next_) / rate, fastest) < own.busy_seconds / double(own.units);
 }
 
 // The earliest unit this worker may run: failed units before fresh ones, so that units finish
@@ -180,7 +191,7 @@ void WorkerPool::run_one(const WorkerContext& context, std::unique_lock<std::mut
   }
   if (batch_over()) {
     done_.notify_all();
-    wake_.notify_all();  // the calling thread's worker waits there
+    if (caller_ >= 0) wake_.notify_all();  // the calling thread's worker waits there
   } else if (std::find(declined_.begin(), declined_.end(), 1) != declined_.end()) {
     wake_.notify_all();
   }
@@ -208,7 +219,7 @@ void WorkerPool::loop(int worker) {
   ++started_;
   done_.notify_all();
   for (;;) {
-    wake_.wait(lock, [&] { return stop_ || has_work_for(worker); });
+    wake_.wait(lock, [&] { return stop_ || wants_unit(worker); });
     if (stop_) break;
     run_one(context, lock);
   }
@@ -228,8 +239,11 @@ void WorkerPool::run(std::int64_t n, const Unit& unit, const std::function<void(
   std::fill(declined_.begin(), declined_.end(), 0);
   fatal_ = nullptr;
   lock.unlock();
-  // Every worker: one woken alone might leave the units to faster ones and sleep again.
-  wake_.notify_all();
+  // Wake as many workers as there are units: a batch of one unit wakes one thread, not all.
+  if (n >= size())
+    wake_.notify_all();
+  else
+    for (std::int64_t k = 0; k < n; ++k) wake_.notify_one();
   lock.lock();
   if (caller_ >= 0) {
     WorkerContext context;
@@ -237,7 +251,7 @@ void WorkerPool::run(std::int64_t n, const Unit& unit, const std::function<void(
     context.spec = specs_[std::size_t(caller_)];
     context.device = device_of(context.spec, nullptr);
     for (;;) {
-      wake_.wait(lock, [&] { return batch_over() || has_work_for(caller_); });
+      wake_.wait(lock, [&] { return batch_over() || wants_unit(caller_); });
       if (batch_over()) break;
       run_one(context, lock);
     }

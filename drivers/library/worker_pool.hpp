@@ -102,7 +102,8 @@ class WorkerPool {
     std::int64_t unit = 0;
     std::vector<char> failed_by;  // per worker
   };
-  bool has_work_for(int worker) const;
+  bool has_work_for(int worker);
+  bool wants_unit(int worker);
   bool others_finish_sooner(int worker) const;
   bool batch_over() const { return (finished_ == n_ || fatal_) && in_flight_ == 0; }
   std::int64_t take(int worker);
@@ -129,7 +130,7 @@ class WorkerPool {
   std::exception_ptr fatal_;
   std::vector<WorkerStats> stats_;
   std::vector<std::int64_t> started_units_;
-  mutable std::vector<char> declined_;  // per worker: left fresh units to faster ones
+  std::vector<char> declined_;  // per worker: leaves fresh units to faster ones
 };
 
 // The workers of this machine: one per GPU of `devices`, then `cpu_workers` CPU workers sharing
