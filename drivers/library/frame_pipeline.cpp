@@ -144,24 +144,20 @@ class Pipeline {
     // The pool's GPU threads bind their devices first (a CUDA context takes a while to create),
     // so that the clock starts with the frames; the setup time is reported on its own.
     const auto setup = Clock::now();
-    // Feeding GPUs, readers, the writer and the pool's GPU threads each take a CPU of their own;
-    // beside CPU workers, whose kernels use every CPU, they go wherever the kernel puts them.
-    bool devices = false;
-    for (const WorkerSpec& w : workers_) devices = devices || w.kind != WorkerKind::cpu;
-    const auto cpu = [&](int index) { return devices ? index : -1; };
+    // Readers, the writer and then the pool's GPU threads each on a CPU of their own.
     const int writer_cpu = int(readers_.size());
     WorkerPool pool(workers_, writer_cpu + 1);
-    if (devices) stats_.device_setup_seconds = seconds_since(setup);
+    if (pool.own_cpus() > 0) stats_.device_setup_seconds = seconds_since(setup);
     start_ = Clock::now();
     // The writer hands frames on while the workers count the next ones (saving a resumable state
     // takes a while); the readers decode ahead.
-    std::thread writer = thread_on_own_cpu(cpu(writer_cpu), [&] {
+    std::thread writer = thread_on_own_cpu(writer_cpu, [&] {
       deliver_frames();
       counted_.close();  // after a stop, workers must not wait on it
     });
     std::vector<std::thread> reader_threads;
     for (std::size_t r = 0; r < readers_.size(); ++r)
-      reader_threads.push_back(thread_on_own_cpu(cpu(int(r)), [&, r] {
+      reader_threads.push_back(thread_on_own_cpu(int(r), [&, r] {
         try {
           read_frames(*readers_[r]);
         } catch (...) {

@@ -15,15 +15,14 @@ namespace kmol {
 
 // Starts f on the index-th of the machine's online CPUs counted from the last (OpenMP binds its
 // threads from the first, and the first stays the main thread's), or on any of them when there
-// are too few or the index is negative. CPUs outside the process's cpuset are dropped by the
-// kernel.
+// are too few. CPUs outside the process's cpuset are dropped by the kernel.
 template <class F>
 std::thread thread_on_own_cpu(int index, F&& f) {
   return std::thread([index, f = std::forward<F>(f)]() mutable {
     const int online = int(std::min<long>(sysconf(_SC_NPROCESSORS_ONLN), CPU_SETSIZE));
     cpu_set_t cpus;
     CPU_ZERO(&cpus);
-    if (index >= 0 && index < online - 1) {
+    if (index < online - 1) {
       CPU_SET(online - 1 - index, &cpus);
     } else {
       for (int c = 0; c < online; ++c) CPU_SET(c, &cpus);
