@@ -23,7 +23,8 @@ void report(const char* what) {
 int main(int argc, char** argv) {
   kmol::Cluster cluster(argc, argv);  // MPI, when run under mpirun
   kmol::install_stop_handlers(argc, argv);
-  // Thread placement OpenMP recommends, unless the user chose otherwise.
+  // Kokkos warns at start-up when OMP_PROC_BIND is unset. libgomp has read its environment before
+  // main, so these only silence that warning: threads are bound where the user's environment asks.
   setenv("OMP_PROC_BIND", "spread", 0);
   setenv("OMP_PLACES", "threads", 0);
   // Every GPU kernel loaded when the runtime starts, unless the user chose otherwise: loaded on
