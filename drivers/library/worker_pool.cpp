@@ -91,12 +91,13 @@ bool WorkerPool::has_work_for(int worker) {
 }
 
 // Whether the other workers, at the rates they have shown, would finish every fresh unit left
-// well before this worker finishes one. The fastest worker never declines, so the batch goes on;
-// the others think again whenever a unit ends (the rates change).
+// well before this worker finishes one, or are so much faster that a CPU worker is better left
+// out. The fastest worker never declines, so the batch goes on; the others think again whenever
+// a unit ends (the rates change).
 bool WorkerPool::others_finish_sooner(int worker) const {
   const WorkerStats& own = stats_[std::size_t(worker)];
-  // A unit shorter than a millisecond cannot hold a batch up noticeably.
-  if (own.units == 0 || own.busy_seconds < 1e-3 * double(own.units)) return false;
+  if (own.units == 0) return false;
+  const double own_per_unit = own.busy_seconds / double(own.units);
   double rate = 0, fastest = -1;  // units per second of the others; their shortest unit
   for (int o = 0; o < size(); ++o) {
     const WorkerStats& s = stats_[std::size_t(o)];
@@ -106,8 +107,14 @@ bool WorkerPool::others_finish_sooner(int worker) const {
     fastest = fastest < 0 ? per_unit : std::min(fastest, per_unit);
   }
   if (fastest < 0) return false;
+  // A CPU worker beside others ten times as fast would add less than a tenth of the rate, while
+  // its kernels' threads spin on the cores of the threads that feed the others (readers, GPU
+  // threads): a trajectory on an H200 ran at a third of the GPU's own rate with one.
+  if (specs_[std::size_t(worker)].kind == WorkerKind::cpu && rate * own_per_unit > 10) return true;
+  // A unit shorter than a millisecond cannot hold a batch up noticeably.
+  if (own_per_unit < 1e-3) return false;
   // Clearly sooner (in half its time): units of about equal length go to whoever is free.
-  return 2 * std::max(double(n_ - next_) / rate, fastest) < own.busy_seconds / double(own.units);
+  return 2 * std::max(double(n_ - next_) / rate, fastest) < own_per_unit;
 }
 
 // The earliest unit this worker may run: failed units before fresh ones, so that units finish
