@@ -125,9 +125,9 @@ class Pipeline {
         counted_(workers_.size() + 2) {
     refuse_unrunnable_workers();
     for (std::size_t p = 0; p < options.frames.size(); ++p)
-      if (options.skip.empty() || !options.skip[p]) todo_.push_back(std::int64_t(p));
-    ready_.assign(todo_.size(), nullptr);
-    read_limit_ = std::int64_t(todo_.size());
+      if (options.skip.empty() || !options.skip[p]) unit_positions_.push_back(std::int64_t(p));
+    ready_.assign(unit_positions_.size(), nullptr);
+    read_limit_ = std::int64_t(unit_positions_.size());
     progress_.total = std::int64_t(options.frames.size());
     for (char skipped : options.skip) progress_.done += skipped ? 1 : 0;
     bool pinned = false;
@@ -166,7 +166,7 @@ class Pipeline {
       }));
     try {
       pool.run(
-          std::int64_t(todo_.size()),
+          std::int64_t(unit_positions_.size()),
           [&](const WorkerContext& worker, std::int64_t unit) { count_frame(worker, unit); },
           [&] { stop(nullptr); });
     } catch (...) {
@@ -253,8 +253,8 @@ class Pipeline {
       auto slot = free_.pop();
       if (!slot) break;
       const std::int64_t unit = next_read_++;
-      if (unit >= std::int64_t(todo_.size())) break;
-      const std::int64_t frame = options_.frames[std::size_t(todo_[std::size_t(unit)])];
+      if (unit >= std::int64_t(unit_positions_.size())) break;
+      const std::int64_t frame = options_.frames[std::size_t(unit_positions_[std::size_t(unit)])];
       const auto begin = Clock::now();
       io::FrameInfo info;
       try {
@@ -270,7 +270,7 @@ class Pipeline {
         break;
       }
       FrameSlot<T>& s = **slot;
-      s.position = todo_[std::size_t(unit)];
+      s.position = unit_positions_[std::size_t(unit)];
       s.frame = frame;
       s.box = job_.periodic ? info.box : BoxSpec::none();
       for (std::size_t k = 0; k < job_.atoms_a.size(); ++k) s.a.data()[k] = all[job_.atoms_a[k]];
@@ -399,7 +399,7 @@ class Pipeline {
   std::vector<WorkerSpec> workers_;
   std::vector<std::unique_ptr<io::TrajectoryReader>> more_readers_;
   std::vector<io::TrajectoryReader*> readers_;
-  std::vector<std::int64_t> todo_;  // per unit: its position
+  std::vector<std::int64_t> unit_positions_;  // per unit: its position
   std::vector<std::unique_ptr<FrameSlot<T>>> slots_;
   BoundedQueue<FrameSlot<T>*> free_;
   std::atomic<std::int64_t> next_read_{0};
