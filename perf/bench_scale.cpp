@@ -73,8 +73,9 @@ void cells(benchmark::State& state, std::int64_t n) {
   state.SetLabel(result.launch);
 }
 
-// `kmol potential --example water --atoms N --method cutoff --cutoff 12 --spacing 1`
-template <class ExecSpace>
+// `kmol potential --example water --atoms N --method cutoff --cutoff 12 --spacing 1 [--impl I]`:
+// the space's choice, or the portable implementation
+template <class ExecSpace, CoulombImpl Impl>
 void cutoff(benchmark::State& state, std::int64_t n) {
   const std::int64_t molecules = n / 3;
   const auto box = coulomb::water_box(molecules, side_for(3 * molecules), 2024);
@@ -85,6 +86,7 @@ void cutoff(benchmark::State& state, std::int64_t n) {
   s.method = CoulombMethod::cutoff;
   s.cutoff = 12;
   s.lattice = grid_around(box.positions.data(), std::int64_t(box.positions.size()), 1.0, 10.0);
+  s.impl = Impl;
   const CoulombInput<float> input{xyz.data(), q.data(), r.data(), std::int64_t(xyz.size())};
   PotentialMap<float> map;
   for (auto _ : state) {
@@ -131,10 +133,12 @@ void md(benchmark::State& state, std::int64_t n) {
 template <class ExecSpace>
 void register_space(const std::string& space, std::int64_t n) {
   using Run = void (*)(benchmark::State&, std::int64_t);
-  const std::pair<const char*, Run> paths[] = {{"cells_histogram", cells<ExecSpace>},
-                                               {"cutoff_potential", cutoff<ExecSpace>},
-                                               {"density", density<ExecSpace>},
-                                               {"md_neighbour", md<ExecSpace>}};
+  const std::pair<const char*, Run> paths[] = {
+      {"cells_histogram", cells<ExecSpace>},
+      {"cutoff_potential", cutoff<ExecSpace, CoulombImpl::automatic>},
+      {"cutoff_potential_kokkos", cutoff<ExecSpace, CoulombImpl::kokkos>},
+      {"density", density<ExecSpace>},
+      {"md_neighbour", md<ExecSpace>}};
   for (const auto& [name, run] : paths)
     benchmark::RegisterBenchmark(
         ("scale/" + std::string(name) + "/" + space + "/n:" + std::to_string(n)).c_str(),

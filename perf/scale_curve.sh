@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scale_curve.sh KMOL KMOL_BENCH DEVICE OUT_DIR N...: the cost per atom of kmol's O(N) paths as the
 # system grows (docs/study.md, "Scale curve"). For each size N and each path (cell-list g(r),
-# cutoff potential, Gaussian density, neighbour-list MD), on DEVICE (cpu or gpu):
+# cutoff potential, Gaussian density, neighbour-list MD; cutoff_potential_kokkos, the portable
+# cutoff, runs when PATHS names it), on DEVICE (cpu or gpu):
 # - steady state: kmol_bench --kmol_scale=N, the same call repeated from host arrays (median of
 #   repetitions), seconds per atom (per atom-step for MD);
 # - one shot: the `kmol` command a user runs, timed whole (process start to exit) and by its own
@@ -62,6 +63,7 @@ for n in "$@"; do
   declare -A command=(
     [cells_histogram]="$kmol histogram --example gas --atoms $n --length $length --rmax 12 --bins 240 --impl cells --device $device --out $work/g.csv --force"
     [cutoff_potential]="$kmol potential --example water --atoms $n --method cutoff --cutoff 12 --spacing 1 --device $device --out $work/p.h5 --force"
+    [cutoff_potential_kokkos]="$kmol potential --example water --atoms $n --method cutoff --cutoff 12 --spacing 1 --impl kokkos --device $device --out $work/p.h5 --force"
     [density]="$kmol surf $work/gas.h5 --radius 1.5 --spacing 1 --mesh '' --device $device --force"
     [md_neighbour]="$kmol md --atoms $n --steps $steps --precision single --device $device --log $work/md.csv --quiet --force"
   )

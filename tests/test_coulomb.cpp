@@ -3,6 +3,7 @@
 // (mdh at kappa = 0 is Coulomb in the solvent; faces only; units); accuracy of compensation.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "kernels/coulomb/coulomb.hpp"
 #include "kernels/coulomb/selection.hpp"
@@ -123,6 +124,29 @@ KMOL_BACKEND_TEST(Coulomb, CrowdedBinOverflowsToTheHost) {
     c.impl = CoulombImpl::cuda;
     const auto map = compute<ExecSpace, float>(atoms, c);
     EXPECT_EQ(map.launch.find(" 0 overflow atoms"), std::string::npos) << map.launch;
+  }
+}
+
+// The GPU paths sort the atoms into cells or bins with atomic counters; each cell's atoms are then
+// put in index order, so a map repeats bit for bit whatever order the counters were taken in.
+KMOL_BACKEND_TEST(Coulomb, CutoffMapRepeatsBitForBit) {
+  auto atoms = kmol::test::random_atoms(4000, {-6, -3, -5}, 30, 5);
+  const auto crowd = kmol::test::random_atoms(200, {2, 2, 1}, 1.5, 8);
+  atoms.positions.insert(atoms.positions.end(), crowd.positions.begin(), crowd.positions.end());
+  atoms.charges.insert(atoms.charges.end(), crowd.charges.begin(), crowd.charges.end());
+  atoms.radii.insert(atoms.radii.end(), crowd.radii.begin(), crowd.radii.end());
+  CoulombSettings s = small_problem(CoulombMethod::cutoff);
+  for (CoulombImpl impl : runnable<ExecSpace>(s, std::int64_t(atoms.positions.size()))) {
+    s.impl = impl;
+    const auto first = compute<ExecSpace, float>(atoms, s);
+    for (int call = 0; call < 3; ++call) {
+      const auto again = compute<ExecSpace, float>(atoms, s);
+      ASSERT_EQ(again.values.size(), first.values.size());
+      EXPECT_EQ(std::memcmp(again.values.data(), first.values.data(),
+                            first.values.size() * sizeof(float)),
+                0)
+          << to_string(impl) << ", call " << call + 2;
+    }
   }
 }
 

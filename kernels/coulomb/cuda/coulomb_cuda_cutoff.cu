@@ -1,20 +1,26 @@
 // Cutoff maps in raw CUDA, after Rodrigues et al. (VMD's multilevel summation short-range part).
 //
-// Atoms are hashed on the host into cubic bins of points_per_bin^3 lattice points (about 4 A),
+// Atoms are hashed on the device into cubic bins of points_per_bin^3 lattice points (about 4 A),
 // each with a fixed capacity chosen from the occupancy so that almost no atom overflows; the bins
-// and their fill counts live in global memory. A block computes one region of lattice points (the
-// size of a bin), walking the list of bin offsets within the cutoff of its region, which sits in
-// __constant__ memory (this unit includes no Kokkos). The filled slots of a batch of bins are
-// staged, compacted, in shared memory and every thread sums its points over them. Atoms that do
-// not fit their bin are summed on the host by the caller's function while the GPU runs.
+// and their fill counts live in global memory. Each bin keeps its atoms in index order (a count,
+// a scan, an atomic fill, then each bin sorted), so the map never depends on the fill's race.
+// A block computes one region of lattice points (the size of a bin), walking the list of bin
+// offsets within the cutoff of its region, which sits in __constant__ memory (this unit includes
+// no Kokkos). The filled slots of a batch of bins are staged, compacted, in shared memory and
+// every thread sums its points over them. Atoms that do not fit their bin come back to the host,
+// which sums them with the caller's function while the GPU runs.
 //
-// The bins are hashed straight into page-locked memory and the map comes back slab by slab
-// through two page-locked buffers in turn, all kept between calls with the device buffers
-// (cuda_staging.hpp): the host copies one slab into the map while the GPU computes the next.
+// Only the coordinates and charges go up (through page-locked memory); the host never walks the
+// atoms in bin order, which scatters at random once they outgrow its caches. The map comes back
+// slab by slab through two page-locked buffers in turn, all kept between calls with the device
+// buffers (cuda_staging.hpp): the host copies one slab into the map while the GPU computes the
+// next.
 #include <cuda_runtime.h>
+#include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -134,6 +140,89 @@ __global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __re
     if (index[s] >= 0) out[index[s]] = acc[s].value();
 }
 
+// Where atoms fall: bin floor(coordinate / side) + pad along each axis, as the regions lie.
+struct BinGrid {
+  double per_side;
+  long long bins[3];
+  int pad;
+};
+
+// The bin of each atom (-1: beyond every bin, so farther than the cutoff from every point, or
+// uncharged) and the bins' atom counts. `atoms` holds the n x, then y, z and charges.
+template <class T>
+__global__ void bin_atoms(int n, const T* __restrict__ atoms, BinGrid grid,
+                          int* __restrict__ bin_of, int* __restrict__ count) {
+  const int a = blockIdx.x * blockDim.x + threadIdx.x;
+  if (a >= n) return;
+  long long c[3];
+  bool inside = true;
+#pragma unroll
+  for (int d = 0; d < 3; ++d) {
+    c[d] = (long long)floor(double(atoms[std::size_t(d) * n + a]) * grid.per_side) + grid.pad;
+    inside = inside && c[d] >= 0 && c[d] < grid.bins[d];
+  }
+  const bool charged = atoms[std::size_t(3) * n + a] != T(0);
+  const int bin = inside && charged ? int((c[2] * grid.bins[1] + c[1]) * grid.bins[0] + c[0]) : -1;
+  bin_of[a] = bin;
+  if (bin >= 0) atomicAdd(&count[bin], 1);
+}
+
+// histogram[c]: the bins holding exactly c atoms, c up to `most`, the last entry the fuller ones;
+// histogram[most + 2]: the atoms in all bins. Counted per block in shared memory first.
+__global__ void occupancy_histogram(int n_bins, const int* __restrict__ count, int most,
+                                    unsigned long long* histogram) {
+  extern __shared__ unsigned int local[];  // most + 2 entries
+  for (int i = threadIdx.x; i < most + 2; i += blockDim.x) local[i] = 0;
+  __syncthreads();
+  unsigned long long atoms = 0;
+  for (int b = blockIdx.x * blockDim.x + threadIdx.x; b < n_bins; b += gridDim.x * blockDim.x) {
+    atomicAdd(&local[min(count[b], most + 1)], 1u);
+    atoms += unsigned(count[b]);
+  }
+  for (int d = 16; d > 0; d /= 2) atoms += __shfl_down_sync(0xffffffffu, atoms, d);
+  if (threadIdx.x % 32 == 0) atomicAdd(&histogram[most + 2], atoms);
+  __syncthreads();
+  for (int i = threadIdx.x; i < most + 2; i += blockDim.x)
+    if (local[i] > 0) atomicAdd(&histogram[i], (unsigned long long)local[i]);
+}
+
+// Each binned atom's index into its bin's run of `order` (runs start at `start`, in any order).
+__global__ void gather_by_bin(int n, const int* __restrict__ bin_of, const int* __restrict__ start,
+                              int* __restrict__ cursor, int* __restrict__ order) {
+  const int a = blockIdx.x * blockDim.x + threadIdx.x;
+  if (a >= n) return;
+  const int bin = bin_of[a];
+  if (bin >= 0) order[start[bin] + atomicAdd(&cursor[bin], 1)] = a;
+}
+
+// Each bin's run sorted by atom index; its first `capacity` atoms go into its slots, the rest to
+// the overflow list (any order; the host sorts it). count becomes the bin's filled slots.
+template <class T>
+__global__ void fill_bins(int n_bins, int n, int capacity, const T* __restrict__ atoms,
+                          const int* __restrict__ start, int* __restrict__ count,
+                          int* __restrict__ order, Atom4<T>* __restrict__ slots,
+                          int* __restrict__ overflow, int* __restrict__ n_overflow) {
+  const int b = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b >= n_bins) return;
+  const int begin = start[b], held = count[b];
+  for (int s = 1; s < held; ++s) {  // a bin holds a few atoms: insertion sort
+    const int a = order[begin + s];
+    int t = s;
+    for (; t > 0 && order[begin + t - 1] > a; --t) order[begin + t] = order[begin + t - 1];
+    order[begin + t] = a;
+  }
+  for (int s = 0; s < held; ++s) {
+    const int a = order[begin + s];
+    if (s < capacity)
+      slots[std::size_t(b) * capacity + s] = {atoms[a], atoms[std::size_t(n) + a],
+                                              atoms[std::size_t(2) * n + a],
+                                              atoms[std::size_t(3) * n + a]};
+    else
+      overflow[atomicAdd(n_overflow, 1)] = a;
+  }
+  count[b] = min(held, capacity);
+}
+
 // The overflow atoms' job restricted to planes [first, end) of the lattice: the same lattice and
 // coordinates (so each point's terms do not depend on where slabs begin), one block of those
 // planes, adding to the whole map at `values`.
@@ -145,27 +234,26 @@ CoulombJob<T> planes_of(const CoulombJob<T>& overflow, long long first, long lon
   return out;
 }
 
-// The smallest capacity that leaves at most kOverflowFraction of the binned atoms over.
-int choose_capacity(const std::vector<int>& occupancy, std::int64_t binned, int max_capacity) {
-  std::vector<std::int64_t> bins_with(std::size_t(max_capacity) + 2,
-                                      0);  // bins holding exactly c (last: more)
-  for (int c : occupancy) ++bins_with[std::min(c, max_capacity + 1)];
+// The smallest capacity that leaves at most kOverflowFraction of the binned atoms over, from
+// bins_with[c], the bins holding exactly c atoms (the last entry: more than max_capacity).
+int choose_capacity(const unsigned long long* bins_with, std::int64_t binned, int max_capacity) {
   for (int capacity = 1; capacity <= max_capacity; ++capacity) {
     std::int64_t over = 0;
-    for (int c = capacity + 1; c <= max_capacity + 1; ++c) over += bins_with[c] * (c - capacity);
+    for (int c = capacity + 1; c <= max_capacity + 1; ++c)
+      over += std::int64_t(bins_with[c]) * (c - capacity);
     if (double(over) <= kOverflowFraction * double(binned)) return capacity;
   }
   return max_capacity;
 }
 
-// What a caller keeps between calls on one device: the bins (fill counts, then slots) on both
-// sides, the device map, two page-locked slab buffers, the copy stream and events, host scratch.
+// What a caller keeps between calls on one device: the atoms going up and the overflow coming
+// back (page-locked), the device's atoms, bin arrays and map, two page-locked slab buffers, the
+// copy stream and events.
 struct CutoffWorkspace {
-  cuda_staging::PinnedBuffer host_bins, host_slabs;
-  cuda_staging::DeviceBuffer bins, map;
-  cuda_staging::EventSet computed, copied;
-  std::vector<std::int64_t> bin_of;
-  std::vector<int> occupancy;
+  cuda_staging::PinnedBuffer host_atoms, host_counts, host_overflow, host_slabs;
+  cuda_staging::DeviceBuffer atoms, bin_of, order, counts, starts, cursors, scan_scratch, histogram,
+      slots, map;
+  cuda_staging::EventSet computed, copied, placed;
   cudaStream_t copies = nullptr;
 
   CutoffWorkspace() {
@@ -176,7 +264,9 @@ struct CutoffWorkspace {
   ~CutoffWorkspace() { cudaStreamDestroy(copies); }
 };
 
-constexpr std::size_t kCountsAlign = 256;  // the slots start here past the fill counts
+constexpr int kThreads = 256;  // per block of the binning kernels
+
+int blocks_for(std::int64_t items) { return int((items + kThreads - 1) / kThreads); }
 
 }  // namespace
 
@@ -210,66 +300,77 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
   g.threads_per_row = (g.m + kPointsPerThread - 1) / kPointsPerThread;
   const int block = std::max(32, (g.m * g.m * g.threads_per_row + 31) / 32 * 32);
 
-  auto ws = cuda_staging::workspaces<CutoffWorkspace>().lease();
-  // Hash the atoms; those beyond every bin are farther than the cutoff from every point.
   const std::int64_t n_bins = g.bins[0] * g.bins[1] * g.bins[2];
-  std::vector<std::int64_t>& bin_of = ws->bin_of;
-  std::vector<int>& occupancy = ws->occupancy;
-  bin_of.assign(std::size_t(job.n), -1);
-  occupancy.assign(std::size_t(n_bins), 0);
-  std::int64_t binned = 0;
-  const double per_side = 1 / side;
-  for (std::int64_t a = 0; a < job.n; ++a) {
-    std::int64_t c[3];
-    bool inside = true;
-    for (int d = 0; d < 3; ++d) {
-      c[d] = std::int64_t(std::floor(double(job.coords[d][a]) * per_side)) + g.pad;
-      inside = inside && c[d] >= 0 && c[d] < g.bins[d];
-    }
-    if (!inside || job.charges[a] == T(0)) continue;
-    bin_of[a] = (c[2] * g.bins[1] + c[1]) * g.bins[0] + c[0];
-    ++occupancy[bin_of[a]];
-    ++binned;
-  }
-  g.capacity = choose_capacity(occupancy, binned, int(kStagedBytes / sizeof(Atom4<T>)));
+  if (job.n >= (std::int64_t(1) << 31) || n_bins >= (std::int64_t(1) << 31))
+    throw std::invalid_argument(
+        "CUDA cutoff potential: more than 2^31 atoms or bins (use --impl kokkos)");
+  const int n = int(job.n), bins = int(n_bins);
+  const std::size_t un = std::size_t(n);
+  auto ws = cuda_staging::workspaces<CutoffWorkspace>().lease();
+  // The atoms go up as four columns (x, y, z, charge).
+  T* const staged = ws->host_atoms.reserve<T>(4 * un);
+  for (int d = 0; d < 3; ++d) host_copy(staged + std::size_t(d) * un, job.coords[d].data(), un);
+  host_copy(staged + 3 * un, job.charges.data(), un);
+  T* const d_atoms = ws->atoms.reserve<T>(4 * un);
+  check(cudaMemcpyAsync(d_atoms, staged, 4 * un * sizeof(T), cudaMemcpyHostToDevice, stream),
+        "copy atoms");
+  // Count the atoms of each bin, and how many bins hold each count: the capacity.
+  const int most = int(kStagedBytes / sizeof(Atom4<T>));
+  int* const d_count = ws->counts.reserve<int>(std::size_t(bins));
+  int* const d_bin_of = ws->bin_of.reserve<int>(std::max<std::size_t>(un, 1));
+  // The histogram's most + 3 entries (occupancy_histogram), then the overflow's count.
+  unsigned long long* const d_histogram =
+      ws->histogram.reserve<unsigned long long>(std::size_t(most) + 4);
+  int* const d_n_overflow = reinterpret_cast<int*>(d_histogram + most + 3);
+  check(cudaMemsetAsync(d_count, 0, std::size_t(bins) * sizeof(int), stream), "clear counts");
+  check(
+      cudaMemsetAsync(d_histogram, 0, (std::size_t(most) + 4) * sizeof(unsigned long long), stream),
+      "clear the histogram");
+  const BinGrid grid{1 / side, {g.bins[0], g.bins[1], g.bins[2]}, g.pad};
+  if (n > 0)
+    bin_atoms<T><<<blocks_for(n), kThreads, 0, stream>>>(n, d_atoms, grid, d_bin_of, d_count);
+  occupancy_histogram<<<std::min(blocks_for(bins), 1024), kThreads,
+                        (std::size_t(most) + 2) * sizeof(unsigned), stream>>>(bins, d_count, most,
+                                                                              d_histogram);
+  check(cudaGetLastError(), "bin the atoms");
+  auto* const histogram = ws->host_counts.reserve<unsigned long long>(std::size_t(most) + 4);
+  check(
+      cudaMemcpyAsync(histogram, d_histogram, (std::size_t(most) + 3) * sizeof(unsigned long long),
+                      cudaMemcpyDeviceToHost, stream),
+      "copy the occupancy");
+  check(cudaStreamSynchronize(stream), "count the bins");
+  g.capacity = choose_capacity(histogram, std::int64_t(histogram[most + 2]), most);
   g.batch = int(std::min<std::size_t>(kBinsPerBatch,
                                       kStagedBytes / (std::size_t(g.capacity) * sizeof(Atom4<T>))));
-  // Fill counts, then the slots (left uninitialised: the kernel reads only each bin's filled ones).
-  const std::size_t counts_bytes =
-      (std::size_t(n_bins) * sizeof(int) + kCountsAlign - 1) / kCountsAlign * kCountsAlign;
-  const std::size_t upload_bytes =
-      counts_bytes + std::size_t(n_bins) * std::size_t(g.capacity) * sizeof(Atom4<T>);
-  unsigned char* staged_bins = ws->host_bins.reserve<unsigned char>(upload_bytes);
-  int* filled = reinterpret_cast<int*>(staged_bins);
-  Atom4<T>* bins = reinterpret_cast<Atom4<T>*>(staged_bins + counts_bytes);
-  std::fill_n(filled, n_bins, 0);
-  CoulombJob<T> overflow;
-  overflow.method = CoulombMethod::cutoff;
-  overflow.spacing = job.spacing;
-  overflow.counts = job.counts;
-  overflow.cutoff = job.cutoff;
-  overflow.compensated = job.compensated;
-  overflow.blocks = job.blocks;
-  for (std::int64_t a = 0; a < job.n; ++a) {
-    if (bin_of[a] < 0) continue;
-    int& count = filled[bin_of[a]];
-    if (count < g.capacity) {
-      bins[bin_of[a] * g.capacity + count++] = {job.coords[0][a], job.coords[1][a],
-                                                job.coords[2][a], job.charges[a]};
-    } else {
-      for (int d = 0; d < 3; ++d) overflow.coords[d].push_back(job.coords[d][a]);
-      overflow.charges.push_back(job.charges[a]);
-      ++overflow.n;
-    }
-  }
+  // The bins' runs of atom indices, sorted, then their slots (left uninitialised beyond each bin's
+  // filled ones, which are all the kernel reads) and the overflow.
+  int* const d_start = ws->starts.reserve<int>(std::size_t(bins));
+  int* const d_cursor = ws->cursors.reserve<int>(std::size_t(bins));
+  int* const d_order = ws->order.reserve<int>(std::max<std::size_t>(un, 1));
+  std::size_t scan_bytes = 0;
+  check(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, d_count, d_start, bins, stream),
+        "scan size");
+  unsigned char* const scan_scratch =
+      ws->scan_scratch.reserve<unsigned char>(std::max<std::size_t>(scan_bytes, 1));
+  check(cub::DeviceScan::ExclusiveSum(scan_scratch, scan_bytes, d_count, d_start, bins, stream),
+        "scan the bins");
+  check(cudaMemsetAsync(d_cursor, 0, std::size_t(bins) * sizeof(int), stream), "clear cursors");
+  Atom4<T>* const d_bins = ws->slots.reserve<Atom4<T>>(std::size_t(bins) * std::size_t(g.capacity));
+  int* const d_overflow = d_bin_of;  // the bins are read by gather_by_bin alone, before
+  if (n > 0)
+    gather_by_bin<<<blocks_for(n), kThreads, 0, stream>>>(n, d_bin_of, d_start, d_cursor, d_order);
+  fill_bins<T><<<blocks_for(bins), kThreads, 0, stream>>>(
+      bins, n, g.capacity, d_atoms, d_start, d_count, d_order, d_bins, d_overflow, d_n_overflow);
+  check(cudaGetLastError(), "fill the bins");
+  int* const n_overflow = reinterpret_cast<int*>(histogram + most + 3);
+  check(cudaMemcpyAsync(n_overflow, d_n_overflow, sizeof(int), cudaMemcpyDeviceToHost, stream),
+        "copy the overflow count");
+  check(cudaEventRecord(ws->placed[0], stream), "record the bins");
+  const int* const d_filled = d_count;
 
   const std::size_t plane = std::size_t(job.counts[0] * job.counts[1]);
-  unsigned char* d_upload = ws->bins.reserve<unsigned char>(upload_bytes);
-  const int* d_filled = reinterpret_cast<const int*>(d_upload);
-  const Atom4<T>* d_bins = reinterpret_cast<const Atom4<T>*>(d_upload + counts_bytes);
+  std::size_t spilled = 0;  // atoms over their bin's capacity
   T* d_map = ws->map.reserve<T>(std::size_t(g.k_end - g.k_begin) * plane);
-  check(cudaMemcpyAsync(d_upload, staged_bins, upload_bytes, cudaMemcpyHostToDevice, stream),
-        "copy bins");
   std::vector<int4> packed(offsets.size());
   for (std::size_t o = 0; o < offsets.size(); ++o)
     packed[o] = make_int4(offsets[o][0], offsets[o][1], offsets[o][2], 0);
@@ -315,6 +416,30 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
       check(cudaGetLastError(), "kernel launch");
       check(cudaEventRecord(ws->computed[std::size_t(slab)], stream), "record a slab");
     }
+    // The overflow atoms, in index order as the bins take them, while the GPU computes.
+    check(cudaEventSynchronize(ws->placed[0]), "fill the bins");
+    spilled = std::size_t(*n_overflow);
+    int* const overflow_index = ws->host_overflow.reserve<int>(std::max<std::size_t>(spilled, 1));
+    check(cudaMemcpyAsync(overflow_index, d_overflow, spilled * sizeof(int), cudaMemcpyDeviceToHost,
+                          ws->copies),
+          "copy the overflow");
+    check(cudaStreamSynchronize(ws->copies), "copy the overflow");
+    std::sort(overflow_index, overflow_index + spilled);
+    CoulombJob<T> overflow;
+    overflow.method = CoulombMethod::cutoff;
+    overflow.spacing = job.spacing;
+    overflow.counts = job.counts;
+    overflow.cutoff = job.cutoff;
+    overflow.compensated = job.compensated;
+    overflow.blocks = job.blocks;
+    overflow.n = std::int64_t(spilled);
+    for (int d = 0; d < 3; ++d) overflow.coords[d].resize(spilled);
+    overflow.charges.resize(spilled);
+    for (std::size_t o = 0; o < spilled; ++o) {
+      const std::size_t a = std::size_t(overflow_index[o]);
+      for (int d = 0; d < 3; ++d) overflow.coords[d][o] = job.coords[d][a];
+      overflow.charges[o] = job.charges[a];
+    }
     for (long long slab = 0; slab < std::min<long long>(2, slabs); ++slab) download(slab);
     for (long long slab = 0; slab < slabs; ++slab) {
       const long long first = plane_of(slab), end = plane_of(slab + 1);
@@ -329,7 +454,7 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
   }
   return "cuda: " + std::to_string(g.m) + "^3-point regions, bins of " + std::to_string(side) +
          " A holding " + std::to_string(g.capacity) + " atoms, " + std::to_string(g.n_offsets) +
-         " neighbour bins, " + std::to_string(overflow.n) + " overflow atoms on the host";
+         " neighbour bins, " + std::to_string(spilled) + " overflow atoms on the host";
 }
 
 template std::string coulomb_cuda_cutoff(const CoulombJob<float>&, cudaStream_t,

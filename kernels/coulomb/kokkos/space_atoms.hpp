@@ -197,14 +197,17 @@ SpaceCellList<T, typename ExecSpace::memory_space> space_cell_list(
   return list;
 }
 
-// The cell list in the execution space's memory: sorted on the host, or on the space for a
-// resident job.
+// The cell list in the execution space's memory: sorted on a GPU (a resident job's atoms, or the
+// job's uploaded in index order), where the host's serial counting sort would scatter at random
+// once the atoms outgrow its caches and then upload them; sorted on the host for a host space.
 template <class ExecSpace, class T>
 SpaceCellList<T, typename ExecSpace::memory_space> space_cells(const ExecSpace& space,
                                                                KeptArrays<ExecSpace>& kept,
                                                                const CoulombJob<T>& job) {
   using Memory = typename ExecSpace::memory_space;
   if (job.resident) return space_cell_list(space, job, resident_atoms(space, job));
+  if constexpr (!Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible)
+    return space_cell_list(space, job, records_of(space, kept, job.coords, job.charges));
   const CellList<T> host = build_cell_list(job);
   SpaceCellList<T, Memory> list;
   for (int d = 0; d < 3; ++d) {
