@@ -19,6 +19,7 @@
 #include "drivers/library/xyz_reader.hpp"
 #include "kernels/pair_histogram/gr.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
+#include "kernels/pair_histogram/views.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/precision.hpp"
 #include "kmol/core/preflight.hpp"
@@ -77,6 +78,12 @@ ExampleSystem load_system(const HistogramOptions& o) {
 template <class T>
 PairHistogramResult compute(const HistogramOptions& o, const ExampleSystem& s,
                             const PairHistogramSettings& settings) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if (!o.pool.wanted() && o.device != "cpu" && !gpu_devices().empty()) {
+    const Kokkos::Cuda gpu;
+    return pair_histogram(gpu, upload_coordinates<T>(gpu, s.positions), settings);
+  }
+#endif
   const ConvertedCoordinates<T> xyz(s.positions);
   const auto input = one_set(xyz.data(), xyz.size());
   if (o.pool.wanted()) {

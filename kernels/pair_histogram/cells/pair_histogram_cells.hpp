@@ -124,6 +124,16 @@ std::string count_pairs(const ExecSpace& space, const Counter& counter, std::int
   }
 }
 
+// A set's points in the space's memory: resident points read where they are (the sort copies
+// them in cell order anyway), host points copied in.
+template <class ExecSpace, class T>
+ArrayOf<ExecSpace, const Vec3<T>> points_in(const ExecSpace& space, KeptArrays<ExecSpace>& kept,
+                                            const std::string& name, const Vec3<T>* points,
+                                            std::int32_t n, bool resident) {
+  if (resident) return ArrayOf<ExecSpace, const Vec3<T>>(points, std::size_t(n));
+  return kept.copy_in(space, name, points, std::size_t(n));
+}
+
 inline std::string describe(const CellGrid& grid, std::int64_t n_b, bool one_set) {
   std::ostringstream out;
   out << std::setprecision(4) << "cells " << grid.n[0] << "x" << grid.n[1] << "x" << grid.n[2]
@@ -157,8 +167,8 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
   const std::int32_t n_a = std::int32_t(job.n_a), n_b = std::int32_t(job.n_b);
   const PairLabels& labels = job.labels;
   typename KeptArrays<ExecSpace>::Lease kept;
-  const auto a_xyz = kept->copy_in(space, "a", job.a, n_a, job.resident);
-  const auto b_xyz = job.one_set ? a_xyz : kept->copy_in(space, "b", job.b, n_b, job.resident);
+  const auto a_xyz = points_in(space, *kept, "a", job.a, n_a, job.resident);
+  const auto b_xyz = job.one_set ? a_xyz : points_in(space, *kept, "b", job.b, n_b, job.resident);
   const Index species = kept->copy_in(space, "species", labels.species, labels.species ? n_a : 0);
   const std::int32_t n_pairs = labels.n_species * (labels.n_species + 1) / 2;
   const auto enabled =

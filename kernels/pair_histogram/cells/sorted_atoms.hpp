@@ -28,7 +28,7 @@ using ScratchOf =
     Kokkos::View<V*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
 
 template <class ExecSpace, class T>
-double max_abs_coordinate(const ExecSpace& space, const ArrayOf<ExecSpace, Vec3<T>>& xyz) {
+double max_abs_coordinate(const ExecSpace& space, const ArrayOf<ExecSpace, const Vec3<T>>& xyz) {
   double extent = 0;
   Kokkos::parallel_reduce(
       "kmol::pair_histogram::cells::extent",
@@ -97,7 +97,7 @@ class BlockParts {
 // offset + slot.
 template <class ExecSpace, class T>
 SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid& grid,
-                                          const ArrayOf<ExecSpace, Vec3<T>>& xyz,
+                                          const ArrayOf<ExecSpace, const Vec3<T>>& xyz,
                                           const ArrayOf<ExecSpace, std::int32_t>& species,
                                           const ArrayOf<ExecSpace, std::int32_t>& molecule,
                                           KeptArrays<ExecSpace>& kept, const std::string& set,
