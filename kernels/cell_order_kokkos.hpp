@@ -2,12 +2,15 @@
 // Atoms grouped by cell on any Kokkos space: a count per cell, an exclusive scan for the cell
 // starts, a fill by atomic cursors, then each cell's atoms sorted by index, so that the order
 // (and every sum taken in it) never depends on the fill's race and equals a host counting sort's.
+// The arrays are the call's kept ones (kept_arrays.hpp), named after `label`: on GPUs each
+// allocation of its own would be a cudaMalloc and each free a wait for the device.
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <string>
 
 #include "kernels/empty_view.hpp"
+#include "kernels/kept_arrays.hpp"
 
 namespace kmol {
 
@@ -23,16 +26,21 @@ template <class ExecSpace>
 CellOrder<typename ExecSpace::memory_space> order_by_cell(
     const ExecSpace& space,
     const Kokkos::View<const std::int64_t*, typename ExecSpace::memory_space>& cell_of,
-    std::int64_t cells, const std::string& label) {
+    std::int64_t cells, const std::string& label, KeptArrays<ExecSpace>& kept) {
   using Memory = typename ExecSpace::memory_space;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  using Indices = Kokkos::View<std::int64_t*, Memory>;
   const std::int64_t n = cell_of.extent(0);
-  Kokkos::View<std::int64_t*, Memory> cursor(label + "_cursor", cells);
+  const auto kept_indices = [&](const char* what, std::int64_t size) {
+    return Indices(kept.template array<std::int64_t>(label + what, std::size_t(size)).data(), size);
+  };
+  const Indices cursor = kept_indices("_cursor", cells);
+  Kokkos::deep_copy(space, cursor, std::int64_t(0));
   Kokkos::parallel_for(
       label + "_count", Range(space, 0, n), KOKKOS_LAMBDA(std::int64_t a) {
         if (cell_of(a) >= 0) Kokkos::atomic_add(&cursor(cell_of(a)), std::int64_t(1));
       });
-  const Kokkos::View<std::int64_t*, Memory> start(label + "_start", cells + 1);
+  const Indices start = kept_indices("_start", cells + 1);
   std::int64_t placed = 0;
   Kokkos::parallel_scan(
       label + "_starts", Range(space, 0, cells),
@@ -46,8 +54,7 @@ CellOrder<typename ExecSpace::memory_space> order_by_cell(
         before += count;
       },
       placed);
-  const Kokkos::View<std::int64_t*, Memory> order(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "_order"), placed);
+  const Indices order = kept_indices("_order", placed);
   Kokkos::parallel_for(
       label + "_fill", Range(space, 0, n), KOKKOS_LAMBDA(std::int64_t a) {
         const std::int64_t cell = cell_of(a);

@@ -97,7 +97,7 @@ struct CcProblem {
   std::vector<Vec3<float>> xyz;
   std::vector<float> sigmas;
   DensitySettings settings;
-  std::vector<float> reference;
+  MapValues<float> reference;
   std::string size;
 };
 

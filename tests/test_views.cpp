@@ -25,8 +25,8 @@ namespace {
 using namespace kmol;
 
 // A copy of a host array in the space's memory.
-template <class ExecSpace, class V>
-Kokkos::View<V*, typename ExecSpace::memory_space> in_space(const std::vector<V>& host) {
+template <class ExecSpace, class V, class Allocator>
+Kokkos::View<V*, typename ExecSpace::memory_space> in_space(const std::vector<V, Allocator>& host) {
   Kokkos::View<V*, typename ExecSpace::memory_space> out("kmol::test::in_space", host.size());
   Kokkos::deep_copy(out, Kokkos::View<const V*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                              host.data(), host.size()));

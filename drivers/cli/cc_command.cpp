@@ -166,8 +166,8 @@ int cc(const CcOptions& o) {
         "voxels{} in {:.4f} s ({})\n",
         s.positions.size(), weighting(o, s), o.resolution, sigma, where, r.cc.global, r.cc.voxels,
         cs.threshold ? fmt::format(" above {}", *cs.threshold) : "", r.seconds, r.simulated.launch);
-    if (!o.sim.empty()) write_map(o.sim, g, r.simulated.values, {}, "simulated");
-    if (!o.local.empty()) write_map(o.local, r.cc.tiles, r.cc.local, {}, "local_cc");
+    if (!o.sim.empty()) write_map(o.sim, g, r.simulated.values.data(), nullptr, "simulated");
+    if (!o.local.empty()) write_map(o.local, r.cc.tiles, r.cc.local.data(), nullptr, "local_cc");
     if (!o.plot.empty())
       plot_map_slice(o.plot, r.cc.tiles, r.cc.local, 2, NAN, NAN,
                      "local cross-correlation (8^3 tiles)", "cc");

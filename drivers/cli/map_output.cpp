@@ -197,26 +197,27 @@ Structure read_structure(const std::string& path, std::int64_t frame, const std:
   return s;
 }
 
-void write_map(const std::string& path, const Grid& grid, const std::vector<float>& values,
-               const std::vector<std::uint16_t>& half_bits, const std::string& name) {
+void write_map(const std::string& path, const Grid& grid, const float* values,
+               const std::uint16_t* half_bits, const std::string& name) {
+  const std::size_t points = std::size_t(grid.points());
   std::vector<float> widened;
-  const std::vector<float>* floats = &values;
-  if (!half_bits.empty()) {
-    widened.resize(half_bits.size());
-    for (std::size_t p = 0; p < half_bits.size(); ++p) widened[p] = half_to_float(half_bits[p]);
-    floats = &widened;
+  const float* floats = values;
+  if (half_bits != nullptr) {
+    widened.resize(points);
+    for (std::size_t p = 0; p < points; ++p) widened[p] = half_to_float(half_bits[p]);
+    floats = widened.data();
   }
   if (ends_with(path, ".h5") || ends_with(path, ".hdf5")) {
     write_atomically(path, [&](const std::string& temporary) {
-      if (!half_bits.empty())
-        write_hdf5(temporary, path, grid, half_bits.data(), name);
+      if (half_bits != nullptr)
+        write_hdf5(temporary, path, grid, half_bits, name);
       else
-        write_hdf5(temporary, path, grid, values.data(), name);
+        write_hdf5(temporary, path, grid, values, name);
     });
   } else if (ends_with(path, ".mrc") || ends_with(path, ".map") || ends_with(path, ".ccp4")) {
-    io::write_mrc(path, {grid, *floats});
+    io::write_mrc(path, {grid, std::vector<float>(floats, floats + points)});
   } else if (ends_with(path, ".dx")) {
-    io::write_opendx(path, grid, floats->data(), name);
+    io::write_opendx(path, grid, floats, name);
   } else {
     throw InputError({path, "--out", -1}, "expected a .dx, .h5, .hdf5, .mrc, .map or .ccp4 map");
   }

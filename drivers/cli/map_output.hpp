@@ -14,9 +14,10 @@
 
 namespace kmol::cli {
 
-// values: float, or binary16 bits when `half_bits` is non-empty (then `values` is ignored).
-void write_map(const std::string& path, const Grid& grid, const std::vector<float>& values,
-               const std::vector<std::uint16_t>& half_bits, const std::string& name);
+// grid.points() values: float, or binary16 bits when `half_bits` is not null (then `values` is
+// ignored).
+void write_map(const std::string& path, const Grid& grid, const float* values,
+               const std::uint16_t* half_bits, const std::string& name);
 
 // OpenDX (.dx) or MRC/CCP4 (.mrc, .map, .ccp4) by extension.
 io::ScalarMap read_map(const std::string& path);

@@ -121,7 +121,8 @@ int surf(const SurfOptions& o) {
         double(g.counts[0] * g.counts[1] * g.counts[2]) / seconds * 1e-6,
         to_string(density.impl_used), density.launch, density.slabs, density.slabs == 1 ? "" : "s");
     if (!o.out.empty()) {
-      write_map(o.out, g, density.values, density.half_values, "density");
+      write_map(o.out, g, density.values.data(),
+                density.half_values.empty() ? nullptr : density.half_values.data(), "density");
       fmt::print("wrote {}\n", o.out);
     }
     map.grid = g;
@@ -130,7 +131,7 @@ int surf(const SurfOptions& o) {
       for (std::size_t p = 0; p < map.values.size(); ++p)
         map.values[p] = density.at(std::int64_t(p));
     } else {
-      map.values = density.values;
+      map.values.assign(density.values.begin(), density.values.end());
     }
     source = o.input;
   }

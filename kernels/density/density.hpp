@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/default_init_allocator.hpp"
 #include "kernels/density/impl.hpp"  // generated from implementations.hpp
 #include "kmol/core/io/opendx.hpp"
 #include "kmol/core/vec3.hpp"
@@ -50,8 +51,8 @@ struct DensitySettings {
 
 struct DensityMap {
   Grid grid;
-  std::vector<float> values;               // storage single
-  std::vector<std::uint16_t> half_values;  // storage half: binary16 bits
+  MapValues<float> values;               // storage single
+  MapValues<std::uint16_t> half_values;  // storage half: binary16 bits
   DensityImpl impl_used = DensityImpl::automatic;
   std::int64_t slabs = 1;
   std::string launch;

@@ -33,6 +33,8 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
                                                             map.impl_used == DensityImpl::kokkos);
   const bool half = settings.storage == DensityStorage::half;
   const std::int64_t nz = job.counts[2], plane = job.counts[0] * job.counts[1];
+  // Every implementation stores every point of its slab, so the map is left unzeroed: zeroing it
+  // first would be one more pass of the host over the whole map.
   if (half)
     map.half_values.resize(std::size_t(plane * nz));
   else

@@ -145,10 +145,10 @@ SpaceAtoms<T, typename ExecSpace::memory_space> space_atoms(const ExecSpace& spa
 
 // build_cell_list's cells and order computed on the space from atoms already there: the bounds
 // by reduction, the cell of each atom with the same arithmetic, then order_by_cell, whose order
-// is the host's counting sort's.
+// is the host's counting sort's. The arrays are the call's kept ones.
 template <class ExecSpace, class T>
 SpaceCellList<T, typename ExecSpace::memory_space> space_cell_list(
-    const ExecSpace& space, const CoulombJob<T>& job,
+    const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob<T>& job,
     const SpaceAtoms<T, typename ExecSpace::memory_space>& atoms) {
   using Memory = typename ExecSpace::memory_space;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
@@ -176,7 +176,8 @@ SpaceCellList<T, typename ExecSpace::memory_space> space_cell_list(
   const std::int64_t n0 = list.cells[0], n1 = list.cells[1], n2 = list.cells[2];
   const std::int64_t cells = n0 * n1 * n2;
   const T side = list.side, l0 = lo[0], l1 = lo[1], l2 = lo[2];
-  auto cell_of = uninitialised<Memory, std::int64_t>("kmol::coulomb::cell_of", n);
+  const Kokkos::View<std::int64_t*, Memory> cell_of(
+      kept.template array<std::int64_t>("coulomb_cell_of", std::size_t(n)).data(), n);
   Kokkos::parallel_for(
       "kmol::coulomb::cell_of", Range(space, 0, n), KOKKOS_LAMBDA(std::int64_t a) {
         const AtomRecord<T> r = atoms(a);
@@ -186,9 +187,10 @@ SpaceCellList<T, typename ExecSpace::memory_space> space_cell_list(
         cell_of(a) = (c2 * n1 + c1) * n0 + c0;
       });
   const auto sorted = order_by_cell(space, Kokkos::View<const std::int64_t*, Memory>(cell_of),
-                                    cells, "kmol::coulomb::cell");
+                                    cells, "kmol::coulomb::cell", kept);
   const auto start = sorted.start, order = sorted.order;
-  auto sorted_atoms = uninitialised<Memory, AtomRecord<T>>("kmol::coulomb::cell_atoms", n);
+  const Kokkos::View<AtomRecord<T>*, Memory> sorted_atoms(
+      kept.template array<AtomRecord<T>>("coulomb_cell_atoms", std::size_t(n)).data(), n);
   Kokkos::parallel_for(
       "kmol::coulomb::cell_gather", Range(space, 0, n),
       KOKKOS_LAMBDA(std::int64_t s) { sorted_atoms(s) = atoms(order(s)); });
@@ -205,9 +207,9 @@ SpaceCellList<T, typename ExecSpace::memory_space> space_cells(const ExecSpace& 
                                                                KeptArrays<ExecSpace>& kept,
                                                                const CoulombJob<T>& job) {
   using Memory = typename ExecSpace::memory_space;
-  if (job.resident) return space_cell_list(space, job, resident_atoms(space, job));
+  if (job.resident) return space_cell_list(space, kept, job, resident_atoms(space, job));
   if constexpr (!Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible)
-    return space_cell_list(space, job, records_of(space, kept, job.coords, job.charges));
+    return space_cell_list(space, kept, job, records_of(space, kept, job.coords, job.charges));
   const CellList<T> host = build_cell_list(job);
   SpaceCellList<T, Memory> list;
   for (int d = 0; d < 3; ++d) {

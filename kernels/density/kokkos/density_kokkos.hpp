@@ -89,7 +89,7 @@ DeviceCells<typename ExecSpace::memory_space> build_cells(
         cell_of(a) = in ? (c[2] * grid.dims[1] + c[1]) * grid.dims[0] + c[0] : -1;
       });
   const auto sorted = order_by_cell(space, Kokkos::View<const std::int64_t*, Memory>(cell_of),
-                                    cells, "kmol::density::cell");
+                                    cells, "kmol::density::cell", kept);
   const auto starts = sorted.start, order = sorted.order;
   const std::int64_t placed = order.extent(0);
   const bool weighted = atoms.height.extent(0) > 0;
