@@ -10,14 +10,16 @@
 # - peak memory: the GPU's (nvidia-smi, sampled every 20 ms) or the process' resident set (cpu).
 # Writes OUT_DIR/scale.json (one row per path and size), OUT_DIR/bench-N.json and OUT_DIR/logs/,
 # and prints a Markdown table. Environment: REPS (3), MIN_TIME (0.3), MIN_WARMUP (0.01: one call
-# before the timed ones), MD_STEPS (10), PATHS (a subset of the four paths' names),
-# KMOL_COMMIT (recorded with the results).
+# before the timed ones), MD_STEPS (10), PATHS (a subset of the paths' names), ONESHOT (1; 0: the
+# steady state alone, its peak the device memory in use after the benchmark), KMOL_COMMIT
+# (recorded with the results).
 set -euo pipefail
 kmol=$1 bench=$2 device=$3 out=$4
 shift 4
 [[ $device == cpu || $device == gpu ]] || { echo "scale_curve.sh: DEVICE must be cpu or gpu" >&2; exit 2; }
 paths=${PATHS:-cells_histogram cutoff_potential density md_neighbour}
 reps=${REPS:-3} min_time=${MIN_TIME:-0.3} warmup=${MIN_WARMUP:-0.01} steps=${MD_STEPS:-10}
+oneshot=${ONESHOT:-1}
 space=$([[ $device == gpu ]] && echo Cuda || echo OpenMP)
 mkdir -p "$out/logs"
 work=$(mktemp -d)
@@ -58,7 +60,7 @@ for n in "$@"; do
     --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/bench-$n.json" --benchmark_out_format=json >"$out/logs/bench-$n.log" 2>&1
   # The density input: kmol's own gas frame, written before the timed command.
-  [[ " $paths " == *" density "* ]] && "$kmol" example-trajectory --example gas --atoms "$n" --length "$length" --frames 1 \
+  [[ $oneshot == 1 && " $paths " == *" density "* ]] && "$kmol" example-trajectory --example gas --atoms "$n" --length "$length" --frames 1 \
     --out "$work/gas.h5" --force >/dev/null
   declare -A command=(
     [cells_histogram]="$kmol histogram --example gas --atoms $n --length $length --rmax 12 --bins 240 --impl cells --device $device --out $work/g.csv --force"
@@ -68,9 +70,12 @@ for n in "$@"; do
     [md_neighbour]="$kmol md --atoms $n --steps $steps --precision single --device $device --log $work/md.csv --quiet --force"
   )
   for path in $paths; do
-    read -r whole peak < <(eval peak_of ${command[$path]})
-    cp "$work/cmd.log" "$out/logs/$path-$n.log"
-    printed=$(printed_seconds)
+    whole=nan peak=-1 printed=nan
+    if [[ $oneshot == 1 ]]; then
+      read -r whole peak < <(eval peak_of ${command[$path]})
+      cp "$work/cmd.log" "$out/logs/$path-$n.log"
+      printed=$(printed_seconds)
+    fi
     python3 - "$out/bench-$n.json" "$path" "$n" "$whole" "${printed:-nan}" "$peak" "$device" \
       "${command[$path]}" "$steps" >>"$rows" <<'PY'
 import json, sys
@@ -80,12 +85,17 @@ steady = next((b for b in runs if b.get("aggregate_name") == "median"), runs[0] 
 per = float(steps) if path == "md_neighbour" else 1.0  # MD: per atom-step
 atoms = steady["atoms"] / per if steady else float(n)
 work = atoms * per
+ran = printed != "nan"  # the one-shot command's printed time
+if int(peak) < 0:  # no command: the memory the benchmark's call left in use
+    peak = steady.get("device_bytes_in_use", 0) / 2**20 if steady else 0
 print(json.dumps({
     "path": path, "n": int(n), "atoms": atoms, "device": device,
     "steady_seconds": steady["real_time"] / 1e3 if steady else None,
     "steady_ns_per_item": steady["seconds_per_atom"] * 1e9 if steady else None,
-    "oneshot_seconds": float(printed), "oneshot_ns_per_item": float(printed) / work * 1e9,
-    "command_seconds": float(whole), "command_ns_per_item": float(whole) / work * 1e9,
+    "oneshot_seconds": float(printed) if ran else None,
+    "oneshot_ns_per_item": float(printed) / work * 1e9 if ran else None,
+    "command_seconds": float(whole) if whole != "nan" else None,
+    "command_ns_per_item": float(whole) / work * 1e9 if whole != "nan" else None,
     "peak_memory_mib": int(peak), "steady_label": steady.get("label", "") if steady else "",
     "command": command.replace(bench.rsplit("/", 1)[0], "OUT"),
 }))
@@ -106,8 +116,10 @@ json.dump({"device": sys.argv[4], "commit": os.environ.get("KMOL_COMMIT", ""), "
            "rows": rows}, open(sys.argv[2], "w"), indent=1)
 print("| path | atoms | steady (ns/item) | one shot (ns/item) | one shot / steady | whole command (s) | peak memory (MiB) |")
 print("|---|---|---|---|---|---|---|")
+nan = float("nan")
 for r in rows:
-    ratio = r["oneshot_ns_per_item"] / r["steady_ns_per_item"] if r["steady_ns_per_item"] else float("nan")
-    print(f"| {r['path']} | {r['n']:,} | {r['steady_ns_per_item'] or float('nan'):.2f} | "
-          f"{r['oneshot_ns_per_item']:.2f} | {ratio:.2f} | {r['command_seconds']:.2f} | {r['peak_memory_mib']:,} |")
+    once, whole = r["oneshot_ns_per_item"] or nan, r["command_seconds"] or nan
+    ratio = once / r["steady_ns_per_item"] if r["steady_ns_per_item"] else nan
+    print(f"| {r['path']} | {r['n']:,} | {r['steady_ns_per_item'] or nan:.2f} | "
+          f"{once:.2f} | {ratio:.2f} | {whole:.2f} | {r['peak_memory_mib']:,} |")
 PY

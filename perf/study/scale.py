@@ -5,7 +5,7 @@ import os
 
 from . import plots
 
-PATHS = ["cells_histogram", "cutoff_potential", "density", "md_neighbour"]
+PATHS = ["cells_histogram", "cutoff_potential", "cutoff_potential_kokkos", "density", "md_neighbour"]
 UNITS = {"md_neighbour": "ns per atom-step"}
 
 
