@@ -109,14 +109,19 @@ KMOL_BACKEND_TEST(Coulomb, EveryMethodMatchesTheOracle) {
     check_all<ExecSpace>(small_problem(m), atoms);
 }
 
-// Sixty atoms crowded into one bin among 3,000 at water's density: the capacity leaves a few
-// atoms (0.2 % of all) to the host in the CUDA cutoff path, and the sum is still the oracle's.
-KMOL_BACKEND_TEST(Coulomb, CrowdedBinOverflowsToTheHost) {
-  auto atoms = kmol::test::random_atoms(3000, {-6, -3, -5}, 30, 7);
-  const auto crowd = kmol::test::random_atoms(60, {2, 2, 1}, 0.4, 9);
+// `atoms` followed by the atoms of `crowd`.
+ChargedAtoms with_crowd(ChargedAtoms atoms, const ChargedAtoms& crowd) {
   atoms.positions.insert(atoms.positions.end(), crowd.positions.begin(), crowd.positions.end());
   atoms.charges.insert(atoms.charges.end(), crowd.charges.begin(), crowd.charges.end());
   atoms.radii.insert(atoms.radii.end(), crowd.radii.begin(), crowd.radii.end());
+  return atoms;
+}
+
+// Sixty atoms crowded into one bin among 3,000 at water's density: the capacity leaves a few
+// atoms (0.2 % of all) to the host in the CUDA cutoff path, and the sum is still the oracle's.
+KMOL_BACKEND_TEST(Coulomb, CrowdedBinOverflowsToTheHost) {
+  const auto atoms = with_crowd(kmol::test::random_atoms(3000, {-6, -3, -5}, 30, 7),
+                                kmol::test::random_atoms(60, {2, 2, 1}, 0.4, 9));
   const CoulombSettings s = small_problem(CoulombMethod::cutoff);
   check_all<ExecSpace>(s, atoms);
   if (platform_of<ExecSpace>() == Platform::cuda) {
@@ -130,11 +135,8 @@ KMOL_BACKEND_TEST(Coulomb, CrowdedBinOverflowsToTheHost) {
 // The GPU paths sort the atoms into cells or bins with atomic counters; each cell's atoms are then
 // put in index order, so a map repeats bit for bit whatever order the counters were taken in.
 KMOL_BACKEND_TEST(Coulomb, CutoffMapRepeatsBitForBit) {
-  auto atoms = kmol::test::random_atoms(4000, {-6, -3, -5}, 30, 5);
-  const auto crowd = kmol::test::random_atoms(200, {2, 2, 1}, 1.5, 8);
-  atoms.positions.insert(atoms.positions.end(), crowd.positions.begin(), crowd.positions.end());
-  atoms.charges.insert(atoms.charges.end(), crowd.charges.begin(), crowd.charges.end());
-  atoms.radii.insert(atoms.radii.end(), crowd.radii.begin(), crowd.radii.end());
+  const auto atoms = with_crowd(kmol::test::random_atoms(4000, {-6, -3, -5}, 30, 5),
+                                kmol::test::random_atoms(200, {2, 2, 1}, 1.5, 8));
   CoulombSettings s = small_problem(CoulombMethod::cutoff);
   for (CoulombImpl impl : runnable<ExecSpace>(s, std::int64_t(atoms.positions.size()))) {
     s.impl = impl;
