@@ -11,11 +11,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <thread>
 
 #include "kernels/default_init_allocator.hpp"
@@ -38,7 +36,9 @@ inline std::int64_t chunk_atoms_for(std::int64_t n) {
 namespace chunked_detail {
 
 // Who may go on: chunk k is whole once all converters have done their slice of it; its buffer
-// may be refilled once the chunk that last used it has been handed on.
+// may be refilled once the chunk that last used it has been handed on. Every side waits by
+// yielding rather than sleeping: each thread of the team has a core of its own, so waiting takes
+// no core from another thread, and a waiting thread goes on without being woken.
 class Progress {
  public:
   explicit Progress(std::int64_t chunks) : converted_(new std::atomic<int>[std::size_t(chunks)]) {
@@ -48,33 +48,21 @@ class Progress {
   void wait_whole(std::int64_t k, int converters) const {
     while (converted_[k].load(std::memory_order_acquire) < converters) std::this_thread::yield();
   }
-  void handed_on(std::int64_t chunks) {
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      handed_ = chunks;
-    }
-    free_.notify_all();
-  }
-  void fail() {
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      failed_ = true;
-    }
-    free_.notify_all();
-  }
+  void handed_on(std::int64_t chunks) { handed_.store(chunks, std::memory_order_release); }
+  void fail() { failed_.store(true, std::memory_order_release); }
   // False when the hand-on failed (nothing more is converted).
-  bool wait_handed(std::int64_t chunks) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    free_.wait(lock, [&] { return failed_ || handed_ >= chunks; });
-    return !failed_;
+  bool wait_handed(std::int64_t chunks) const {
+    while (handed_.load(std::memory_order_acquire) < chunks) {
+      if (failed_.load(std::memory_order_acquire)) return false;
+      std::this_thread::yield();
+    }
+    return true;
   }
 
  private:
   std::unique_ptr<std::atomic<int>[]> converted_;
-  std::mutex mutex_;
-  std::condition_variable free_;
-  std::int64_t handed_ = 0;
-  bool failed_ = false;
+  std::atomic<std::int64_t> handed_{0};
+  std::atomic<bool> failed_{false};
 };
 
 template <class T>
