@@ -3,19 +3,33 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 
 namespace kmol {
 
+namespace {
+// Bytes a thread takes at a time: whole pages, enough to amortise a thread's start.
+constexpr std::size_t kPiece = std::size_t(1) << 18;
+}  // namespace
+
 void copy_in_parallel(void* to, const void* from, std::size_t bytes, int threads) {
-  constexpr std::size_t chunk = std::size_t(1)
-                                << 18;  // bytes: whole pages, enough to amortise a thread's start
-  const std::int64_t chunks = std::int64_t((bytes + chunk - 1) / chunk);
+  const std::int64_t chunks = std::int64_t((bytes + kPiece - 1) / kPiece);
   auto* out = static_cast<unsigned char*>(to);
   const auto* in = static_cast<const unsigned char*>(from);
 #pragma omp parallel for num_threads(std::max(1, threads)) schedule(static) if (chunks > 1)
   for (std::int64_t c = 0; c < chunks; ++c) {
-    const std::size_t first = std::size_t(c) * chunk;
-    std::memcpy(out + first, in + first, std::min(chunk, bytes - first));
+    const std::size_t first = std::size_t(c) * kPiece;
+    std::memcpy(out + first, in + first, std::min(kPiece, bytes - first));
+  }
+}
+
+void zero_in_parallel(void* to, std::size_t bytes, int threads) {
+  const std::int64_t chunks = std::int64_t((bytes + kPiece - 1) / kPiece);
+  auto* out = static_cast<unsigned char*>(to);
+#pragma omp parallel for num_threads(std::max(1, threads)) schedule(static) if (chunks > 1)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const std::size_t first = std::size_t(c) * kPiece;
+    std::memset(out + first, 0, std::min(kPiece, bytes - first));
   }
 }
 
@@ -23,6 +37,21 @@ void copy_blocks_in_parallel(void* const* to, const void* const* from, std::size
                              std::int64_t count, int threads) {
 #pragma omp parallel for num_threads(std::max(1, threads)) schedule(static) if (count > 1)
   for (std::int64_t k = 0; k < count; ++k) std::memcpy(to[k], from[k], bytes);
+}
+
+void for_each_in_parallel(std::int64_t count, int threads,
+                          const std::function<void(std::int64_t)>& f) {
+  std::exception_ptr failure;  // the first, rethrown here: none may leave the parallel region
+#pragma omp parallel for num_threads(std::max(1, threads)) schedule(static) if (count > 1)
+  for (std::int64_t k = 0; k < count; ++k) {
+    try {
+      f(k);
+    } catch (...) {
+#pragma omp critical(kmol_for_each_in_parallel)
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace kmol

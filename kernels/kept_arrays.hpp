@@ -115,7 +115,10 @@ class KeptArrays {
 #ifdef KOKKOS_ENABLE_CUDA
   static constexpr std::size_t kChunkBytes = std::size_t(16) << 20;
   static constexpr int kChunks = 2;
-  static constexpr int kCopyThreads = 8;
+  static constexpr int kUploadThreads = 8;
+  // Maps usually come back into freshly allocated host memory, whose first touch (a page fault
+  // every 4 KiB) costs more than the copy itself: every host thread takes its share of a chunk.
+  static int download_threads() { return Kokkos::DefaultHostExecutionSpace().concurrency(); }
 
   void make_ring() {
     static constexpr CudaCheck check{"kept arrays: staging ring"};
@@ -144,7 +147,7 @@ class KeptArrays {
       const std::size_t size = std::min(kChunkBytes, bytes - first);
       unsigned char* chunk = ring_.data() + (k % kChunks) * kChunkBytes;
       check(cudaEventSynchronize(copied_[k % kChunks]), "wait for a chunk");
-      copy_in_parallel(chunk, in + first, size, kCopyThreads);
+      copy_in_parallel(chunk, in + first, size, kUploadThreads);
       check(cudaMemcpyAsync(out + first, chunk, size, cudaMemcpyHostToDevice, stream), "copy");
       check(cudaEventRecord(copied_[k % kChunks], stream), "record a chunk's copy");
     }
@@ -155,6 +158,9 @@ class KeptArrays {
   void download_in_chunks(const ExecSpace& space, void* to, const void* from, std::size_t bytes) {
     static constexpr CudaCheck check{"kept arrays: download"};
     if (ring_.extent(0) == 0 && leases_ == 1) {
+      // The driver fills pageable memory from one thread: the host threads take a fresh
+      // destination's page faults first, while the device is still computing.
+      zero_in_parallel(to, bytes, download_threads());
       check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToHost, space.cuda_stream()),
             "pageable copy");
       check(cudaStreamSynchronize(space.cuda_stream()), "pageable copy");
@@ -177,7 +183,7 @@ class KeptArrays {
     for (std::size_t k = 0; k < chunks; ++k) {
       check(cudaEventSynchronize(copied_[k % kChunks]), "wait for a chunk");
       copy_in_parallel(static_cast<unsigned char*>(to) + k * kChunkBytes,
-                       ring_.data() + (k % kChunks) * kChunkBytes, size_of(k), kCopyThreads);
+                       ring_.data() + (k % kChunks) * kChunkBytes, size_of(k), download_threads());
       if (k + kChunks < chunks) queue(k + kChunks);
     }
   }

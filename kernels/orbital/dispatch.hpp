@@ -5,6 +5,7 @@
 
 #include <type_traits>
 
+#include "kernels/host_copy.hpp"
 #include "kernels/orbital/implementations.hpp"
 #include "kernels/orbital/orbital.hpp"
 #include "kernels/orbital/packing.hpp"
@@ -45,10 +46,15 @@ std::vector<OrbitalMap<T>> orbitals_on_lattice(const ExecSpace& space, const Orb
   }
   const auto tables = orbital::pack_tables<T>(basis, {}, settings.lattice.origin);
   std::vector<OrbitalMap<T>> maps(mos.size());
+  // The maps are hundreds of MB of fresh memory, zeroed as they are sized: one thread alone would
+  // take every page fault (longer than the GPU work), so the host threads share them.
+  for_each_in_parallel(std::int64_t(maps.size()), Kokkos::DefaultHostExecutionSpace().concurrency(),
+                       [&](std::int64_t m) {
+                         maps[std::size_t(m)].values.resize(std::size_t(settings.lattice.points()));
+                       });
   std::vector<T*> values;
   for (auto& map : maps) {
     map.lattice = settings.lattice;
-    map.values.resize(std::size_t(settings.lattice.points()));
     map.impl_used = OrbitalImpl::kokkos;
     values.push_back(map.values.data());
   }
