@@ -29,8 +29,12 @@ struct DefaultInitAllocator : Base {
   }
 };
 
-// Map values: a std::vector, except that resize(n) does not zero.
+// A std::vector, except that resize(n) does not zero: for arrays every element of which is
+// written next (maps, prepared atoms).
 template <class T>
-using MapValues = std::vector<T, DefaultInitAllocator<T>>;
+using DefaultInitVector = std::vector<T, DefaultInitAllocator<T>>;
+
+template <class T>
+using MapValues = DefaultInitVector<T>;
 
 }  // namespace kmol

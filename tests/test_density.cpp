@@ -3,6 +3,7 @@
 // far outside the lattice, bad settings; binary16 conversion against every half value.
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "kernels/density/density.hpp"
 #include "kernels/density/half.hpp"
@@ -124,6 +125,31 @@ KMOL_BACKEND_TEST(Density, SlabsEqualSinglePassBitForBit) {
   }
 }
 
+// A one-shot map crosses the bus through pageable memory and the calls after it through kept
+// page-locked staging (the cuda implementation's rule; the portable one's ring on GPUs): the same
+// map to the bit either way. The lattice is larger than any other test's, so that its first call
+// is the first of its size.
+KMOL_BACKEND_TEST(Density, OneShotAndStagedCallsGiveTheSameMap) {
+  const Atoms atoms = random_atoms(2000, 30, 23);
+  DensitySettings s = settings_for(atoms);
+  s.grid = density_grid_around(atoms.xyz.data(), std::int64_t(atoms.xyz.size()), 0.5, 4);
+  for (DensityImpl impl : runnable<ExecSpace>()) {
+    s.impl = impl;
+    for (DensityStorage storage : {DensityStorage::single, DensityStorage::half}) {
+      s.storage = storage;
+      const DensityMap first = gaussian_density(ExecSpace(), atoms.input(), s);
+      if (impl == DensityImpl::cuda && storage == DensityStorage::single)
+        EXPECT_NE(first.launch.find("pageable"), std::string::npos) << first.launch;
+      for (int call = 1; call < 3; ++call) {
+        const DensityMap again = gaussian_density(ExecSpace(), atoms.input(), s);
+        EXPECT_EQ(again.launch.find("pageable"), std::string::npos) << again.launch;
+        ASSERT_EQ(again.values, first.values) << to_string(impl) << " call " << call;
+        ASSERT_EQ(again.half_values, first.half_values) << to_string(impl) << " call " << call;
+      }
+    }
+  }
+}
+
 // Mass-weighted maps (kmol cc --weight mass): each Gaussian's peak is its atom's height; heights
 // of 1 give the unweighted map to the bit.
 KMOL_BACKEND_TEST(Density, HeightsWeighEachGaussian) {
@@ -183,6 +209,32 @@ TEST(Density, RejectsBadSettingsNamingTheField) {
   s.threshold = 0.01;
   s.scale = 0;
   EXPECT_THROW(gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s), InputError);
+}
+
+// Atoms are checked by several threads at once; the error names the first bad atom.
+TEST(Density, NamesTheFirstBadAtomOfMany) {
+  Atoms atoms = random_atoms(200000, 100, 3);
+  atoms.heights.assign(atoms.xyz.size(), 1.0f);
+  const DensitySettings s = settings_for(atoms);
+  atoms.radii[190000] = 0;
+  atoms.heights[150001] = std::nanf("");
+  atoms.xyz[150001].y = std::nanf("");
+  atoms.heights[160000] = std::nanf("");
+  try {
+    gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s);
+    FAIL() << "bad atoms accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().field, "position");
+    EXPECT_EQ(e.where().line, 150001);
+  }
+  atoms.xyz[150001].y = 1;
+  try {
+    gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s);
+    FAIL() << "bad atoms accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().field, "height");
+    EXPECT_EQ(e.where().line, 150001);
+  }
 }
 
 TEST(Density, HalfConversionRoundTripsEveryHalfAndRoundsToNearestEven) {

@@ -3,8 +3,8 @@
 // units include it): atoms relative to the lattice origin, each Gaussian's exponent factor, the
 // global cell geometry, and the z planes of one slab.
 #include <cstdint>
-#include <vector>
 
+#include "kernels/default_init_allocator.hpp"
 #include "kmol/core/math.hpp"
 #include "kmol/core/portability.hpp"
 
@@ -41,9 +41,9 @@ struct CellGrid {
 };
 
 struct DensityJob {
-  std::vector<float> coords[3];  // atom minus lattice origin (Angstrom)
-  std::vector<float> factors;    // log2(e) / (2 (s a_i)^2)
-  std::vector<float> heights;    // peaks, or empty: all 1 (sums then skip the product)
+  DefaultInitVector<float> coords[3];  // atom minus lattice origin (Angstrom)
+  DefaultInitVector<float> factors;    // log2(e) / (2 (s a_i)^2)
+  DefaultInitVector<float> heights;    // peaks, or empty: all 1 (sums then skip the product)
   std::int64_t n = 0;
   float limit = 0;  // log2(1 / threshold)
   float cut = 0;    // largest cut radius (Angstrom)

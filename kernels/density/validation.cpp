@@ -26,6 +26,20 @@ float DensityMap::at(std::int64_t p) const {
 }
 
 namespace density {
+namespace {
+
+// The error for atom a, which failed a check: its radius first, then its position, its height.
+[[noreturn]] void throw_bad_atom(const DensityInput& input, std::int64_t a) {
+  const double r = input.radii[a];
+  if (!(r > 0) || !std::isfinite(r))
+    throw InputError({"", "radius", long(a)}, "atom radii must be positive and finite (Angstrom)");
+  const Vec3<float> p = input.positions[a];
+  if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+    throw InputError({"", "position", long(a)}, "atom coordinates must be finite");
+  throw InputError({"", "height", long(a)}, "Gaussian heights must be finite");
+}
+
+}  // namespace
 
 DensityJob prepare_density(const DensityInput& input, const DensitySettings& s) {
   const char* axes = "xyz";
@@ -45,30 +59,38 @@ DensityJob prepare_density(const DensityInput& input, const DensitySettings& s) 
   job.n = input.n;
   if (input.resident) return job;  // the atoms are checked and prepared where they live
   const double origin[3] = {s.grid.origin.x, s.grid.origin.y, s.grid.origin.z};
-  for (auto& c : job.coords) c.resize(std::size_t(input.n));
-  job.factors.resize(std::size_t(input.n));
+  const std::size_t n = std::size_t(input.n);
+  for (auto& c : job.coords) c.resize(n);
+  job.factors.resize(n);
+  if (input.heights != nullptr) job.heights.resize(n);
+  // Atoms are checked and converted each on its own, so the host threads share them and the
+  // page faults of the job's fresh arrays (one thread alone took them in turn: most of a GPU
+  // call's host time); the atom reported is the first bad one, whichever thread met it.
+  std::int64_t first_bad = input.n;
   double widest = 0;
+#pragma omp parallel for schedule(static) reduction(min          \
+                                                    : first_bad) \
+    reduction(max                                                \
+              : widest) if (input.n > 65536)
   for (std::int64_t a = 0; a < input.n; ++a) {
     const double r = input.radii[a];
-    if (!(r > 0) || !std::isfinite(r))
-      throw InputError({"", "radius", long(a)},
-                       "atom radii must be positive and finite (Angstrom)");
     const Vec3<float> p = input.positions[a];
-    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
-      throw InputError({"", "position", long(a)}, "atom coordinates must be finite");
-    job.coords[0][std::size_t(a)] = float(double(p.x) - origin[0]);
-    job.coords[1][std::size_t(a)] = float(double(p.y) - origin[1]);
-    job.coords[2][std::size_t(a)] = float(double(p.z) - origin[2]);
+    const float h = input.heights != nullptr ? input.heights[a] : 1.0f;
+    if (!(r > 0) || !std::isfinite(r) || !std::isfinite(p.x) || !std::isfinite(p.y) ||
+        !std::isfinite(p.z) || !std::isfinite(h)) {
+      first_bad = std::min(first_bad, a);
+      continue;
+    }
+    const std::size_t i = std::size_t(a);
+    job.coords[0][i] = float(double(p.x) - origin[0]);
+    job.coords[1][i] = float(double(p.y) - origin[1]);
+    job.coords[2][i] = float(double(p.z) - origin[2]);
     const double sigma = s.scale * r;
-    job.factors[std::size_t(a)] = gaussian_factor(sigma);
+    job.factors[i] = gaussian_factor(sigma);
+    if (input.heights != nullptr) job.heights[i] = h;
     widest = std::max(widest, sigma);
   }
-  if (input.heights != nullptr) {
-    job.heights.assign(input.heights, input.heights + input.n);
-    for (std::int64_t a = 0; a < input.n; ++a)
-      if (!std::isfinite(job.heights[std::size_t(a)]))
-        throw InputError({"", "height", long(a)}, "Gaussian heights must be finite");
-  }
+  if (first_bad < input.n) throw_bad_atom(input, first_bad);
   finish_density_job(job, s, widest);
   return job;
 }

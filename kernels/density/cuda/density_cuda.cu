@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "kernels/cuda_check.hpp"
 #include "kernels/cuda_staging.hpp"
 #include "kernels/density/cuda/density_cuda.hpp"
 #include "kernels/density/half.hpp"
+#include "kernels/host_copy.hpp"
 
 namespace kmol::density {
 namespace {
@@ -132,32 +132,55 @@ __global__ void __launch_bounds__(kRunsX* kRowsY)
 
 // What a caller keeps between calls on one device (cuda_staging.hpp): the atoms and the map in
 // page-locked memory, and every device array, so that a repeated map pays neither allocations
-// nor copies through pageable memory.
+// nor copies through pageable memory. Page-locking costs about half a millisecond per MB, more
+// than pageable copies of the same bytes, so the first call of a size a workspace has not served
+// copies pageable and the calls after it (a trajectory's frames, a benchmark's repetitions)
+// stage: a one-shot call pins nothing (kept_arrays.hpp has the same rule).
 struct DensityWorkspace {
   cuda_staging::PinnedBuffer host_atoms, host_map;
   cuda_staging::DeviceBuffer coords, cell_of, counts, starts, order, scratch, atoms, heights, map;
+  std::size_t served_atom_bytes = 0, served_map_bytes = 0;  // the largest calls so far
+
+  // Whether a call of these sizes stages (one as large was served before); notes it as served.
+  bool stages(std::size_t atom_bytes, std::size_t map_bytes) {
+    const bool served = atom_bytes <= served_atom_bytes && map_bytes <= served_map_bytes;
+    served_atom_bytes = std::max(served_atom_bytes, atom_bytes);
+    served_map_bytes = std::max(served_map_bytes, map_bytes);
+    return served;
+  }
 };
 
+// Returns whether the copies were staged through page-locked memory.
 template <class Out>
-void run(const DensityJob& job, Out* host_out, cudaStream_t stream, const HostCopy& host_copy) {
+bool run(const DensityJob& job, Out* host_out, cudaStream_t stream, int host_threads) {
   const int n = int(job.n);
   const long long cells = job.cells.cells();
   const std::int64_t points = job.slab_points();
   auto ws = cuda_staging::workspaces<DensityWorkspace>().lease();
-  // x, y, z, the factors and any heights one after the other: one copy up.
+  // x, y, z, the factors and any heights one after the other on the device.
   const std::size_t un = std::size_t(n);
   const bool weighted = !job.heights.empty();
   const std::size_t columns = weighted ? 5 : 4;
-  float* staged = ws->host_atoms.reserve<float>(columns * un);
-  const std::vector<float>* column[5] = {&job.coords[0], &job.coords[1], &job.coords[2],
-                                         &job.factors, &job.heights};
-  for (std::size_t c = 0; c < columns; ++c)
-    host_copy(staged + c * un, column[c]->data(), sizeof(float) * un);
+  const std::size_t map_bytes = sizeof(Out) * std::size_t(points);
+  const bool staged = ws->stages(sizeof(float) * columns * un, map_bytes);
+  const float* column[5] = {job.coords[0].data(), job.coords[1].data(), job.coords[2].data(),
+                            job.factors.data(), job.heights.data()};
   float* const xyzf = ws->coords.reserve<float>(columns * un);
+  if (staged) {  // one copy up
+    float* host_atoms = ws->host_atoms.reserve<float>(columns * un);
+    for (std::size_t c = 0; c < columns; ++c)
+      copy_in_parallel(host_atoms + c * un, column[c], sizeof(float) * un, host_threads);
+    check(cudaMemcpyAsync(xyzf, host_atoms, sizeof(float) * columns * un, cudaMemcpyHostToDevice,
+                          stream),
+          "copy atoms");
+  } else {
+    for (std::size_t c = 0; c < columns; ++c)
+      check(cudaMemcpyAsync(xyzf + c * un, column[c], sizeof(float) * un, cudaMemcpyHostToDevice,
+                            stream),
+            "copy atoms");
+  }
   const float *x = xyzf, *y = xyzf + un, *z = xyzf + 2 * un, *factor = xyzf + 3 * un;
   const float* height = weighted ? xyzf + 4 * un : nullptr;
-  check(cudaMemcpyAsync(xyzf, staged, sizeof(float) * columns * un, cudaMemcpyHostToDevice, stream),
-        "copy atoms");
   int* const cell_of = ws->cell_of.reserve<int>(un);
   int* const counts = ws->counts.reserve<int>(std::size_t(cells + 1));
   int* const starts = ws->starts.reserve<int>(std::size_t(cells + 1));
@@ -194,27 +217,34 @@ void run(const DensityJob& job, Out* host_out, cudaStream_t stream, const HostCo
                                       job.spacing[1], job.spacing[2], job.cut, job.limit, starts,
                                       atoms, heights, out);
   check(cudaGetLastError(), "launch");
-  Out* const staged_map = ws->host_map.reserve<Out>(std::size_t(points));
-  check(cudaMemcpyAsync(staged_map, out, sizeof(Out) * std::size_t(points), cudaMemcpyDeviceToHost,
-                        stream),
-        "copy map");
+  if (!staged) {
+    // The driver fills pageable memory from one thread: the host threads take the fresh map's
+    // page faults first, while the device computes.
+    zero_in_parallel(host_out, map_bytes, host_threads);
+    check(cudaMemcpyAsync(host_out, out, map_bytes, cudaMemcpyDeviceToHost, stream), "copy map");
+    check(cudaStreamSynchronize(stream), "density kernels");
+    ws.done();
+    return false;
+  }
+  Out* const host_map = ws->host_map.reserve<Out>(std::size_t(points));
+  check(cudaMemcpyAsync(host_map, out, map_bytes, cudaMemcpyDeviceToHost, stream), "copy map");
   check(cudaStreamSynchronize(stream), "density kernels");
   ws.done();
-  host_copy(host_out, staged_map, sizeof(Out) * std::size_t(points));
+  copy_in_parallel(host_out, host_map, map_bytes, host_threads);
+  return true;
 }
 
 }  // namespace
 
 std::string density_cuda(const DensityJob& job, bool half, void* out, cudaStream_t stream,
-                         const HostCopy& host_copy) {
+                         int host_threads) {
   if (job.n >= (std::int64_t(1) << 31) || job.cells.cells() >= (std::int64_t(1) << 31) - 1)
     throw std::runtime_error("CUDA density: more than 2^31 atoms or cells (use --impl kokkos)");
-  if (half)
-    run(job, static_cast<unsigned short*>(out), stream, host_copy);
-  else
-    run(job, static_cast<float*>(out), stream, host_copy);
+  const bool staged = half ? run(job, static_cast<unsigned short*>(out), stream, host_threads)
+                           : run(job, static_cast<float*>(out), stream, host_threads);
   return "cuda: " + std::to_string(kRunsX) + "x" + std::to_string(kRowsY) + " threads of " +
-         std::to_string(points_per_thread) + " points, cells of " + std::to_string(job.cut) + " A";
+         std::to_string(points_per_thread) + " points, cells of " + std::to_string(job.cut) + " A" +
+         (staged ? "" : ", pageable copies");
 }
 
 }  // namespace kmol::density

@@ -5,26 +5,20 @@
 // cells at once.
 #include <cuda_runtime_api.h>
 
-#include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 
 #include "kernels/density/implementations.hpp"
 #include "kernels/density/job.hpp"
-#include "kernels/host_copy.hpp"
 #include "kmol/core/device.hpp"
 
 namespace kmol::density {
 
-// Copies bytes between host buffers (page-locked staging and the caller's), with the caller's
-// threads.
-using HostCopy = std::function<void(void* to, const void* from, std::size_t bytes)>;
-
 // Computes the job's slab on `stream` into host memory `out` (slab_points() floats, or binary16
-// bits when `half`), returning the launch description.
+// bits when `half`), returning the launch description; host copies and the first touch of `out`
+// take `host_threads` threads.
 std::string density_cuda(const DensityJob& job, bool half, void* out, cudaStream_t stream,
-                         const HostCopy& host_copy);
+                         int host_threads);
 
 }  // namespace kmol::density
 
@@ -37,12 +31,9 @@ struct DensityRunner<DensityImpl::cuda> {
   template <class Atoms, class Out>
   static std::string run(const Device& device, const density::DensityJob& job, const Atoms&,
                          Out* host_out) {
-    const int threads = device.host_threads;
     return density::density_cuda(job, sizeof(Out) == 2, host_out,
                                  static_cast<cudaStream_t>(device.cuda_stream),
-                                 [threads](void* to, const void* from, std::size_t bytes) {
-                                   copy_in_parallel(to, from, bytes, threads);
-                                 });
+                                 device.host_threads);
   }
 };
 

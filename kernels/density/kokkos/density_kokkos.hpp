@@ -37,7 +37,7 @@ struct DeviceCells {
 template <class ExecSpace, class V>
 Kokkos::View<V*, typename ExecSpace::memory_space> upload(const ExecSpace& space,
                                                           KeptArrays<ExecSpace>& kept,
-                                                          const std::vector<V>& host,
+                                                          const DefaultInitVector<V>& host,
                                                           const char* name) {
   const auto staged = kept.copy_in(space, name, host.data(), host.size());
   return Kokkos::View<V*, typename ExecSpace::memory_space>(staged.data(), host.size());
@@ -57,8 +57,8 @@ template <class ExecSpace>
 DeviceAtoms<typename ExecSpace::memory_space> upload_atoms(const ExecSpace& space,
                                                            KeptArrays<ExecSpace>& kept,
                                                            const DensityJob& job, bool needed) {
-  const std::vector<float> none;
-  const auto& pick = [&](const std::vector<float>& v) -> const std::vector<float>& {
+  const DefaultInitVector<float> none;
+  const auto& pick = [&](const DefaultInitVector<float>& v) -> const DefaultInitVector<float>& {
     return needed ? v : none;
   };
   return {upload(space, kept, pick(job.coords[0]), "density_x"),
