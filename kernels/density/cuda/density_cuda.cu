@@ -140,13 +140,17 @@ struct DensityWorkspace {
   cuda_staging::PinnedBuffer host_atoms, host_map;
   cuda_staging::DeviceBuffer coords, cell_of, counts, starts, order, scratch, atoms, heights, map;
   std::size_t served_atom_bytes = 0, served_map_bytes = 0;  // the largest calls so far
+  bool staging = false;                                     // the current call's choice
 
-  // Whether a call of these sizes stages (one as large was served before); notes it as served.
-  bool stages(std::size_t atom_bytes, std::size_t map_bytes) {
-    const bool served = atom_bytes <= served_atom_bytes && map_bytes <= served_map_bytes;
+  // Whether a slab stages. A call's first slab stages when a call as large was served before;
+  // its other slabs follow it (pinning for a call's own later slabs costs more than their
+  // pageable copies).
+  bool stages(std::size_t atom_bytes, std::size_t map_bytes, bool first_slab) {
+    if (!first_slab) return staging;
+    staging = atom_bytes <= served_atom_bytes && map_bytes <= served_map_bytes;
     served_atom_bytes = std::max(served_atom_bytes, atom_bytes);
     served_map_bytes = std::max(served_map_bytes, map_bytes);
-    return served;
+    return staging;
   }
 };
 
@@ -162,7 +166,7 @@ bool run(const DensityJob& job, Out* host_out, cudaStream_t stream, int host_thr
   const bool weighted = !job.heights.empty();
   const std::size_t columns = weighted ? 5 : 4;
   const std::size_t map_bytes = sizeof(Out) * std::size_t(points);
-  const bool staged = ws->stages(sizeof(float) * columns * un, map_bytes);
+  const bool staged = ws->stages(sizeof(float) * columns * un, map_bytes, job.k_begin == 0);
   const float* column[5] = {job.coords[0].data(), job.coords[1].data(), job.coords[2].data(),
                             job.factors.data(), job.heights.data()};
   float* const xyzf = ws->coords.reserve<float>(columns * un);
