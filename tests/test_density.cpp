@@ -111,7 +111,7 @@ KMOL_BACKEND_TEST(Density, SlabsEqualSinglePassBitForBit) {
   DensitySettings s = settings_for(atoms);
   for (DensityImpl impl : runnable<ExecSpace>()) {
     s.impl = impl;
-    s.memory_budget = 4e9;
+    s.memory_budget = 0;  // automatic: a small map in one slab
     const DensityMap whole = gaussian_density(ExecSpace(), atoms.input(), s);
     EXPECT_EQ(whole.slabs, 1);
     // Room for the atoms and a few planes: many slabs, the last one shorter.
@@ -208,6 +208,9 @@ TEST(Density, RejectsBadSettingsNamingTheField) {
   EXPECT_THROW(gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s), InputError);
   s.threshold = 0.01;
   s.scale = 0;
+  EXPECT_THROW(gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s), InputError);
+  s.scale = 1;
+  s.memory_budget = -1;
   EXPECT_THROW(gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s), InputError);
 }
 

@@ -27,7 +27,7 @@ struct SurfOptions {
                                     impl = "auto";
   std::string storage = "float";
   double spacing = 1.0, scale = 1.0, threshold = 0.01, radius = 1.5, iso = 0.5, padding = -1,
-         memory_budget = 4e9;
+         memory_budget = 0;
   double plot_at = NAN;
   std::int64_t frame = 0;
   int threads = -1;
@@ -209,7 +209,8 @@ Action add_surf_command(CLI::App& app) {
   cmd->add_option("--storage", o->storage, "Map values stored as float or half")
       ->check(CLI::IsMember({"float", "half"}));
   cmd->add_option("--memory-budget", o->memory_budget,
-                  "Device bytes for the map; larger maps go in slabs of z planes");
+                  "Device bytes for the map; larger maps go in slabs of z planes (0: three "
+                  "quarters of the GPU's free memory, 4 GB on CPUs)");
   cmd->add_option("--iso", o->iso, "Iso value of the surface");
   cmd->add_option("--out", o->out,
                   "Write the density map: .dx, .h5/.hdf5 (dataset /density) or .mrc");
@@ -229,8 +230,8 @@ Action add_surf_command(CLI::App& app) {
       throw InputError({"", o->map.empty() ? "input" : "--map", -1},
                        "give either a structure or --map, not both");
     if (!(o->spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
-    if (!(o->memory_budget > 0))
-      throw InputError({"", "--memory-budget", -1}, "must be positive (bytes)");
+    if (!(o->memory_budget >= 0))
+      throw InputError({"", "--memory-budget", -1}, "must be positive (bytes), or 0 for automatic");
     Runtime runtime({o->threads, -1});
     return surf(*o);
   };

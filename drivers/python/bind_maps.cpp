@@ -272,7 +272,7 @@ or 'cuda'; precision: 'auto' (dtype of positions), 'single' or 'double'. Returns
   m.def("density", &density, py::arg("positions"), py::arg("radii"), py::kw_only(),
         py::arg("spacing") = 1.0, py::arg("padding") = -1.0, py::arg("origin") = py::none(),
         py::arg("counts") = py::none(), py::arg("scale") = 1.0, py::arg("threshold") = 0.01,
-        py::arg("storage") = "float", py::arg("memory_budget") = 4e9, py::arg("impl") = "auto",
+        py::arg("storage") = "float", py::arg("memory_budget") = 0.0, py::arg("impl") = "auto",
         py::arg("device") = "auto",
         R"(Gaussian density map (QuickSurf's model, as `kmol surf`).
 
@@ -280,7 +280,7 @@ rho(r) = sum_i exp(-|r - r_i|^2 / (2 (scale radius_i)^2)), each Gaussian cut bel
 positions: (n, 3) Angstrom (computed in float32); radii: (n,) Angstrom. The lattice: spacing
 (Angstrom) around the atoms with padding (Angstrom; negative: the widest cut radius plus two
 spacings), or origin and counts. storage: 'float' or 'half' (float16 values). memory_budget: device
-bytes before the map is computed in slabs. impl: 'auto', 'kokkos' or 'cuda'. Returns a kmol.Map.)");
+bytes before the map is computed in slabs (0: three quarters of the GPU's free memory, 4 GB on CPUs). impl: 'auto', 'kokkos' or 'cuda'. Returns a kmol.Map.)");
 
   py::class_<MeshOut>(m, "Mesh", R"(A triangle mesh from marching cubes.
 

@@ -43,8 +43,10 @@ struct DensitySettings {
   Grid grid;                // values i fastest
   double scale = 1.0;       // s: sigma_i = s * a_i
   double threshold = 0.01;  // a Gaussian is dropped where below this (exp(-4.6): 3.03 sigma)
-  double memory_budget =
-      4e9;  // bytes of device memory for the map and its work arrays; beyond: slabs
+  // Bytes of device memory for the map and its work arrays; beyond: slabs. 0: automatic (on GPUs
+  // three quarters of the memory free when the call starts, since every slab uploads and sorts
+  // all atoms again; 4 GB of host memory on CPUs).
+  double memory_budget = 0;
   DensityStorage storage = DensityStorage::single;
   DensityImpl impl = DensityImpl::automatic;
 };

@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <type_traits>
 
 #include "kernels/density/density.hpp"
@@ -16,8 +17,27 @@
 #include "kernels/kept_arrays.hpp"
 #include "kernels/run_implementation.hpp"
 #include "kmol/core/execution_space.hpp"
+#ifdef KOKKOS_ENABLE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 namespace kmol {
+namespace density {
+
+// The settings' memory budget, or the automatic one (density.hpp).
+template <class ExecSpace>
+double memory_budget(const DensitySettings& settings) {
+  if (settings.memory_budget > 0) return settings.memory_budget;
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<typename ExecSpace::memory_space, Kokkos::CudaSpace>) {
+    std::size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) == cudaSuccess) return 0.75 * double(free);
+  }
+#endif
+  return 4e9;
+}
+
+}  // namespace density
 
 template <class ExecSpace>
 DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
@@ -39,7 +59,8 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
     map.half_values.resize(std::size_t(plane * nz));
   else
     map.values.resize(std::size_t(plane * nz));
-  const std::int64_t per_slab = density::planes_per_slab(job, settings.memory_budget, half ? 2 : 4);
+  const std::int64_t per_slab =
+      density::planes_per_slab(job, density::memory_budget<ExecSpace>(settings), half ? 2 : 4);
   map.slabs = 0;
   for (std::int64_t k0 = 0; k0 < nz; k0 += per_slab) {
     density::narrow_to_slab(job, k0, std::min(nz, k0 + per_slab));

@@ -53,8 +53,8 @@ DensityJob prepare_density(const DensityInput& input, const DensitySettings& s) 
   if (!(s.scale > 0)) throw InputError({"", "--scale", -1}, "the radius scale must be positive");
   if (!(s.threshold > 0 && s.threshold < 1))
     throw InputError({"", "--threshold", -1}, "must lie in (0, 1)");
-  if (!(s.memory_budget > 0))
-    throw InputError({"", "--memory-budget", -1}, "must be positive (bytes)");
+  if (!(s.memory_budget >= 0) || !std::isfinite(s.memory_budget))
+    throw InputError({"", "--memory-budget", -1}, "must be positive (bytes), or 0 for automatic");
   DensityJob job;
   job.n = input.n;
   if (input.resident) return job;  // the atoms are checked and prepared where they live
