@@ -86,6 +86,18 @@ DensitySettings settings_for(const Atoms& atoms) {
   return s;
 }
 
+// The host's map of `atoms` is refused, naming `field` of atom `atom`.
+void expect_bad_atom(const Atoms& atoms, const DensitySettings& s, const std::string& field,
+                     long atom) {
+  try {
+    gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s);
+    ADD_FAILURE() << "a bad " << field << " of atom " << atom << " was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().field, field);
+    EXPECT_EQ(e.where().line, atom);
+  }
+}
+
 KMOL_BACKEND_TEST(Density, MatchesOracleFloatAndHalf) {
   const Atoms atoms = random_atoms(300, 14, 11);
   DensitySettings s = settings_for(atoms);
@@ -138,8 +150,9 @@ KMOL_BACKEND_TEST(Density, OneShotAndStagedCallsGiveTheSameMap) {
     for (DensityStorage storage : {DensityStorage::single, DensityStorage::half}) {
       s.storage = storage;
       const DensityMap first = gaussian_density(ExecSpace(), atoms.input(), s);
-      if (impl == DensityImpl::cuda && storage == DensityStorage::single)
+      if (impl == DensityImpl::cuda && storage == DensityStorage::single) {
         EXPECT_NE(first.launch.find("pageable"), std::string::npos) << first.launch;
+      }
       for (int call = 1; call < 3; ++call) {
         const DensityMap again = gaussian_density(ExecSpace(), atoms.input(), s);
         EXPECT_EQ(again.launch.find("pageable"), std::string::npos) << again.launch;
@@ -169,13 +182,7 @@ KMOL_BACKEND_TEST(Density, HeightsWeighEachGaussian) {
                          to_string(impl) + " weighted");
   }
   atoms.heights[7] = NAN;
-  try {
-    gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s);
-    ADD_FAILURE() << "a NaN height was accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.where().field, "height");
-    EXPECT_EQ(e.where().line, 7);
-  }
+  expect_bad_atom(atoms, s, "height", 7);
 }
 
 KMOL_BACKEND_TEST(Density, AtomsOutsideTheLatticeAndThinLattices) {
@@ -196,13 +203,7 @@ TEST(Density, RejectsBadSettingsNamingTheField) {
   Atoms atoms = random_atoms(5, 3, 1);
   DensitySettings s = settings_for(atoms);
   atoms.radii[3] = -1;
-  try {
-    gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s);
-    FAIL() << "negative radius accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.where().field, "radius");
-    EXPECT_EQ(e.where().line, 3);
-  }
+  expect_bad_atom(atoms, s, "radius", 3);
   atoms.radii[3] = 1;
   s.threshold = 1.5;
   EXPECT_THROW(gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s), InputError);
@@ -223,21 +224,9 @@ TEST(Density, NamesTheFirstBadAtomOfMany) {
   atoms.heights[150001] = std::nanf("");
   atoms.xyz[150001].y = std::nanf("");
   atoms.heights[160000] = std::nanf("");
-  try {
-    gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s);
-    FAIL() << "bad atoms accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.where().field, "position");
-    EXPECT_EQ(e.where().line, 150001);
-  }
+  expect_bad_atom(atoms, s, "position", 150001);
   atoms.xyz[150001].y = 1;
-  try {
-    gaussian_density(Kokkos::DefaultHostExecutionSpace(), atoms.input(), s);
-    FAIL() << "bad atoms accepted";
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.where().field, "height");
-    EXPECT_EQ(e.where().line, 150001);
-  }
+  expect_bad_atom(atoms, s, "height", 150001);
 }
 
 TEST(Density, HalfConversionRoundTripsEveryHalfAndRoundsToNearestEven) {

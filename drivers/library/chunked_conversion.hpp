@@ -95,19 +95,12 @@ void convert_in_chunks(const Vec3<double>* from, std::int64_t n, HandOn&& hand_o
   const int threads = plan.threads > 0 ? plan.threads : omp_get_max_threads();
 #pragma omp parallel num_threads(threads)
   {
-    const int team = omp_get_num_threads(), me = omp_get_thread_num(), converters = team - 1;
-    if (team == 1) {
+    const int me = omp_get_thread_num(), converters = omp_get_num_threads() - 1;
+    if (me == 0) {
       try {
         for (std::int64_t k = 0; k < chunks; ++k) {
-          chunked_detail::convert(from + k * chunk, buffer(k), size_of(k));
-          hand_on(k * chunk, size_of(k), reinterpret_cast<const Vec3<T>*>(buffer(k)));
-        }
-      } catch (...) {
-        failure = std::current_exception();
-      }
-    } else if (me == 0) {
-      try {
-        for (std::int64_t k = 0; k < chunks; ++k) {
+          if (converters == 0)  // a team of one converts each chunk itself
+            chunked_detail::convert(from + k * chunk, buffer(k), size_of(k));
           progress.wait_whole(k, converters);
           hand_on(k * chunk, size_of(k), reinterpret_cast<const Vec3<T>*>(buffer(k)));
           progress.handed_on(k + 1);

@@ -28,15 +28,23 @@ float DensityMap::at(std::int64_t p) const {
 namespace density {
 namespace {
 
-// The error for atom a, which failed a check: its radius first, then its position, its height.
-[[noreturn]] void throw_bad_atom(const DensityInput& input, std::int64_t a) {
+// What is wrong with atom a (field, expectation), or a null field: its radius first, then its
+// position, then its height. The one check of the preparation and of its error.
+struct AtomFault {
+  const char* field = nullptr;
+  const char* expected = nullptr;
+};
+
+AtomFault fault_of(const DensityInput& input, std::int64_t a) {
   const double r = input.radii[a];
   if (!(r > 0) || !std::isfinite(r))
-    throw InputError({"", "radius", long(a)}, "atom radii must be positive and finite (Angstrom)");
+    return {"radius", "atom radii must be positive and finite (Angstrom)"};
   const Vec3<float> p = input.positions[a];
   if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
-    throw InputError({"", "position", long(a)}, "atom coordinates must be finite");
-  throw InputError({"", "height", long(a)}, "Gaussian heights must be finite");
+    return {"position", "atom coordinates must be finite"};
+  if (input.heights != nullptr && !std::isfinite(input.heights[a]))
+    return {"height", "Gaussian heights must be finite"};
+  return {};
 }
 
 }  // namespace
@@ -73,24 +81,25 @@ DensityJob prepare_density(const DensityInput& input, const DensitySettings& s) 
     reduction(max                                                \
               : widest) if (input.n > 65536)
   for (std::int64_t a = 0; a < input.n; ++a) {
-    const double r = input.radii[a];
-    const Vec3<float> p = input.positions[a];
-    const float h = input.heights != nullptr ? input.heights[a] : 1.0f;
-    if (!(r > 0) || !std::isfinite(r) || !std::isfinite(p.x) || !std::isfinite(p.y) ||
-        !std::isfinite(p.z) || !std::isfinite(h)) {
+    if (fault_of(input, a).field != nullptr) {
       first_bad = std::min(first_bad, a);
       continue;
     }
+    const double r = input.radii[a];
+    const Vec3<float> p = input.positions[a];
     const std::size_t i = std::size_t(a);
     job.coords[0][i] = float(double(p.x) - origin[0]);
     job.coords[1][i] = float(double(p.y) - origin[1]);
     job.coords[2][i] = float(double(p.z) - origin[2]);
     const double sigma = s.scale * r;
     job.factors[i] = gaussian_factor(sigma);
-    if (input.heights != nullptr) job.heights[i] = h;
+    if (input.heights != nullptr) job.heights[i] = input.heights[a];
     widest = std::max(widest, sigma);
   }
-  if (first_bad < input.n) throw_bad_atom(input, first_bad);
+  if (first_bad < input.n) {
+    const AtomFault fault = fault_of(input, first_bad);
+    throw InputError({"", fault.field, long(first_bad)}, fault.expected);
+  }
   finish_density_job(job, s, widest);
   return job;
 }
