@@ -8,6 +8,7 @@
 // only (no Kokkos).
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -60,6 +61,24 @@ inline cudaError_t allocate_device(void** p, std::size_t bytes) { return cudaMal
 using PinnedBuffer = GrowingBuffer<allocate_pinned, cudaFreeHost>;  // usable from every device
 using DeviceBuffer =
     GrowingBuffer<allocate_device, cudaFree>;  // on the device current when it grows
+
+// Whether a call stages its copies through page-locked memory. Page-locking costs about half a
+// millisecond per MB, more than pageable copies of the same bytes, so the first call of a size a
+// workspace has not served copies pageable, and the calls after it (a trajectory's frames, a
+// benchmark's repetitions) stage: a one-shot call pins nothing (kept_arrays.hpp has the same rule).
+class StagingRule {
+ public:
+  // For a call moving `up` bytes to the device and `down` bytes back; remembers the sizes.
+  bool stages(std::size_t up, std::size_t down) {
+    const bool served = up <= up_ && down <= down_;
+    up_ = std::max(up_, up);
+    down_ = std::max(down_, down);
+    return served;
+  }
+
+ private:
+  std::size_t up_ = 0, down_ = 0;  // the largest of the calls so far
+};
 
 // Events, created on demand and kept.
 class EventSet {

@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <vector>
 
 #include "kernels/coulomb/coulomb.hpp"
 #include "kernels/coulomb/selection.hpp"
+#include "kernels/coulomb/validation.hpp"
 #include "kernels/coulomb/water_box.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/execution_space.hpp"
@@ -133,22 +136,48 @@ KMOL_BACKEND_TEST(Coulomb, CrowdedBinOverflowsToTheHost) {
 }
 
 // The GPU paths sort the atoms into cells or bins with atomic counters; each cell's atoms are then
-// put in index order, so a map repeats bit for bit whatever order the counters were taken in.
+// put in index order, so a map repeats bit for bit whatever order the counters were taken in. The
+// cuda path's first call crosses the bus through pageable memory and the calls after it through
+// kept page-locked staging: the same map either way. The lattice is larger than any other
+// cutoff test's, so that its first call is the first of its size.
 KMOL_BACKEND_TEST(Coulomb, CutoffMapRepeatsBitForBit) {
   const auto atoms = with_crowd(kmol::test::random_atoms(4000, {-6, -3, -5}, 30, 5),
                                 kmol::test::random_atoms(200, {2, 2, 1}, 1.5, 8));
   CoulombSettings s = small_problem(CoulombMethod::cutoff);
+  s.lattice.counts = {41, 33, 29};
   for (CoulombImpl impl : runnable<ExecSpace>(s, std::int64_t(atoms.positions.size()))) {
     s.impl = impl;
     const auto first = compute<ExecSpace, float>(atoms, s);
+    if (impl == CoulombImpl::cuda) {
+      EXPECT_NE(first.launch.find("pageable"), std::string::npos) << first.launch;
+    }
     for (int call = 0; call < 3; ++call) {
       const auto again = compute<ExecSpace, float>(atoms, s);
+      EXPECT_EQ(again.launch.find("pageable"), std::string::npos) << again.launch;
       ASSERT_EQ(again.values.size(), first.values.size());
       EXPECT_EQ(std::memcmp(again.values.data(), first.values.data(),
                             first.values.size() * sizeof(float)),
                 0)
           << to_string(impl) << ", call " << call + 2;
     }
+  }
+}
+
+// Many atoms are checked by every host thread: the error names the first bad one, whichever
+// thread met it.
+TEST(CoulombPreparation, NamesTheFirstNonFiniteAtomOfMany) {
+  const std::int64_t n = 300000;
+  std::vector<Vec3<float>> xyz(std::size_t(n), Vec3<float>{1, 2, 3});
+  std::vector<float> q(std::size_t(n), 0.5f);
+  xyz[250000].y = std::numeric_limits<float>::quiet_NaN();
+  q[70001] = std::numeric_limits<float>::infinity();
+  const CoulombInput<float> input{xyz.data(), q.data(), nullptr, n};
+  try {
+    prepare_coulomb(input, small_problem(CoulombMethod::cutoff));
+    FAIL() << "non-finite atoms were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("atom 70001 has a non-finite"), std::string::npos)
+        << e.what();
   }
 }
 

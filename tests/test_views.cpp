@@ -94,7 +94,9 @@ void expect_potential_views_equal_arrays(const test::ChargedAtoms& atoms, Coulom
         const PotentialMap<T> viewed = method == CoulombMethod::mdh
                                            ? coulomb_potential(ExecSpace(), xyz, q, r, s)
                                            : coulomb_potential(ExecSpace(), xyz, q, s);
-        if (impl != CoulombImpl::automatic) EXPECT_EQ(viewed.impl_used, impl) << what;
+        if (impl != CoulombImpl::automatic) {
+          EXPECT_EQ(viewed.impl_used, impl) << what;
+        }
         s.impl = viewed.impl_used;
         const PotentialMap<T> from_arrays = coulomb_potential(ExecSpace(), arrays, s);
         expect_same_bits(viewed.values, from_arrays.values, what);

@@ -216,9 +216,11 @@ template <class T>
 PotentialMap<T> compute(const PotentialOptions& o, const io::PqrAtoms& atoms,
                         const CoulombSettings& s) {
   const ConvertedCoordinates<T> xyz(atoms.positions);
-  std::vector<T> q(atoms.charges.begin(), atoms.charges.end()),
-      r(atoms.radii.begin(), atoms.radii.end());
-  const CoulombInput<T> input{xyz.data(), q.data(), r.data(), xyz.size()};
+  const MapValues<T> q = converted_values<T>(atoms.charges.data(), atoms.charges.size());
+  const MapValues<T> r = s.method == CoulombMethod::mdh  // the only method that reads radii
+                             ? converted_values<T>(atoms.radii.data(), atoms.radii.size())
+                             : MapValues<T>();
+  const CoulombInput<T> input{xyz.data(), q.data(), r.empty() ? nullptr : r.data(), xyz.size()};
   validate_coulomb(input.n, s, int(sizeof(T)));  // the whole lattice, before any slab of it
   const double per_point =
       s.method == CoulombMethod::cutoff

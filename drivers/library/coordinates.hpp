@@ -18,24 +18,28 @@
 
 namespace kmol {
 
+// n doubles converted to T by every host thread.
+template <class T>
+MapValues<T> converted_values(const double* from, std::size_t n) {
+  MapValues<T> values(n);
+  T* const to = values.data();
+  Kokkos::parallel_for(
+      "kmol::convert_values",
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(
+          0, std::int64_t(n)),
+      [=](std::int64_t i) { to[i] = T(from[i]); });
+  Kokkos::DefaultHostExecutionSpace().fence();
+  return values;
+}
+
 template <class T>
 class ConvertedCoordinates {
  public:
-  explicit ConvertedCoordinates(const std::vector<Vec3<double>>& from) {
-    static_assert(sizeof(Vec3<T>) == 3 * sizeof(T), "points are read as one array of reals");
-    values_.resize(3 * from.size());
-    T* const to = values_.data();
-    const Vec3<double>* const in = from.data();
-    Kokkos::parallel_for(
-        "kmol::convert_coordinates",
-        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(
-            0, std::int64_t(from.size())),
-        [=](std::int64_t i) {
-          to[3 * i] = T(in[i].x);
-          to[3 * i + 1] = T(in[i].y);
-          to[3 * i + 2] = T(in[i].z);
-        });
-    Kokkos::DefaultHostExecutionSpace().fence();
+  explicit ConvertedCoordinates(const std::vector<Vec3<double>>& from)
+      : values_(
+            converted_values<T>(reinterpret_cast<const double*>(from.data()), 3 * from.size())) {
+    static_assert(sizeof(Vec3<T>) == 3 * sizeof(T) && sizeof(Vec3<double>) == 3 * sizeof(double),
+                  "points are read and written as arrays of reals");
   }
   const Vec3<T>* data() const { return reinterpret_cast<const Vec3<T>*>(values_.data()); }
   std::int64_t size() const { return std::int64_t(values_.size() / 3); }

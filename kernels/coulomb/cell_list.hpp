@@ -15,8 +15,8 @@ template <class T>
 struct CellList {
   T origin[3] = {}, side = 0;
   std::int64_t cells[3] = {1, 1, 1};
-  std::vector<std::int64_t> start;  // cell c holds sorted atoms start[c] .. start[c+1]-1
-  std::vector<T> coords[3], charges;
+  std::vector<std::int64_t> start;          // cell c holds sorted atoms start[c] .. start[c+1]-1
+  DefaultInitVector<T> coords[3], charges;  // in cell order
 
   std::int64_t cell_count() const { return cells[0] * cells[1] * cells[2]; }
 };

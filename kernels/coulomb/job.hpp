@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/coulomb/coulomb.hpp"
+#include "kernels/default_init_allocator.hpp"
 
 namespace kmol {
 
@@ -22,8 +23,9 @@ struct LatticeBlock {
 template <class T>
 struct CoulombJob {
   CoulombMethod method = CoulombMethod::direct;
-  std::vector<T> coords[3];  // x, y, z of each atom minus the lattice origin (Angstrom)
-  std::vector<T>
+  // Written whole by prepare_coulomb (so not zeroed first).
+  DefaultInitVector<T> coords[3];  // x, y, z of each atom minus the lattice origin (Angstrom)
+  DefaultInitVector<T>
       charges;  // e times the unit factor (units.hpp); mdh: times exp(kappa a) / (1 + kappa a)
   std::int64_t n = 0;
   T spacing = 0;

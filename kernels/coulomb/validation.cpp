@@ -125,19 +125,28 @@ CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSetting
   for (auto& c : job.coords) c.resize(input.n);
   job.charges.resize(input.n);
   const double origin[3] = {s.lattice.origin.x, s.lattice.origin.y, s.lattice.origin.z};
+  // Atoms are checked and converted each on its own, so the host threads share them and the page
+  // faults of the job's fresh arrays (one thread alone took longer than a GPU's whole cutoff map
+  // of them); the atom reported is the first bad one, whichever thread met it.
+  std::int64_t first_bad = input.n;
+#pragma omp parallel for schedule(static) reduction(min : first_bad) if (input.n > 65536)
   for (std::int64_t a = 0; a < input.n; ++a) {
     const Vec3<T> p = input.positions[a];
     const double xyz[3] = {double(p.x), double(p.y), double(p.z)};
     const double q = double(input.charges[a]);
     if (!std::isfinite(xyz[0]) || !std::isfinite(xyz[1]) || !std::isfinite(xyz[2]) ||
-        !std::isfinite(q))
-      throw InputError({"", "atoms", long(a)},
-                       "atom " + std::to_string(a) + " has a non-finite position or charge");
+        !std::isfinite(q)) {
+      first_bad = std::min(first_bad, a);
+      continue;
+    }
     for (int d = 0; d < 3; ++d) job.coords[d][a] = T(xyz[d] - origin[d]);
     const double folded =
         s.method == CoulombMethod::mdh ? coulomb::mdh_charge(q, double(input.radii[a]), kappa) : q;
     job.charges[a] = T(folded * scale);
   }
+  if (first_bad < input.n)
+    throw InputError({"", "atoms", long(first_bad)},
+                     "atom " + std::to_string(first_bad) + " has a non-finite position or charge");
   return job;
 }
 

@@ -15,7 +15,6 @@
 #include "kernels/coulomb/host/coulomb_host.hpp"
 #include "kernels/coulomb/implementations.hpp"
 #include "kernels/coulomb/job.hpp"
-#include "kernels/host_copy.hpp"
 #include "kmol/core/device.hpp"
 
 namespace kmol {
@@ -28,19 +27,15 @@ std::string coulomb_cuda_all_atoms(const CoulombJob<T>& job, cudaStream_t stream
 template <class T>
 using HostCutoff = std::function<void(const CoulombJob<T>&)>;
 
-// Copies n values of the map from page-locked staging into job.values (with the caller's threads).
-template <class T>
-using HostCopy = std::function<void(T* to, const T* from, std::size_t n)>;
-
 // Computes the cutoff job on `stream`, running `host_cutoff` on the atoms that overflow their bins
 // meanwhile, and stores the sum in job.values: every point of the job's z planes, whatever was
-// there.
+// there. `host_threads` copy and fault in host memory.
 template <class T>
 std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
-                                const HostCutoff<T>& host_cutoff, const HostCopy<T>& host_copy);
+                                const HostCutoff<T>& host_cutoff, int host_threads);
 
-// Cutoff maps hand the atoms that overflow their bins, and the copy of the map out of staging,
-// to the device's host threads.
+// Cutoff maps hand the atoms that overflow their bins, and the host memory's copies, to the
+// device's host threads.
 template <>
 struct CoulombRunner<CoulombImpl::cuda> {
   template <class T>
@@ -50,9 +45,7 @@ struct CoulombRunner<CoulombImpl::cuda> {
     const int threads = device.host_threads;
     return coulomb_cuda_cutoff<T>(
         job, stream, [threads](const CoulombJob<T>& overflow) { coulomb_host(overflow, threads); },
-        [threads](T* to, const T* from, std::size_t n) {
-          copy_in_parallel(to, from, n * sizeof(T), threads);
-        });
+        threads);
   }
 };
 

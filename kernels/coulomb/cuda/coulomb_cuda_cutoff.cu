@@ -10,11 +10,12 @@
 // every thread sums its points over them. Atoms that do not fit their bin come back to the host,
 // which sums them with the caller's function while the GPU runs.
 //
-// Only the coordinates and charges go up (through page-locked memory); the host never walks the
-// atoms in bin order, which scatters at random once they outgrow its caches. The map comes back
-// slab by slab through two page-locked buffers in turn, all kept between calls with the device
-// buffers (cuda_staging.hpp): the host copies one slab into the map while the GPU computes the
-// next.
+// Only the coordinates and charges go up; the host never walks the atoms in bin order, which
+// scatters at random once they outgrow its caches. The map comes back slab by slab. Calls that
+// stage (cuda_staging.hpp: a workspace's later calls of a size) go through page-locked memory
+// kept with the device buffers, the map through two slab buffers in turn that the host threads
+// copy out of while the GPU computes the next slabs. A first call copies pageable, straight from
+// the job and into the map, which the host threads fault in while the GPU computes.
 #include <cuda_runtime.h>
 #include <cub/device/device_scan.cuh>
 
@@ -32,6 +33,7 @@
 #include "kernels/cuda_check.hpp"
 #include "kernels/cuda_device_mutex.hpp"
 #include "kernels/cuda_staging.hpp"
+#include "kernels/host_copy.hpp"
 
 namespace kmol {
 namespace {
@@ -248,12 +250,13 @@ int choose_capacity(const unsigned long long* bins_with, std::int64_t binned, in
 
 // What a caller keeps between calls on one device: the atoms going up and the overflow coming
 // back (page-locked), the device's atoms, bin arrays and map, two page-locked slab buffers, the
-// copy stream and events.
+// copy stream and events, and the sizes it has served.
 struct CutoffWorkspace {
   cuda_staging::PinnedBuffer host_atoms, host_counts, host_overflow, host_slabs;
   cuda_staging::DeviceBuffer atoms, bin_of, order, counts, starts, cursors, scan_scratch, histogram,
       slots, map;
   cuda_staging::EventSet computed, copied, placed;
+  cuda_staging::StagingRule rule;
   cudaStream_t copies = nullptr;
 
   CutoffWorkspace() {
@@ -272,7 +275,7 @@ int blocks_for(std::int64_t items) { return int((items + kThreads - 1) / kThread
 
 template <class T>
 std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
-                                const HostCutoff<T>& host_cutoff, const HostCopy<T>& host_copy) {
+                                const HostCutoff<T>& host_cutoff, int host_threads) {
   const double h = double(job.spacing), rc = double(job.cutoff);
   Geometry g{};
   g.m = coulomb::cutoff_points_per_bin(h);
@@ -306,14 +309,26 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
         "CUDA cutoff potential: more than 2^31 atoms or bins (use --impl kokkos)");
   const int n = int(job.n), bins = int(n_bins);
   const std::size_t un = std::size_t(n);
+  const std::size_t plane = std::size_t(job.counts[0] * job.counts[1]);
+  const std::size_t map_values = std::size_t(g.k_end - g.k_begin) * plane;
   auto ws = cuda_staging::workspaces<CutoffWorkspace>().lease();
+  const bool staged = ws->rule.stages(4 * un * sizeof(T), map_values * sizeof(T));
   // The atoms go up as four columns (x, y, z, charge).
-  T* const staged = ws->host_atoms.reserve<T>(4 * un);
-  for (int d = 0; d < 3; ++d) host_copy(staged + std::size_t(d) * un, job.coords[d].data(), un);
-  host_copy(staged + 3 * un, job.charges.data(), un);
+  const T* const columns[4] = {job.coords[0].data(), job.coords[1].data(), job.coords[2].data(),
+                               job.charges.data()};
   T* const d_atoms = ws->atoms.reserve<T>(4 * un);
-  check(cudaMemcpyAsync(d_atoms, staged, 4 * un * sizeof(T), cudaMemcpyHostToDevice, stream),
-        "copy atoms");
+  if (staged) {
+    T* const staging = ws->host_atoms.reserve<T>(4 * un);
+    for (std::size_t c = 0; c < 4; ++c)
+      copy_in_parallel(staging + c * un, columns[c], un * sizeof(T), host_threads);
+    check(cudaMemcpyAsync(d_atoms, staging, 4 * un * sizeof(T), cudaMemcpyHostToDevice, stream),
+          "copy atoms");
+  } else {
+    for (std::size_t c = 0; c < 4; ++c)
+      check(cudaMemcpyAsync(d_atoms + c * un, columns[c], un * sizeof(T), cudaMemcpyHostToDevice,
+                            stream),
+            "copy atoms");
+  }
   // Count the atoms of each bin, and how many bins hold each count: the capacity.
   const int most = int(kStagedBytes / sizeof(Atom4<T>));
   int* const d_count = ws->counts.reserve<int>(std::size_t(bins));
@@ -368,9 +383,8 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
   check(cudaEventRecord(ws->placed[0], stream), "record the bins");
   const int* const d_filled = d_count;
 
-  const std::size_t plane = std::size_t(job.counts[0] * job.counts[1]);
   std::size_t spilled = 0;  // atoms over their bin's capacity
-  T* d_map = ws->map.reserve<T>(std::size_t(g.k_end - g.k_begin) * plane);
+  T* d_map = ws->map.reserve<T>(map_values);
   std::vector<int4> packed(offsets.size());
   for (std::size_t o = 0; o < offsets.size(); ++o)
     packed[o] = make_int4(offsets[o][0], offsets[o][1], offsets[o][2], 0);
@@ -384,12 +398,15 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
   std::size_t slab_values = 0;  // the most values of one slab
   for (long long slab = 0; slab < slabs; ++slab)
     slab_values = std::max(slab_values, std::size_t(plane_of(slab + 1) - plane_of(slab)) * plane);
-  T* const ring = ws->host_slabs.reserve<T>(2 * slab_values);
-  const auto download = [&](long long slab) {  // into the ring buffer slab % 2, once computed
+  T* const ring = staged ? ws->host_slabs.reserve<T>(2 * slab_values) : nullptr;
+  // Slab `slab` once computed: into the ring buffer slab % 2, or pageable straight into the map
+  // (the host waits for that copy).
+  const auto download = [&](long long slab) {
     const long long first = plane_of(slab), end = plane_of(slab + 1);
     check(cudaStreamWaitEvent(ws->copies, ws->computed[std::size_t(slab)], 0), "wait for a slab");
-    check(cudaMemcpyAsync(ring + std::size_t(slab % 2) * slab_values,
-                          d_map + std::size_t(first - g.k_begin) * plane,
+    T* const to = staged ? ring + std::size_t(slab % 2) * slab_values
+                         : job.values + std::size_t(first) * plane;
+    check(cudaMemcpyAsync(to, d_map + std::size_t(first - g.k_begin) * plane,
                           std::size_t(end - first) * plane * sizeof(T), cudaMemcpyDeviceToHost,
                           ws->copies),
           "copy the map back");
@@ -440,13 +457,24 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
       for (int d = 0; d < 3; ++d) overflow.coords[d][o] = job.coords[d][a];
       overflow.charges[o] = job.charges[a];
     }
-    for (long long slab = 0; slab < std::min<long long>(2, slabs); ++slab) download(slab);
+    // The driver fills pageable memory from one thread: the host threads take the map's page
+    // faults first, while the device computes.
+    if (!staged)
+      zero_in_parallel(job.values + std::size_t(g.k_begin) * plane, map_values * sizeof(T),
+                       host_threads);
+    for (long long slab = 0; slab < (staged ? std::min<long long>(2, slabs) : 0); ++slab)
+      download(slab);
     for (long long slab = 0; slab < slabs; ++slab) {
       const long long first = plane_of(slab), end = plane_of(slab + 1);
-      check(cudaEventSynchronize(ws->copied[std::size_t(slab)]), "copy the map back");
-      host_copy(job.values + std::size_t(first) * plane, ring + std::size_t(slab % 2) * slab_values,
-                std::size_t(end - first) * plane);
-      if (slab + 2 < slabs) download(slab + 2);  // into the buffer just emptied
+      if (staged) {
+        check(cudaEventSynchronize(ws->copied[std::size_t(slab)]), "copy the map back");
+        copy_in_parallel(job.values + std::size_t(first) * plane,
+                         ring + std::size_t(slab % 2) * slab_values,
+                         std::size_t(end - first) * plane * sizeof(T), host_threads);
+        if (slab + 2 < slabs) download(slab + 2);  // into the buffer just emptied
+      } else {
+        download(slab);
+      }
       if (overflow.n > 0 && end > first) host_cutoff(planes_of(overflow, first, end, job.values));
     }
     // The last copy followed every kernel and the upload: nothing queued uses the workspace now.
@@ -454,12 +482,13 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
   }
   return "cuda: " + std::to_string(g.m) + "^3-point regions, bins of " + std::to_string(side) +
          " A holding " + std::to_string(g.capacity) + " atoms, " + std::to_string(g.n_offsets) +
-         " neighbour bins, " + std::to_string(spilled) + " overflow atoms on the host";
+         " neighbour bins, " + std::to_string(spilled) + " overflow atoms on the host" +
+         (staged ? "" : ", pageable copies");
 }
 
 template std::string coulomb_cuda_cutoff(const CoulombJob<float>&, cudaStream_t,
-                                         const HostCutoff<float>&, const HostCopy<float>&);
+                                         const HostCutoff<float>&, int);
 template std::string coulomb_cuda_cutoff(const CoulombJob<double>&, cudaStream_t,
-                                         const HostCutoff<double>&, const HostCopy<double>&);
+                                         const HostCutoff<double>&, int);
 
 }  // namespace kmol

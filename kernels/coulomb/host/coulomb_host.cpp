@@ -111,10 +111,10 @@ template <bool Compensated>
 void direct_rows_avx2(const CoulombJob<float>& job, int threads) {
   const float h = job.spacing;
   const std::int64_t n_padded = (job.n + 7) / 8 * 8;
-  std::vector<float> along[3], q(job.charges);
+  std::vector<float> along[3], q(job.charges.begin(), job.charges.end());
   q.resize(n_padded, 0.0f);
   for (int d = 0; d < 3; ++d) {
-    along[d] = job.coords[d];
+    along[d].assign(job.coords[d].begin(), job.coords[d].end());
     along[d].resize(n_padded, 0.0f);
   }
   for (const LatticeBlock& block : job.blocks) {

@@ -52,8 +52,8 @@ Kokkos::View<V*, Memory> uninitialised(const char* label, std::int64_t n) {
 template <class ExecSpace, class T>
 SpaceAtoms<T, typename ExecSpace::memory_space> records_of(const ExecSpace& space,
                                                            KeptArrays<ExecSpace>& kept,
-                                                           const std::vector<T> (&coords)[3],
-                                                           const std::vector<T>& charges) {
+                                                           const DefaultInitVector<T> (&coords)[3],
+                                                           const DefaultInitVector<T>& charges) {
   using Memory = typename ExecSpace::memory_space;
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const std::size_t n = charges.size();

@@ -132,24 +132,17 @@ __global__ void __launch_bounds__(kRunsX* kRowsY)
 
 // What a caller keeps between calls on one device (cuda_staging.hpp): the atoms and the map in
 // page-locked memory, and every device array, so that a repeated map pays neither allocations
-// nor copies through pageable memory. Page-locking costs about half a millisecond per MB, more
-// than pageable copies of the same bytes, so the first call of a size a workspace has not served
-// copies pageable and the calls after it (a trajectory's frames, a benchmark's repetitions)
-// stage: a one-shot call pins nothing (kept_arrays.hpp has the same rule).
+// nor copies through pageable memory.
 struct DensityWorkspace {
   cuda_staging::PinnedBuffer host_atoms, host_map;
   cuda_staging::DeviceBuffer coords, cell_of, counts, starts, order, scratch, atoms, heights, map;
-  std::size_t served_atom_bytes = 0, served_map_bytes = 0;  // the largest calls so far
-  bool staging = false;                                     // the current call's choice
+  cuda_staging::StagingRule rule;
+  bool staging = false;  // the current call's choice
 
-  // Whether a slab stages. A call's first slab stages when a call as large was served before;
-  // its other slabs follow it (pinning for a call's own later slabs costs more than their
-  // pageable copies).
+  // Whether a slab stages: a call's first slab as the rule says, its other slabs as the first
+  // (pinning for a call's own later slabs costs more than their pageable copies).
   bool stages(std::size_t atom_bytes, std::size_t map_bytes, bool first_slab) {
-    if (!first_slab) return staging;
-    staging = atom_bytes <= served_atom_bytes && map_bytes <= served_map_bytes;
-    served_atom_bytes = std::max(served_atom_bytes, atom_bytes);
-    served_map_bytes = std::max(served_map_bytes, map_bytes);
+    if (first_slab) staging = rule.stages(atom_bytes, map_bytes);
     return staging;
   }
 };
