@@ -126,7 +126,7 @@ CoulombJob<T> prepare_coulomb(const CoulombInput<T>& input, const CoulombSetting
   job.charges.resize(input.n);
   const double origin[3] = {s.lattice.origin.x, s.lattice.origin.y, s.lattice.origin.z};
   // Atoms are checked and converted each on its own, so the host threads share them and the page
-  // faults of the job's fresh arrays (one thread alone took longer than a GPU's whole cutoff map
+  // faults of the job's fresh arrays (one thread alone takes longer than a GPU's whole cutoff map
   // of them); the atom reported is the first bad one, whichever thread met it.
   std::int64_t first_bad = input.n;
 #pragma omp parallel for schedule(static) reduction(min : first_bad) if (input.n > 65536)
