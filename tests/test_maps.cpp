@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <random>
 
 #include "kernels/correlation/correlation.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/mrc.hpp"
 #include "kmol/core/io/opendx.hpp"
+#include "kmol/core/map_check.hpp"
 #include "support/backend_test.hpp"
 
 namespace {
@@ -158,6 +160,149 @@ TEST(OpenDxMap, RoundTripAndItemCountChecked) {
   } catch (const InputError& e) {
     EXPECT_EQ(e.where().field, "items");
   }
+}
+
+// An OpenDX file of `counts` ("nx ny nz"), `delta` per axis, `items` and the values given.
+std::string opendx_text(const std::string& counts, const std::string& origin,
+                        const std::string& delta, const std::string& items,
+                        const std::string& values) {
+  return "object 1 class gridpositions counts " + counts + "\norigin " + origin + "\ndelta " +
+         delta + " 0 0\ndelta 0 " + delta + " 0\ndelta 0 0 " + delta +
+         "\nobject 2 class gridconnections counts " + counts +
+         "\nobject 3 class array type double rank 0 items " + items + " data follows\n" + values +
+         "\n";
+}
+
+TEST(OpenDxMap, HeadersAndValuesBeyondTheLimitsAreRefusedNamingTheField) {
+  const std::string eight = "1 2 3 4 5 6 7 8";
+  struct Case {
+    const char* name;
+    std::string text;
+    const char* field;
+  };
+  const std::vector<Case> cases = {
+      // Counts whose product wraps 64 bits to the item count: refused before any allocation.
+      {"wrapping-counts", opendx_text("4294967296 4294967296 1", "0 0 0", "1", "0", ""), "counts"},
+      {"counts-past-2^36", opendx_text("100000 100000 100", "0 0 0", "1", "1000000000000", ""),
+       "counts"},
+      {"more-items-than-bytes", opendx_text("1000 1000 100", "0 0 0", "1", "100000000", eight),
+       "data"},
+      {"tiny-spacing", opendx_text("2 2 2", "0 0 0", "1e-38", "8", eight), "delta"},
+      {"huge-spacing", opendx_text("2 2 2", "0 0 0", "1e30", "8", eight), "delta"},
+      {"huge-origin", opendx_text("2 2 2", "0 1e30 0", "1", "8", eight), "origin"},
+      {"value-past-float", opendx_text("2 2 2", "0 0 0", "1", "8", "1 2 3 4 5 6 7 3.4e39"), "data"},
+      {"value-near-float-limit", opendx_text("2 2 2", "0 0 0", "1", "8", "1 2 3 3.4e38 5 6 7 8"),
+       "data"},
+  };
+  for (const Case& c : cases) {
+    const std::string path = temp_path(std::string(c.name) + ".dx");
+    spill(path, std::vector<char>(c.text.begin(), c.text.end()));
+    try {
+      io::read_opendx(path);
+      ADD_FAILURE() << "accepted " << c.name;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where().field, c.field) << c.name << ": " << e.what();
+      EXPECT_EQ(e.where().file, path);
+    }
+  }
+  const std::string path = temp_path("in-range.dx");
+  const std::string good = opendx_text("2 2 2", "-1e4 0 5", "0.001", "8", eight);
+  spill(path, std::vector<char>(good.begin(), good.end()));
+  EXPECT_EQ(io::read_opendx(path).values.size(), 8u);
+}
+
+TEST(MrcMap, CellsOriginsAndValuesOutOfRangeAreRefused) {
+  const io::ScalarMap m = random_map(4, 4, 4, 5);
+  const std::string good = temp_path("range.mrc");
+  io::write_mrc(good, m);
+  const std::vector<char> original = slurp(good);
+  auto real = [](int w, float v) {
+    return [w, v](std::vector<char>& b) { std::memcpy(b.data() + 4 * w, &v, 4); };
+  };
+  const std::vector<std::pair<const char*, std::function<void(std::vector<char>&)>>> cases = {
+      {"cella", real(10, 1e-38f)},     {"cella", real(12, 1e30f)},
+      {"origin", real(50, 1e30f)},     {"data", real(256 + 7, 3.4e38f)},
+      {"data", real(256 + 9, -1e31f)},
+  };
+  for (const auto& [field, corrupt] : cases) {
+    std::vector<char> bytes = original;
+    corrupt(bytes);
+    const std::string path = temp_path(std::string("range_") + field + ".mrc");
+    spill(path, bytes);
+    try {
+      io::read_mrc(path);
+      ADD_FAILURE() << "accepted a bad " << field;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where().field, field) << e.what();
+    }
+  }
+}
+
+TEST(MapCheck, NonFiniteAndEmptyMapsAreRefusedNamingTheCause) {
+  const Grid grid{{0, 0, 0}, {0.5, 0.5, 0.5}, {2, 3, 4}};
+  std::vector<float> values(24, 1.0f);
+  const MapExpectation density{"density map", "out.dx", "a radius out of range", true,
+                               "no atom reaches the lattice"};
+  EXPECT_NO_THROW(check_map(grid, values.data(), density));
+  values[grid.index(1, 2, 3)] = NAN;
+  values[0] = INFINITY;
+  try {
+    check_map(grid, values.data(), density);
+    ADD_FAILURE() << "NaN map accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("out.dx: the density map has 2 non-finite values of 24"), std::string::npos)
+        << what;
+    EXPECT_NE(what.find("(0, 0, 0)"), std::string::npos) << what;
+    EXPECT_NE(what.find("a radius out of range"), std::string::npos) << what;
+  }
+  std::vector<double> zeros(24, 0.0);
+  EXPECT_THROW(check_map(grid, zeros.data(), density), InputError);
+  // A potential of zero charges is zero everywhere: an answer, not an empty map.
+  EXPECT_NO_THROW(check_map(grid, zeros.data(), {"potential map", "", "", false, ""}));
+  std::vector<std::uint16_t> half(24, 0x3c00);  // 1.0
+  EXPECT_NO_THROW(check_half_map(grid, half.data(), density));
+  half[5] = 0x7c00;  // infinity: a density past 65504
+  EXPECT_THROW(check_half_map(grid, half.data(), density), InputError);
+  std::fill(half.begin(), half.end(), std::uint16_t(0x8000));  // -0
+  EXPECT_THROW(check_half_map(grid, half.data(), density), InputError);
+}
+
+TEST(GridAround, AnAtomStretchingTheLatticeIsNamedUpFront) {
+  // 27 atoms in a 10 A cube and one 1e5 A away along y: 101 x 200,101 x 101 points at 0.5 A.
+  std::vector<Vec3<double>> xyz;
+  for (int i = 0; i < 27; ++i) xyz.push_back({5.0 * (i % 3), 5.0 * (i / 3 % 3), 5.0 * (i / 9)});
+  const Grid compact = grid_around(xyz.data(), std::int64_t(xyz.size()), 0.5, 20);
+  EXPECT_EQ(compact.counts, (std::array<std::int64_t, 3>{101, 101, 101}));
+  std::vector<std::string> names(28, "C");
+  names[20] = "NA";
+  xyz.insert(xyz.begin() + 20, Vec3<double>{5, 1e5, 5});
+  try {
+    grid_around(xyz.data(), std::int64_t(xyz.size()), 0.5, 20, names.data());
+    ADD_FAILURE() << "a lattice stretched 2,000 times accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.where().line, 21) << what;
+    EXPECT_NE(what.find("atom 21 (NA) at (5, 1e+05, 5) A"), std::string::npos) << what;
+    EXPECT_NE(what.find("101 x 200081 x 101"), std::string::npos) << what;
+    EXPECT_NE(what.find("the other atoms need 101 x 101 x 101"), std::string::npos) << what;
+    EXPECT_NE(what.find("--spacing"), std::string::npos) << what;
+  }
+  // Coordinates of 1e30 or 3.4e38: past every limit, named all the same.
+  xyz[20] = {5, 3.4e38, 5};
+  try {
+    grid_around(xyz.data(), std::int64_t(xyz.size()), 0.5, 20);
+    ADD_FAILURE() << "an atom at 3.4e38 A accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("atom 21 at (5, 3.4e+38, 5) A"), std::string::npos)
+        << e.what();
+  }
+  // Spread evenly, or of a few atoms, a large lattice is the spacing's, not an atom's: it is made.
+  for (auto& p : xyz) p = {p.x * 15, p.y * 15, p.z * 15};
+  xyz[20] = {75, 75, 75};
+  EXPECT_EQ(grid_around(xyz.data(), std::int64_t(xyz.size()), 0.5, 0).points(), 301 * 301 * 301);
+  const Vec3<double> corners[2] = {{0, 0, 0}, {150, 150, 150}};
+  EXPECT_EQ(grid_around(corners, 2, 0.5, 0).points(), 301 * 301 * 301);
 }
 
 // Global and per-tile Pearson coefficients in double, straight from the definition.

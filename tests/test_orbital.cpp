@@ -402,6 +402,13 @@ TEST(Molden, RefusesMalformedFiles) {
   expect_refused(head + " s 2 1.0\n 1.0 1.0\n\n" + mo, "[GTO] primitive", 8);
   expect_refused(head + " s 1 1.0\n -1.0 1.0\n\n" + mo, "[GTO] exponent", 7);
   expect_refused(head + " s 1 1.0\n 1.0 1.0 2.0\n\n" + mo, "[GTO] primitive", 7);
+  // Exponents and coefficients whose normalised primitive overflows single precision on the
+  // lattice (an exponent of 1e30 once gave a map of NaN with an analytic norm of 1).
+  expect_refused(head + " s 1 1.0\n 1.0e30 1.0\n\n" + mo, "[GTO] exponent", 7);
+  expect_refused(head + " s 1 1.0e8\n 1.0 1.0\n\n" + mo, "[GTO] exponent", 7);
+  expect_refused(head + " g 1 1.0\n 1.0e11 1.0\n\n" + mo, "[GTO] coefficient", 7);
+  expect_refused(head + " s 1 1.0\n 1.0 1.0e31\n\n" + mo, "[GTO] coefficient", 7);
+  EXPECT_EQ(parse(head + " s 1 1.0\n 1.0e9 1.0\n\n" + mo).functions(), 1);
   expect_refused("[Molden Format]\n[Atoms] Angs\nO 1 8 0 0 0\n[GTO]\n2 0\n" + s_shell + mo,
                  "[GTO] atom", 5);
   expect_refused(head + s_shell + "[MO]\n Ene= -1\n Occup= 2\n 2 1.0\n", "[MO] index", 12);

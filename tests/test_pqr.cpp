@@ -100,6 +100,14 @@ TEST(Pqr, ErrorsNameTheLineAndTheField) {
 
   e = error_of("ATOM 2 CA MET A x 0 0 0 0.5 1\n");
   EXPECT_EQ(e.where().field, "residue id");
+
+  // Finite but beyond any atom: a charge of 3.4e38 once filled the map with inf.
+  e = error_of(good + "ATOM 2 CA MET 1 0 0 0 3.4e38 1.5\n");
+  EXPECT_EQ(e.where().field, "charge");
+  EXPECT_NE(std::string(e.what()).find("expected at most 1000 e"), std::string::npos) << e.what();
+  EXPECT_EQ(error_of(good + "ATOM 2 CA MET 1 0 0 0 0.5 1e5\n").where().field, "radius");
+  EXPECT_EQ(error_of(good + "ATOM 2 CA MET 1 0 4294967295 0 0.5 1\n").where().field, "y");
+  EXPECT_EQ(parse(good + "ATOM 2 CA MET 1 -1e6 0 0 -999 999\n").size(), 2u);
 }
 
 TEST(Pqr, NoAtomsIsAnError) {

@@ -22,6 +22,7 @@
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
+#include "kmol/core/map_check.hpp"
 #include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
 
@@ -166,8 +167,18 @@ int cc(const CcOptions& o) {
         "voxels{} in {:.4f} s ({})\n",
         s.positions.size(), weighting(o, s), o.resolution, sigma, where, r.cc.global, r.cc.voxels,
         cs.threshold ? fmt::format(" above {}", *cs.threshold) : "", r.seconds, r.simulated.launch);
-    if (!o.sim.empty()) write_map(o.sim, g, r.simulated.values.data(), nullptr, "simulated");
-    if (!o.local.empty()) write_map(o.local, r.cc.tiles, r.cc.local.data(), nullptr, "local_cc");
+    if (!o.sim.empty()) {
+      check_map(g, r.simulated.values.data(),
+                {"simulated density map", o.sim, "an atom coordinate or height out of range", true,
+                 "no atom's Gaussian reaches the reference map's lattice"});
+      write_map(o.sim, g, r.simulated.values.data(), nullptr, "simulated");
+    }
+    if (!o.local.empty()) {
+      // A tile with a constant map has coefficient 0: an all-zero local map is an answer.
+      check_map(r.cc.tiles, r.cc.local.data(),
+                {"local cross-correlation map", o.local, "a map value out of range", false, ""});
+      write_map(o.local, r.cc.tiles, r.cc.local.data(), nullptr, "local_cc");
+    }
     if (!o.plot.empty())
       plot_map_slice(o.plot, r.cc.tiles, r.cc.local, 2, NAN, NAN,
                      "local cross-correlation (8^3 tiles)", "cc");

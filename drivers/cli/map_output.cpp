@@ -78,6 +78,11 @@ std::string element_of_trimmed_name(const std::string& name, const std::string& 
   return element_of_name(" " + name);  // as a name in column 14: one letter
 }
 
+std::string trim_spaces(const std::string& s) {
+  const auto first = s.find_first_not_of(' ');
+  return first == std::string::npos ? "" : s.substr(first, s.find_last_not_of(' ') - first + 1);
+}
+
 Structure read_pdb(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError({path, "", -1}, "cannot open the structure");
@@ -105,6 +110,7 @@ Structure read_pdb(const std::string& path) {
     element.erase(element.find_last_not_of(' ') + 1);
     if (element.empty()) element = element_of_name(line.substr(12, 4));
     s.positions.push_back({float(xyz[0]), float(xyz[1]), float(xyz[2])});
+    s.names.push_back(trim_spaces(line.substr(12, 4)));
     s.masses.push_back(float(element_mass(element)));
     s.radii.push_back(float(element_radius(element, -1)));
     if (s.radii.back() < 0) s.radii.back() = float(element_radius("", 1.5));
@@ -143,6 +149,7 @@ Structure read_structure(const std::string& path, std::int64_t frame, const std:
     s.masses_from = "the elements of " + path + "'s atom names";
     for (std::size_t a = 0; a < atoms.size(); ++a) {
       s.positions.push_back(atoms.positions[a].cast<float>());
+      s.names.push_back(atoms.atom_names[a]);
       s.masses.push_back(float(element_mass(element_of_name(atoms.atom_names[a]))));
       // Some PQR files give hydrogens radius 0: take the element's instead.
       const double r = atoms.radii[a] > 0

@@ -24,9 +24,10 @@ io::ScalarMap read_map(const std::string& path);
 
 struct Structure {
   std::vector<Vec3<float>> positions;
-  std::vector<float> radii;   // Angstrom
-  std::vector<float> masses;  // g/mol, NaN for an unknown element; empty: the input has none
-  std::string masses_from;    // where the masses come from, for messages
+  std::vector<float> radii;        // Angstrom
+  std::vector<float> masses;       // g/mol, NaN for an unknown element; empty: the input has none
+  std::string masses_from;         // where the masses come from, for messages
+  std::vector<std::string> names;  // atom names (PDB, PQR); empty where the input has none
 };
 
 // Bondi's van der Waals radius of an element symbol (H 1.20, C 1.70, N 1.55, O 1.52, ...);

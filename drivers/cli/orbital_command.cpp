@@ -24,6 +24,7 @@
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/cube.hpp"
 #include "kmol/core/io/opendx.hpp"
+#include "kmol/core/map_check.hpp"
 #include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
 #include "kmol/core/stop.hpp"
@@ -146,6 +147,11 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
   const double seconds = timer.seconds();
   const Grid& l = map.lattice;
   const Grid& grid = l;
+  check_map(grid, map.values.data(),
+            {"orbital map", o.out,
+             "a basis exponent or coefficient too large for the arithmetic"
+             " (--precision double keeps more range)",
+             true, "the lattice misses the orbital (check --origin and --counts)"});
   const std::string title =
       fmt::format("orbital {} ({} {}, E = {:.6f} Eh, occupation {})", index + 1, mo.spin,
                   mo.symmetry.empty() ? "-" : mo.symmetry, mo.energy, mo.occupation);
@@ -248,6 +254,8 @@ Action add_orbital_command(CLI::App& app) {
       s.lattice.origin = {o->origin[0], o->origin[1], o->origin[2]};
       s.lattice.spacing = {o->spacing, o->spacing, o->spacing};
       s.lattice.counts = {o->counts[0], o->counts[1], o->counts[2]};
+      if (checked_points(s.lattice.counts, max_indexable_points) < 0)
+        throw InputError({"", "--counts", -1}, "must be positive and multiply to below 2^62");
     } else {
       s.lattice = grid_around(molden.positions.data(), molden.atoms(), o->spacing, o->padding);
     }

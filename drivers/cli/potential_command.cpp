@@ -30,6 +30,7 @@
 #include "kmol/core/io/pqr.hpp"
 #include "kmol/core/io/topology.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
+#include "kmol/core/map_check.hpp"
 #include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
 
@@ -252,6 +253,12 @@ int potential(const PotentialOptions& o, const io::PqrAtoms& atoms, const Coulom
   if (!Cluster::root()) return 0;  // rank 0 writes
   const Grid& l = map.lattice;
   const Grid& grid = l;
+  // The potential is zero everywhere only where every charge is: the exact answer, written.
+  check_map(grid, map.values.data(),
+            {"potential map", o.out,
+             "a charge or coordinate too large for the arithmetic"
+             " (--precision double keeps more range)",
+             false, ""});
   if (ends_with(o.out, ".h5") || ends_with(o.out, ".hdf5"))
     write_potential_hdf5(o.out, grid, map.values.data(), to_string(map.units), o.method);
   else
@@ -354,9 +361,12 @@ Action add_potential_command(CLI::App& app) {
       s.lattice.origin = {o->origin[0], o->origin[1], o->origin[2]};
       s.lattice.spacing = {o->spacing, o->spacing, o->spacing};
       s.lattice.counts = {o->counts[0], o->counts[1], o->counts[2]};
+      if (checked_points(s.lattice.counts, max_indexable_points) < 0)
+        throw InputError({"", "--counts", -1}, "must be positive and multiply to below 2^62");
     } else {
       s.lattice =
-          grid_around(atoms.positions.data(), std::int64_t(atoms.size()), o->spacing, o->padding);
+          grid_around(atoms.positions.data(), std::int64_t(atoms.size()), o->spacing, o->padding,
+                      atoms.atom_names.empty() ? nullptr : atoms.atom_names.data());
     }
     preflight_potential(*cmd, *o, s.lattice);
     Runtime runtime({o->threads, -1});

@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "drivers/cli/commands.hpp"
@@ -16,6 +17,7 @@
 #include "kernels/surface/surface.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
+#include "kmol/core/map_check.hpp"
 #include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
 
@@ -31,7 +33,7 @@ struct SurfOptions {
   double plot_at = NAN;
   std::int64_t frame = 0;
   int threads = -1;
-  bool force = false, mesh_defaulted = false;
+  bool force = false, mesh_defaulted = false, allow_empty = false;
 };
 
 // Options of the density map mean nothing with --map; H5MD options nothing with other inputs.
@@ -66,6 +68,34 @@ void preflight_surf(const SurfOptions& o, const Grid& grid) {
   plan.size_option = o.map.empty() ? "--spacing " + fmt::format("{}", o.spacing) : "";
   plan.force = o.force;
   preflight(plan);
+}
+
+// What makes a map's mesh degenerate, for the message: vertices that single precision cannot
+// tell apart (an origin far from zero for the spacing), else the iso value.
+std::string mesh_hint(const Grid& grid) {
+  const double far = std::max(
+                   {std::abs(grid.origin.x), std::abs(grid.origin.y), std::abs(grid.origin.z)}),
+               finest = std::min({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
+  if (far / finest > double(1 << 22))
+    return fmt::format(
+        "the map's origin ({:.4g} A from zero) is too far for its spacing ({:.4g} A) to keep "
+        "vertices apart in single precision",
+        far, finest);
+  return "choose an --iso well inside the map's values";
+}
+
+// An empty or degenerate mesh is refused (exit 1) with its cause and the option that changes it;
+// --allow-empty writes it with a warning.
+void check_mesh(const SurfOptions& o, const SurfaceMesh& mesh, const MeshMeasures& m,
+                std::int64_t open, const Grid& grid, const std::string& source) {
+  const std::string fault = mesh_fault(mesh, m, open);
+  if (fault.empty()) return;
+  const std::string what =
+      fmt::format("the isosurface {} of {} {}: {}", o.iso, source, fault, mesh_hint(grid));
+  if (!o.allow_empty)
+    throw RunFailure(
+        fmt::format("{}: --iso: {}; no mesh written (--allow-empty writes it)", o.mesh, what));
+  fmt::print(stderr, "kmol: warning: {} (written as asked by --allow-empty)\n", what);
 }
 
 template <class Space>
@@ -106,8 +136,9 @@ int surf(const SurfOptions& o) {
     const double padding = o.padding >= 0
                                ? o.padding
                                : density_cut_radius(o.scale * widest, o.threshold) + 2 * o.spacing;
-    settings.grid = density_grid_around(s.positions.data(), std::int64_t(s.positions.size()),
-                                        o.spacing, padding);
+    settings.grid =
+        density_grid_around(s.positions.data(), std::int64_t(s.positions.size()), o.spacing,
+                            padding, s.names.empty() ? nullptr : s.names.data());
     preflight_surf(o, settings.grid);
     timer.reset();
     const DensityMap density =
@@ -121,6 +152,15 @@ int surf(const SurfOptions& o) {
         double(g.counts[0] * g.counts[1] * g.counts[2]) / seconds * 1e-6,
         to_string(density.impl_used), density.launch, density.slabs, density.slabs == 1 ? "" : "s");
     if (!o.out.empty()) {
+      const MapExpectation expect{"density map", o.out,
+                                  o.storage == "half"
+                                      ? "values beyond half precision's 65504 (--storage float)"
+                                      : "an atom radius or coordinate out of range",
+                                  true, "no atom's Gaussian reaches the lattice"};
+      if (density.values.empty())
+        check_half_map(g, density.half_values.data(), expect);
+      else
+        check_map(g, density.values.data(), expect);
       write_map(o.out, g, density.values.data(),
                 density.half_values.empty() ? nullptr : density.half_values.data(), "density");
       fmt::print("wrote {}\n", o.out);
@@ -157,6 +197,7 @@ int surf(const SurfOptions& o) {
     const double seconds = timer.seconds();
     const MeshMeasures m = measure_mesh(mesh);
     const std::int64_t open = open_edges(mesh);
+    check_mesh(o, mesh, m, open, map.grid, source);
     if (has_extension(o.mesh, ".obj"))
       write_obj(o.mesh, mesh);
     else
@@ -222,6 +263,9 @@ Action add_surf_command(CLI::App& app) {
   cmd->add_option("--plot", o->plot,
                   "Draw a plane of the map (with the iso contour) into this PNG");
   add_plane_options(cmd, o->plot_axis, o->plot_at);
+  cmd->add_flag("--allow-empty", o->allow_empty,
+                "Write an empty or degenerate mesh (no triangles, zero area or volume) with a "
+                "warning instead of failing");
   cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
   return [o, cmd] {
     o->mesh_defaulted = !given(*cmd, "--mesh");

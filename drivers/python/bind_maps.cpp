@@ -11,6 +11,7 @@
 #include "kernels/surface/surface.hpp"
 #include "kmol/core/io/mrc.hpp"
 #include "kmol/core/io/pqr.hpp"
+#include "kmol/core/map_check.hpp"
 
 namespace kmol::python {
 
@@ -68,6 +69,11 @@ MapOut potential_in(const py::object& positions, const py::object& charges, cons
     return on_device(device, [&](const auto& space) { return coulomb_potential(space, in, s); });
   });
   const Grid& grid = map.lattice;
+  check_map(grid, map.values.data(),
+            {"potential map", "",
+             "a charge or coordinate too large for the arithmetic (precision='double' keeps more "
+             "range)",
+             false, ""});
   return map_of(adopt_map(std::move(map.values), map.lattice.counts), grid,
                 to_string(map.impl_used), map.launch, to_string(map.units));
 }
@@ -134,6 +140,15 @@ MapOut density(py::object positions, py::object radii, double spacing, double pa
   DensityMap map = without_gil([&] {
     return on_device(device, [&](const auto& space) { return gaussian_density(space, in, s); });
   });
+  const MapExpectation expect{"density map", "",
+                              s.storage == DensityStorage::half
+                                  ? "values beyond half precision's 65504 (storage='float')"
+                                  : "an atom radius or coordinate out of range",
+                              true, "no atom's Gaussian reaches the lattice (origin, counts)"};
+  if (s.storage == DensityStorage::half)
+    check_half_map(map.grid, map.half_values.data(), expect);
+  else
+    check_map(map.grid, map.values.data(), expect);
   // Half maps are binary16 bits, which numpy reads as float16.
   py::array values = s.storage == DensityStorage::half
                          ? adopt_map(std::move(map.half_values), map.grid.counts)
@@ -149,7 +164,7 @@ struct MeshOut {
 };
 
 MeshOut isosurface(py::object map, double iso, py::object origin, py::object spacing,
-                   const std::string& device) {
+                   const std::string& device, bool allow_empty) {
   const MapIn in = map_in(map, origin, spacing, "map");
   SurfaceMesh mesh = without_gil([&] {
     return on_device(device, [&](const auto& space) {
@@ -161,6 +176,10 @@ MeshOut isosurface(py::object map, double iso, py::object origin, py::object spa
   out.area = measures.area;
   out.volume = measures.volume;
   out.open_edges = open_edges(mesh);
+  const std::string fault = mesh_fault(mesh, measures, out.open_edges);
+  if (!fault.empty() && !allow_empty)
+    bad_input("iso", "an iso value whose surface is not empty or degenerate: the isosurface " +
+                         std::to_string(iso) + " " + fault + " (allow_empty=True returns it)");
   const auto n = py::ssize_t(mesh.positions.size()), t = py::ssize_t(mesh.triangles.size());
   out.vertices = adopt<float>(std::move(mesh.positions), {n, 3});
   out.normals = adopt<float>(std::move(mesh.normals), {n, 3});
@@ -295,8 +314,11 @@ open_edges (0 for a closed surface).)")
       .def_readonly("open_edges", &MeshOut::open_edges);
   m.def("marching_cubes", &isosurface, py::arg("map"), py::arg("iso"), py::kw_only(),
         py::arg("origin") = py::none(), py::arg("spacing") = py::none(), py::arg("device") = "auto",
+        py::arg("allow_empty") = false,
         R"(Isosurface at `iso` of a kmol.Map, or of an (nx, ny, nz) array with origin and spacing
-(Angstrom); values above iso are inside. Values are read as float32. Returns a kmol.Mesh.)");
+(Angstrom); values above iso are inside. Values are read as float32. Returns a kmol.Mesh.
+A mesh with no triangles, zero area or a closed surface enclosing no volume raises ValueError
+unless allow_empty is true.)");
 
   py::class_<CorrelationOut>(
       m, "Correlation",

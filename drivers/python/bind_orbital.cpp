@@ -6,6 +6,7 @@
 #include "drivers/python/common.hpp"
 #include "kernels/orbital/examples.hpp"
 #include "kernels/orbital/orbital.hpp"
+#include "kmol/core/map_check.hpp"
 
 namespace kmol::python {
 namespace {
@@ -19,6 +20,9 @@ MapOut orbital_as(const OrbitalBasis& basis, const MolecularOrbital& mo, const O
   });
   const Grid& l = map.lattice;
   const Grid& grid = l;
+  check_map(grid, map.values.data(),
+            {"orbital map", "", "a basis exponent or coefficient too large (precision='double')",
+             true, "the lattice misses the orbital (origin, counts)"});
   return map_of(adopt_map(std::move(map.values), l.counts), grid, to_string(map.impl_used),
                 map.launch, "bohr^-3/2");
 }

@@ -62,9 +62,10 @@ struct DensityMap {
   float at(std::int64_t p) const;  // either storage, as float
 };
 
-// The smallest lattice of spacing h covering the atoms' bounding box grown by `padding`.
+// The smallest lattice of spacing h covering the atoms' bounding box grown by `padding`
+// (grid_around: one atom stretching it is refused, named by `names[a]` where given).
 Grid density_grid_around(const Vec3<float>* positions, std::int64_t n, double spacing,
-                         double padding);
+                         double padding, const std::string* names = nullptr);
 
 // The cut radius of a Gaussian of standard deviation sigma at `threshold`.
 double density_cut_radius(double sigma, double threshold);

@@ -7,6 +7,7 @@
 
 #include "kernels/density/half.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/map_check.hpp"
 
 namespace kmol {
 
@@ -15,10 +16,10 @@ double density_cut_radius(double sigma, double threshold) {
 }
 
 Grid density_grid_around(const Vec3<float>* positions, std::int64_t n, double spacing,
-                         double padding) {
+                         double padding, const std::string* names) {
   std::vector<Vec3<double>> exact(std::size_t(std::max<std::int64_t>(n, 0)));
   for (std::int64_t a = 0; a < n; ++a) exact[std::size_t(a)] = positions[a].cast<double>();
-  return grid_around(exact.data(), n, spacing, padding);
+  return grid_around(exact.data(), n, spacing, padding, names);
 }
 
 float DensityMap::at(std::int64_t p) const {

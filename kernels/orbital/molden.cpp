@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -66,6 +67,25 @@ class Parser {
     if (used != w.size() || !std::isfinite(v))
       fail(field, line, "expected a number, found '" + w + "'");
     return v;
+  }
+
+  // Beyond these an orbital's lattice values overflow single precision: exponents (the steepest
+  // core functions of published basis sets are below 1e9 bohr^-2) and a primitive's coefficient
+  // times its normalisation (2 alpha)^((2l+3)/4).
+  static constexpr double max_exponent = 1e12, max_normalised_primitive = 1e30;
+
+  double primitive(const std::string& w, const std::string& field, long line, double alpha,
+                   int l) const {
+    const double c = number(w, field, line);
+    const double normalised = std::abs(c) * std::pow(2 * alpha, (2 * l + 3) / 4.0);
+    if (!(normalised <= max_normalised_primitive)) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.3g", normalised);
+      fail(field, line,
+           "is " + w + ": normalised with its exponent it reaches " + text +
+               ", beyond 1e30 (a damaged coefficient or exponent?)");
+    }
+    return c;
   }
 
   long integer(const std::string& w, const std::string& field, long line) const {
@@ -179,11 +199,16 @@ class Parser {
                     : "expected 'exponent coefficient'");
           const double alpha = number(p[0], "[GTO] exponent", body[i].number) * factor * factor;
           if (!(alpha > 0)) fail("[GTO] exponent", body[i].number, "must be positive");
+          if (!(alpha <= max_exponent))
+            fail("[GTO] exponent", body[i].number,
+                 "is " + p[0] + " (times the scale factor squared): expected at most 1e12 bohr^-2");
           shell.exponents.push_back(alpha);
-          shell.coefficients.push_back(number(p[1], "[GTO] coefficient", body[i].number));
+          shell.coefficients.push_back(
+              primitive(p[1], "[GTO] coefficient", body[i].number, alpha, shell.l));
           if (sp) {
             p_part.exponents.push_back(alpha);
-            p_part.coefficients.push_back(number(p[2], "[GTO] p coefficient", body[i].number));
+            p_part.coefficients.push_back(
+                primitive(p[2], "[GTO] p coefficient", body[i].number, alpha, 1));
           }
         }
         m.shells.push_back(shell);

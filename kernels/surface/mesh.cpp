@@ -47,6 +47,23 @@ MeshMeasures measure_mesh(const SurfaceMesh& mesh) {
   return m;
 }
 
+std::string mesh_fault(const SurfaceMesh& mesh, const MeshMeasures& m, std::int64_t open) {
+  if (mesh.triangles.empty()) return "has no triangles";
+  char text[96];
+  if (!std::isfinite(m.area) || !std::isfinite(m.volume)) {
+    std::snprintf(text, sizeof text, "has a non-finite area or volume (%g, %g)", m.area, m.volume);
+    return text;
+  }
+  if (!(m.area > 0))
+    return "has " + std::to_string(mesh.triangles.size()) + " triangles of zero area";
+  // A closed surface encloses at least a lattice cell's worth of its area, far above rounding.
+  if (open == 0 && !(std::abs(m.volume) > 1e-9 * std::pow(m.area, 1.5))) {
+    std::snprintf(text, sizeof text, "is closed but encloses no volume (%g A^3)", m.volume);
+    return text;
+  }
+  return "";
+}
+
 std::int64_t open_edges(const SurfaceMesh& mesh) {
   std::unordered_map<std::uint64_t, int> uses;
   uses.reserve(mesh.triangles.size() * 2);

@@ -45,6 +45,12 @@ MeshMeasures measure_mesh(const SurfaceMesh& mesh);
 // Edges used by other than exactly two triangles (0 for a closed, manifold mesh).
 std::int64_t open_edges(const SurfaceMesh& mesh);
 
+// Why a mesh describes nothing ("has no triangles", "has 8 triangles of zero area", a non-finite
+// area or volume, a closed surface enclosing no volume), or "" for a surface. Front ends refuse
+// such a mesh unless asked to accept it (kmol surf --allow-empty).
+std::string mesh_fault(const SurfaceMesh& mesh, const MeshMeasures& measures,
+                       std::int64_t open_edges);
+
 // Binary little-endian PLY (positions, normals, faces) and Wavefront OBJ (v, vn, f), written to a
 // temporary file renamed at the end. Throw InputError naming the path if it cannot be written.
 void write_ply(const std::string& path, const SurfaceMesh& mesh);

@@ -166,4 +166,44 @@ none_left 35 twice.h5 twice.csv
 "$kmol" example-trajectory --example gas --atoms 100 --length 12 --frames 2 --out gas.h5 > /dev/null || fail "setup: gas.h5"
 row 36 2 "gas.h5: --weight: mass needs masses: this input has none (give --top topol.tpr" -- cc gas.h5 --weight mass --ref pot.dx --resolution 4
 row 37 2 "\-\-top: applies only with --weight mass" -- cc gas.h5 --top two.pqr --ref pot.dx --resolution 4
+
+# maps, lattices and inputs beyond their limits (tests/cli/map_limits.sh has every class)
+dx() {
+  printf 'object 1 class gridpositions counts %s\norigin %s\ndelta %s 0 0\ndelta 0 %s 0\ndelta 0 0 %s\nobject 2 class gridconnections counts %s\nobject 3 class array type double rank 0 items %s data follows\n%s\n' \
+    "$2" "$3" "$4" "$4" "$4" "$2" "$5" "$6" > "$1"
+}
+peak='0 0 0 0 0 0 0 0 0 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0'
+dx damaged.dx '4294967296 4294967296 1' '0 0 0' 1 0 ''
+row 38 2 "damaged.dx: counts: the grid's counts 4294967296 x 4294967296 x 1 must be positive and multiply to at most 2^36 points" -- surf --map damaged.dx
+/usr/bin/python3 - <<'PY' || fail "setup: tiny.mrc"
+import struct
+h = bytearray(1024)
+struct.pack_into("<3i i 3i 3i 3f 3f 3i", h, 0, 3, 3, 3, 2, 0, 0, 0, 3, 3, 3, 1e-38, 3.0, 3.0, 90.0, 90.0, 90.0, 1, 2, 3)
+h[208:212] = b"MAP "
+h[212:214] = b"\x44\x44"
+open("tiny.mrc", "wb").write(bytes(h) + struct.pack("<27f", *([0.0] * 13 + [1.0] + [0.0] * 13)))
+PY
+row 39 2 "tiny.mrc: cella: the spacing along x is 3.333e-39 A: expected 1e-4 to 1e4 Angstrom (a damaged header?)" -- surf --map tiny.mrc
+dx flat.dx '3 3 3' '1e7 1e7 1e7' 1e-4 27 "$peak"
+row 40 1 "flat.ply: --iso: the isosurface 0.5 of map flat.dx (3 x 3 x 3) has 8 triangles of zero area: the map's origin (1e+07 A from zero) is too far for its spacing (0.0001 A) to keep vertices apart in single precision; no mesh written (--allow-empty writes it)" -- surf --map flat.dx --mesh flat.ply
+none_left 40 flat.ply
+row 41 0 "warning: the isosurface .* has 8 triangles of zero area: .*(written as asked by --allow-empty)" -- surf --map flat.dx --mesh flat.ply --allow-empty
+[[ -s flat.ply ]] || fail "row 41: no mesh written"
+for i in $(seq 1 20); do
+  printf 'ATOM  %5d  CA  ALA A%4d    %8.3f%8.3f%8.3f  1.00  0.00           C\n' "$i" "$i" $((i % 4)) $((i % 3)) $((i % 5))
+done > base.pdb
+sed '7s/^\(.\{38\}\).\{8\}/\142949672/' base.pdb > stretched.pdb
+row 42 2 "atoms: \[7\] atom 7 (CA) at (3, 4.295e+07, 2) A lies far from the others and stretches the lattice to .* points (.* GB per single-precision map); the other atoms need .*: check its coordinates, or give a --spacing or --padding" -- surf stretched.pdb
+none_left 42 surface.ply
+awk '{ printf "ATOM %d CA ALA %d %s %s %s %s 1.5\n", NR, NR, $7, $8, $9, NR == 3 ? "3.4e38" : "0.1" }' base.pdb > charge.pqr
+awk '{ printf "ATOM %d CA ALA %d %s %s %s 0.1 1.5\n", NR, NR, $7, NR == 7 ? 100000 : $8, $9 }' base.pdb > far.pqr
+row 43 2 "atom 7 (CA) at (3, 1e+05, 2) A lies far from the others" -- potential far.pqr --out far.dx
+none_left 43 far.dx
+row 44 2 "charge.pqr: charge: \[3\] line 3: is 3.4e38: expected at most 1000 e in magnitude" -- potential charge.pqr --out charge.dx
+none_left 44 charge.dx
+awk '/^ *s +[0-9]+ / && !done { print; getline; $1 = "1.0e30"; done = 1 } { print }' water.molden > steep.molden
+row 45 2 "steep.molden: \[GTO\] exponent: .*is 1.0e30 (times the scale factor squared): expected at most 1e12 bohr^-2" -- orbital steep.molden --out steep.cube
+none_left 45 steep.cube
+row 46 2 "far.cube: the orbital map is zero at all 125 points; nothing written: the lattice misses the orbital (check --origin and --counts)" -- orbital water.molden --origin 100 100 100 --counts 5 5 5 --out far.cube
+none_left 46 far.cube
 echo "every mistake in docs/errors.md: ok"

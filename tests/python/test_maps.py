@@ -121,3 +121,35 @@ def test_bad_map_input_raises_value_error(pqr, call):
 def test_missing_pqr_names_the_file(tmp_path):
     with pytest.raises(ValueError, match="nothere.pqr"):
         kmol.read_pqr(str(tmp_path / "nothere.pqr"))
+
+
+def test_maps_that_say_nothing_or_overflow_raise_value_error():
+    xyz = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
+    # A density lattice far from the atoms is zero everywhere: refused, not returned.
+    with pytest.raises(ValueError, match="zero at all 27 points"):
+        kmol.density(xyz, np.array([1.5, 1.5]), origin=[100, 100, 100], counts=[3, 3, 3])
+    # Charges past float32's range make the single-precision potential infinite.
+    with pytest.raises(ValueError, match="non-finite values"):
+        kmol.potential(xyz.astype(np.float32), np.array([3e38, 3e38], dtype=np.float32),
+                       spacing=0.5, padding=2)
+    # The same in double precision is finite, and a map of zero charges is zero: an answer.
+    assert np.isfinite(kmol.potential(xyz, np.array([3e38, 3e38]), spacing=0.5, padding=2,
+                                      precision="double").values).all()
+    assert not kmol.potential(xyz, np.zeros(2), spacing=0.5, padding=2).values.any()
+
+
+def test_an_atom_stretching_the_lattice_is_refused_at_once():
+    xyz = np.array([[i % 3, i // 3 % 3, i // 9] for i in range(27)], dtype=float)
+    xyz[20] = [1, 1e5, 1]
+    with pytest.raises(ValueError, match=r"atom 21 at \(1, 1e\+05, 1\) A lies far from the others"):
+        kmol.potential(xyz, np.ones(27))
+
+
+def test_an_empty_mesh_raises_unless_allowed():
+    values = np.zeros((4, 4, 4), dtype=np.float32)
+    values[1:3, 1:3, 1:3] = 1
+    with pytest.raises(ValueError, match="has no triangles"):
+        kmol.marching_cubes(values, 2.0, origin=[0, 0, 0], spacing=1)
+    empty = kmol.marching_cubes(values, 2.0, origin=[0, 0, 0], spacing=1, allow_empty=True)
+    assert len(empty.faces) == 0
+    assert kmol.marching_cubes(values, 0.5, origin=[0, 0, 0], spacing=1).volume > 0

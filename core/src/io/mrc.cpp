@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/map_check.hpp"
 #include "kmol/core/stop.hpp"
 
 namespace kmol::io {
@@ -154,6 +155,7 @@ ScalarMap read_mrc(const std::string& path) {
                      " values (header nx*ny*nz, mode " + std::to_string(mode) + ", nsymbt " +
                      std::to_string(nsymbt) + "; the file has " + std::to_string(file_bytes) +
                      " bytes)");
+  check_map_grid(map.grid, path, "cella", "origin");
   const std::int64_t total = n[0] * n[1] * n[2];
   in.seekg(1024 + nsymbt);
   std::vector<unsigned char> data(std::size_t(total * width));
@@ -173,7 +175,8 @@ ScalarMap read_mrc(const std::string& path) {
         ijk[axis_of[1]] = r;
         ijk[axis_of[2]] = s;
         const double value = value_at(data.data() + v * width, mode);
-        if (!std::isfinite(value)) fail("data", "value " + std::to_string(v) + " is not finite");
+        if (!(std::abs(value) <= max_map_value))
+          fail("data", "value " + std::to_string(v) + " is not a finite number within 1e30");
         map.values[std::size_t((ijk[2] * ny + ijk[1]) * nx + ijk[0])] = float(value);
       }
   return map;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/map_check.hpp"
 #include "kmol/core/stop.hpp"
 #include "kmol/core/version.hpp"
 
@@ -114,20 +115,32 @@ ScalarMap read_opendx(const std::string& path) {
                       line_number},
                      "incomplete OpenDX header (needs gridpositions counts, origin, three deltas "
                      "and a data array)");
+  check_map_grid(map.grid, path, "delta", "origin");
   const auto [nx, ny, nz] = map.grid.counts;
-  if (items != nx * ny * nz)
+  if (items != map.grid.points())
     throw InputError({path, "items", line_number}, "the array holds " + std::to_string(items) +
                                                        " items, the grid " +
-                                                       std::to_string(nx * ny * nz));
+                                                       std::to_string(map.grid.points()));
+  // Each value takes at least two characters (a digit and a separator): a header claiming more
+  // values than the file can hold is refused before the map is allocated.
+  const std::streampos data_start = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::int64_t data_bytes = std::int64_t(in.tellg() - data_start);
+  in.seekg(data_start);
+  if (items > data_bytes / 2 + 1)
+    throw InputError({path, "data", line_number},
+                     "the file ends before its " + std::to_string(items) +
+                         " values (the header's items; " + std::to_string(data_bytes) +
+                         " bytes follow it)");
   map.values.resize(std::size_t(items));
   for (std::int64_t i = 0; i < nx; ++i)  // OpenDX runs z fastest
     for (std::int64_t j = 0; j < ny; ++j)
       for (std::int64_t k = 0; k < nz; ++k) {
         double v;
-        if (!(in >> v) || !std::isfinite(v))
-          throw InputError({path, "data", line_number}, "value " +
-                                                            std::to_string((i * ny + j) * nz + k) +
-                                                            " is missing or not a finite number");
+        if (!(in >> v) || !(std::abs(v) <= max_map_value))
+          throw InputError({path, "data", line_number},
+                           "value " + std::to_string((i * ny + j) * nz + k) +
+                               " is missing or not a finite number within 1e30");
         map.values[std::size_t((k * ny + j) * nx + i)] = float(v);
       }
   return map;

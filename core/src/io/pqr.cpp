@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <string_view>
 #include <type_traits>
@@ -93,10 +94,28 @@ class FieldReader {
       failure_ = {"radius", "must not be negative (found " + std::string(trim(r)) + ")", parsed_};
       return false;
     }
-    return true;
+    return in_range(x, "x", rec.position.x, max_pqr_coordinate, "Angstrom") &&
+           in_range(y, "y", rec.position.y, max_pqr_coordinate, "Angstrom") &&
+           in_range(z, "z", rec.position.z, max_pqr_coordinate, "Angstrom") &&
+           in_range(q, "charge", rec.charge, max_pqr_charge, "e") &&
+           in_range(r, "radius", rec.radius, max_pqr_radius, "Angstrom");
   }
 
   int parsed() const { return parsed_; }
+
+  // A finite value beyond any atom's (a damaged field) is refused with the accepted range: it
+  // would otherwise overflow the lattice or the potential.
+  bool in_range(std::string_view text, const char* field, double value, double limit,
+                const char* unit) {
+    if (std::abs(value) <= limit) return true;
+    char range[64];
+    std::snprintf(range, sizeof range, "%g", limit);
+    failure_ = {field,
+                "is " + std::string(trim(text)) + ": expected at most " + range + " " + unit +
+                    " in magnitude",
+                parsed_};
+    return false;
+  }
 
  private:
   Failure& failure_;

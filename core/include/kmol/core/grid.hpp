@@ -23,8 +23,8 @@ struct Grid {
 };
 
 // The smallest grid of this spacing covering the points' bounding box grown by `padding` on every
-// side (APBS-style automatic placement, centred on the box). Throws InputError naming --spacing
-// or --padding.
+// side (APBS-style automatic placement, centred on the box). Throws InputError naming --spacing,
+// --padding or the atom that stretches the lattice (map_check.hpp: grid_around with names).
 Grid grid_around(const Vec3<double>* positions, std::int64_t n, double spacing, double padding);
 
 }  // namespace kmol

@@ -28,8 +28,13 @@ struct PqrAtoms {
   double total_charge() const;
 };
 
+// The magnitudes a record is read in: beyond them a field is damaged (no atom carries 1000 e or
+// is 1000 Angstrom wide, and no structure spans 1e7 Angstrom).
+inline constexpr double max_pqr_coordinate = 1e7, max_pqr_charge = 1000, max_pqr_radius = 1000;
+
 // Throws InputError naming the file, the field (e.g. "charge") and the 1-based line number for a
-// malformed record, a non-finite number or a negative radius, and when no atom record is found.
+// malformed record, a non-finite number, a negative radius or a value beyond the magnitudes
+// above, and when no atom record is found.
 PqrAtoms read_pqr(const std::string& path);
 
 // The same from a stream; `source` names it in error messages.
