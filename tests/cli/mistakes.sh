@@ -194,7 +194,7 @@ with mda.Writer("nobox.xtc", 100) as w:
         w.write(u.atoms)
 PY
   row 44 2 "nobox.xtc: frame: \[2\] has no periodic box, but the trajectory's first frame has one: every frame of a periodic run needs one (use --no-pbc" -- rdf nobox.xtc --rmax 5 --out nobox.xvg
-  none_left 44 nobox.xvg
+  [[ ! -e nobox.xvg && -e nobox.xvg.kmol-partial.h5 ]] || fail "row 44: $(ls nobox.xvg*)"
 fi
 python_module=$(dirname "$kmol")/../python
 if [[ -d $python_module/kmol ]]; then
