@@ -73,6 +73,23 @@ PairHistogramSettings settings_of(double r_min, double r_max, std::int32_t bins,
   return s;
 }
 
+std::vector<std::int32_t> labels_of(const py::object& o) {
+  return o.is_none() ? std::vector<std::int32_t>{} : o.cast<std::vector<std::int32_t>>();
+}
+
+// Molecule labels that put every pair into one molecule leave nothing to count: refused, naming
+// the keyword. Returns the pairs they exclude.
+std::int64_t refuse_molecules_excluding_every_pair(const py::object& molecules, const py::object& b,
+                                                   const py::object& molecules_b) {
+  const auto a_labels = labels_of(molecules), b_labels = labels_of(molecules_b);
+  const bool one_set = b.is_none();
+  const std::int64_t excluded = excluded_pairs(a_labels, b_labels, one_set);
+  const auto n_a = std::int64_t(a_labels.size()), n_b = std::int64_t(b_labels.size());
+  refuse_excluding_every_pair(distinct_pairs(n_a, n_b, one_set, 0), excluded, "molecules",
+                              "molecule");
+  return excluded;
+}
+
 ResultOptions python_result_options(bool allow_empty) {
   ResultOptions o;
   o.range = "r_max";
@@ -112,6 +129,8 @@ HistogramOut histogram(py::object a, py::object b, double r_max, std::int32_t bi
   } else if (!species_pairs.is_none()) {
     bad_input("species_pairs", "None without species");
   }
+  if (!molecules.is_none() && !allow_empty)
+    refuse_molecules_excluding_every_pair(molecules, b, molecules_b);
   const Frame f{a, b, box, species, molecules, molecules_b};
   PairHistogramResult r = count_frame(f, s, device, precision_from(precision, a));
   // The distinct pairs where they are known (one set without exclusions), for the message.
@@ -158,15 +177,8 @@ class RdfAccumulator {
     const Precision p = precision_from(precision_, a);
     const std::int64_t n_a = py::len(a), n_b = b.is_none() ? 0 : py::len(b);
     const BoxSpec spec = box_from(box);
-    std::int64_t excluded = 0;
-    if (!molecules.is_none()) {
-      const auto ids = [](const py::object& o) { return o.cast<std::vector<std::int32_t>>(); };
-      excluded =
-          excluded_pairs(ids(molecules),
-                         b.is_none() ? std::vector<std::int32_t>{} : ids(molecules_b), b.is_none());
-      refuse_excluding_every_pair(distinct_pairs(n_a, n_b, b.is_none(), 0), excluded, "molecules",
-                                  "molecule");
-    }
+    const std::int64_t excluded =
+        molecules.is_none() ? 0 : refuse_molecules_excluding_every_pair(molecules, b, molecules_b);
     refuse_unlike_frame(n_a, n_b, b.is_none(), spec.kind != BoxKind::none, excluded);
     const Frame f{a, b, box, py::none(), molecules, molecules_b};
     const PairHistogramResult r = count_frame(f, settings_, device_, p);

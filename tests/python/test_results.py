@@ -204,3 +204,26 @@ def test_orbital_errors_name_python_keywords(c60_files):
     with pytest.raises(ValueError, match=r"spacing"):
         kmol.orbital(each, "homo", spacing=-1)
 
+
+
+def test_pair_histogram_refuses_molecules_that_exclude_every_pair():
+    x = gas(50)
+    with pytest.raises(ValueError, match=r"molecules: every one of the 1225 pairs"):
+        kmol.pair_histogram(x, box=[L, L, L], r_max=8, bins=8, molecules=np.zeros(50, np.int32))
+    with pytest.warns(kmol.EmptyResultWarning):
+        h = kmol.pair_histogram(x, box=[L, L, L], r_max=8, bins=8,
+                                molecules=np.zeros(50, np.int32), allow_empty=True)
+    assert not h.counts.any()
+
+
+def test_a_psi4_cartesian_molden_file_integrates_to_one_once_converted():
+    path = os.path.join(os.path.dirname(__file__), "data", "water_6-31gs_psi4-1.3.2.molden")
+    bohr = 0.529177210903
+    lattice = {"spacing": 0.15, "padding": 5.0, "precision": "double"}
+    with pytest.warns(UserWarning, match=r"orbital 18: norm 3.138.*|cartesian_norm='axial'"):
+        misread = kmol.orbital(path, 18, **lattice)
+    assert (misread.values ** 2).sum() * (0.15 / bohr) ** 3 == pytest.approx(3.14, abs=0.02)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        converted = kmol.orbital(path, 18, cartesian_norm="axial", **lattice)
+    assert (converted.values ** 2).sum() * (0.15 / bohr) ** 3 == pytest.approx(1.0, abs=0.01)
