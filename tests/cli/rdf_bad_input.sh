@@ -33,6 +33,8 @@ h5md("truncated.h5")
 with h5py.File("truncated.h5", "r+") as f:  # a writer stopped between datasets: steps for 2 frames only
     del f["particles/all/position/step"]; f["particles/all/position/step"] = np.arange(2)
 with h5py.File("noparticles.h5", "w") as f: f.create_group("observables")
+h5md("tinybox.h5")
+with h5py.File("tinybox.h5", "r+") as f: f["particles/all/box/edges"][0] = 1e-320
 PY
 echo "plain text" > text.h5
 expect_error "missing.h5: no such file" missing.h5
@@ -82,6 +84,8 @@ expect_error "\-\-exclude-same: every one of the 124750 pairs of the selections 
 { cat pairs.pdb; printf 'CONECT    2    3\n'; } > bonded.pdb
 message=$("$kmol" rdf gas.h5 --top bonded.pdb --exclude-same molecule --rmax 4 --norm none --out bonded.xvg 2>&1) || fail "bonded.pdb refused: $message"
 grep -q "residues joined by its CONECT bonds (249 molecules)" <<<"$message" || fail "CONECT bonds not used: $message"
+# A box of no volume makes every g(r) value NaN: refused, naming the cause, nothing written.
+expect_error "the result is not finite: bin 0 (r = .*) is -\?nan; the mean 1/V of the boxes is inf (a box of zero or no volume)" tinybox.h5
 # Lengths with units are accepted and converted:
 "$kmol" rdf gas.h5 --rmax 0.5nm --bins 10 --quiet --out nm.xvg || fail "--rmax 0.5nm refused"
 grep -q "range: \[0, 5) Angstrom" nm.xvg || fail "0.5nm was not read as 5 Angstrom"
