@@ -86,6 +86,22 @@ message=$("$kmol" rdf gas.h5 --top bonded.pdb --exclude-same molecule --rmax 4 -
 grep -q "residues joined by its CONECT bonds (249 molecules)" <<<"$message" || fail "CONECT bonds not used: $message"
 # A box of no volume makes every g(r) value NaN: refused, naming the cause, nothing written.
 expect_error "the result is not finite: bin 0 (r = .*) is -\?nan; the mean 1/V of the boxes is inf (a box of zero or no volume)" tinybox.h5
+# Frames that change the atom count (two XTC files of 100 and 90 atoms, concatenated): refused
+# naming the file and frame, the frames before it kept.
+if "$kmol" info | grep -q "GROMACS XTC" && /usr/bin/python3 -c 'import MDAnalysis' 2>/dev/null; then
+  /usr/bin/python3 -W ignore - <<'PY' || fail "MDAnalysis could not write the XTC files"
+import MDAnalysis as mda, numpy as np
+for n, name in ((100, "a.xtc"), (90, "b.xtc")):
+    u = mda.Universe.empty(n, trajectory=True)
+    with mda.Writer(name, n) as w:
+        for frame in range(3):
+            u.atoms.positions = np.random.default_rng(frame).uniform(0, 12, (n, 3))
+            u.dimensions = [12, 12, 12, 90, 90, 90]
+            w.write(u.atoms)
+PY
+  cat a.xtc b.xtc > ab.xtc
+  expect_error "ab.xtc: frame: \[3\] damaged: the header gives 90 atoms, the first frame 100; frames 0 to 2 are whole" ab.xtc --rmax 5
+fi
 # Lengths with units are accepted and converted:
 "$kmol" rdf gas.h5 --rmax 0.5nm --bins 10 --quiet --out nm.xvg || fail "--rmax 0.5nm refused"
 grep -q "range: \[0, 5) Angstrom" nm.xvg || fail "0.5nm was not read as 5 Angstrom"
