@@ -112,6 +112,57 @@ TEST(FramePipeline, FramesBeforeAnErrorAreDelivered) {
   EXPECT_EQ(delivered, 3);
 }
 
+// The frames of another reader, frame `boxless` without its box (as a zero XTC box reads).
+class BoxlessFrame final : public io::TrajectoryReader {
+ public:
+  BoxlessFrame(io::TrajectoryReader& r, std::int64_t boxless) : r_(r), boxless_(boxless) {}
+  const std::string& path() const override { return r_.path(); }
+  std::string description() const override { return r_.description(); }
+  std::int64_t n_frames() const override { return r_.n_frames(); }
+  std::int64_t n_atoms() const override { return r_.n_atoms(); }
+  BoxKind box_kind() const override { return r_.box_kind(); }
+  io::FrameInfo read_frame(std::int64_t t, Vec3<float>* p) override {
+    return dropped(t, r_.read_frame(t, p));
+  }
+  io::FrameInfo read_frame(std::int64_t t, Vec3<double>* p) override {
+    return dropped(t, r_.read_frame(t, p));
+  }
+  io::FrameInfo frame_info(std::int64_t t) override { return dropped(t, r_.frame_info(t)); }
+
+ private:
+  io::FrameInfo dropped(std::int64_t t, io::FrameInfo info) const {
+    if (t == boxless_) info.box = BoxSpec::none();
+    return info;
+  }
+  io::TrajectoryReader& r_;
+  std::int64_t boxless_;
+};
+
+TEST(FramePipeline, AFrameWithoutTheBoxOfAPeriodicRunIsRefused) {
+  const GasFile gas("boxless.h5", 100, 6);
+  BoxlessFrame reader(*gas.reader, 3);
+  FrameJob job = gas_job(100);
+  PipelineOptions options;
+  options.frames = {0, 1, 2, 3, 4, 5};
+  options.workers = frame_workers(false, 1);
+  int delivered = 0;
+  options.on_result = [&](const FrameResult&) { ++delivered; };
+  try {
+    run_frame_pipeline(reader, job, options);
+    ADD_FAILURE() << "a frame without a box was counted in a periodic run";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("frame: [3] has no periodic box, but the trajectory's "
+                                         "first frame has one"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(delivered, 3);
+  job.periodic = false;  // plain distances: no box needed
+  delivered = 0;
+  run_frame_pipeline(reader, job, options);
+  EXPECT_EQ(delivered, 6);
+}
+
 TEST(FramePipeline, FramesAFailingDeviceDropsAreCountedOnceByTheHost) {
   const GasFile gas("failing.h5", 400, 16);
   io::TrajectoryReader& reader = *gas.reader;

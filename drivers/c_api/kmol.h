@@ -39,7 +39,9 @@ void kmol_rdf_destroy(kmol_rdf* rdf);
 
 /* Adds one frame. xyz_a: n_a atoms as x0 y0 z0 x1 ...; xyz_b NULL for one set (each unordered
  * pair once), otherwise n_b atoms of a second set. box: NULL (no periodicity) or the three edge
- * vectors as 9 numbers (row by row). Every frame must use the same sets' sizes. */
+ * vectors as 9 numbers (row by row). Every frame must be like the first: the same sets' sizes, and
+ * a box when the first had one (none when it had none); another is refused (KMOL_ERROR_INPUT)
+ * before it is counted. */
 kmol_status kmol_rdf_add_frame(kmol_rdf* rdf, const double* xyz_a, int64_t n_a, const double* xyz_b,
                                int64_t n_b, const double* box);
 
@@ -47,8 +49,13 @@ int64_t kmol_rdf_frames(const kmol_rdf* rdf);
 /* The summed counts, n_bins values. */
 kmol_status kmol_rdf_counts(const kmol_rdf* rdf, uint64_t* counts);
 /* Bin centres r, normalised values g and cumulative coordination numbers n (n_bins values each;
- * any may be NULL). KMOL_NORM_RDF needs periodic boxes. */
+ * any may be NULL). KMOL_NORM_RDF needs periodic boxes. A result with no pair counted in
+ * [r_min, r_max), or a value that is not finite, is refused (KMOL_ERROR_INPUT, nothing written)
+ * unless kmol_rdf_allow_empty accepted empty ones: then it is written, KMOL_OK, and
+ * kmol_last_error() says that it is empty. */
 kmol_status kmol_rdf_result(const kmol_rdf* rdf, kmol_norm norm, double* r, double* g, double* n);
+/* allow != 0: kmol_rdf_result writes an empty result (all zeros) instead of refusing it. */
+kmol_status kmol_rdf_allow_empty(kmol_rdf* rdf, int allow);
 
 /* The message of the last error on this thread ("" when none). */
 const char* kmol_last_error(void);

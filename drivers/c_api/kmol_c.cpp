@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "drivers/library/result_check.hpp"
 #include "kernels/pair_histogram/gr.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kmol/core/errors.hpp"
@@ -17,6 +18,8 @@ struct kmol_rdf {
   kmol_precision precision = KMOL_SINGLE;
   std::vector<std::uint64_t> counts;
   std::int64_t frames = 0, n_a = -1, n_b = -1;
+  bool periodic = false;     // the first frame's box: every frame must have one, or none
+  bool allow_empty = false;  // kmol_rdf_allow_empty
   double inverse_volume_sum = 0;
 };
 
@@ -69,6 +72,22 @@ kmol::PairHistogramResult histogram(const kmol_rdf& rdf, const double* xyz_a, st
   return kmol::pair_histogram(Kokkos::DefaultExecutionSpace(), input, settings);
 }
 
+// Every frame like the first: the same set sizes, a box or none. Frame numbers from 0.
+void refuse_unlike_frame(const kmol_rdf& rdf, std::int64_t n_a, std::int64_t n_b, bool periodic) {
+  if (rdf.frames == 0) return;
+  const std::string frame = "frame " + std::to_string(rdf.frames) + ": ";
+  if (periodic != rdf.periodic)
+    throw kmol::InputError({"", "box", -1},
+                           frame + (periodic ? "a box, but the first frame had none (NULL)"
+                                             : "NULL, but the first frame had a box: give every "
+                                               "frame its box"));
+  if (n_a != rdf.n_a || n_b != rdf.n_b)
+    throw kmol::InputError({"", n_a != rdf.n_a ? "n_a" : "n_b", -1},
+                           frame + std::to_string(n_a) + " and " + std::to_string(n_b) +
+                               " atoms, but the first frame had " + std::to_string(rdf.n_a) +
+                               " and " + std::to_string(rdf.n_b));
+}
+
 }  // namespace
 
 extern "C" {
@@ -112,9 +131,7 @@ kmol_status kmol_rdf_add_frame(kmol_rdf* rdf, const double* xyz_a, int64_t n_a, 
     if (rdf == nullptr || (xyz_a == nullptr && n_a > 0))
       throw kmol::InputError({"", "xyz_a", -1}, "null pointer");
     if (!xyz_b) n_b = 0;
-    if (rdf->frames > 0 && (n_a != rdf->n_a || n_b != rdf->n_b))
-      throw kmol::InputError({"", "n_a", rdf->frames},
-                             "every frame must have the first frame's set sizes");
+    refuse_unlike_frame(*rdf, n_a, n_b, box != nullptr);
     kmol::PairHistogramSettings settings = rdf->settings;
     settings.box = box_from(box);
     const auto result = rdf->precision == KMOL_DOUBLE
@@ -124,6 +141,7 @@ kmol_status kmol_rdf_add_frame(kmol_rdf* rdf, const double* xyz_a, int64_t n_a, 
     rdf->inverse_volume_sum += box ? 1 / kmol::volume(kmol::validated(settings.box)) : 0;
     rdf->n_a = n_a;
     rdf->n_b = n_b;
+    rdf->periodic = box != nullptr;
     ++rdf->frames;
   });
 }
@@ -137,8 +155,16 @@ kmol_status kmol_rdf_counts(const kmol_rdf* rdf, uint64_t* counts) {
   });
 }
 
-kmol_status kmol_rdf_result(const kmol_rdf* rdf, kmol_norm norm, double* r, double* g, double* n) {
+kmol_status kmol_rdf_allow_empty(kmol_rdf* rdf, int allow) {
   return guarded([&] {
+    if (!rdf) throw kmol::InputError({"", "rdf", -1}, "null pointer");
+    rdf->allow_empty = allow != 0;
+  });
+}
+
+kmol_status kmol_rdf_result(const kmol_rdf* rdf, kmol_norm norm, double* r, double* g, double* n) {
+  std::string warning;
+  const kmol_status status = guarded([&] {
     if (!rdf) throw kmol::InputError({"", "rdf", -1}, "null pointer");
     kmol::RdfCountsSummary s;
     s.counts = rdf->counts;
@@ -153,12 +179,19 @@ kmol_status kmol_rdf_result(const kmol_rdf* rdf, kmol_norm norm, double* r, doub
                                         : norm == KMOL_NORM_NONE  ? kmol::RdfNormalization::none
                                                                   : kmol::RdfNormalization::rdf;
     const kmol::Rdf out = kmol::normalize_rdf(s, mode);
+    kmol::ResultOptions options;
+    options.range = "r_max";
+    options.allow_empty_option = "kmol_rdf_allow_empty";
+    options.allow_empty = rdf->allow_empty;
+    warning = kmol::check_rdf(s, out, options);
     for (std::size_t k = 0; k < out.g.size(); ++k) {
       if (r) r[k] = out.centres[k];
       if (g) g[k] = out.g[k];
       if (n) n[k] = out.coordination[k];
     }
   });
+  if (status == KMOL_OK) last_error = warning;
+  return status;
 }
 
 const char* kmol_last_error(void) { return last_error.c_str(); }

@@ -16,6 +16,7 @@
 #include "drivers/library/example_systems.hpp"
 #include "drivers/library/gpu_runtime.hpp"
 #include "drivers/library/pool_pair_histogram.hpp"
+#include "drivers/library/result_check.hpp"
 #include "drivers/library/xyz_reader.hpp"
 #include "kernels/pair_histogram/gr.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
@@ -43,7 +44,7 @@ struct HistogramOptions {
   int threads = -1;
   PoolOptions pool;
   std::int32_t regions = 1;
-  bool force = false;
+  bool force = false, allow_empty = false;
 };
 
 // The built-in systems' options mean nothing beside --xyz, and each only for its own system.
@@ -157,6 +158,8 @@ Action add_histogram_command(CLI::App& app) {
       ->check(CLI::IsMember({"rdf", "density", "none"}));
   cmd->add_option("--out", o->out, "Output CSV file");
   cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  cmd->add_flag("--allow-empty", o->allow_empty,
+                "Write a result with no pair in range (a warning) instead of refusing it");
   return [o, cmd] {
     preflight_histogram(*cmd, *o);
     if (o->device == "all" && !o->pool.wanted())
@@ -193,6 +196,10 @@ Action add_histogram_command(CLI::App& app) {
         0,
         system.box.kind == BoxKind::none ? 0 : 1 / volume(validated(system.box))};
     const Rdf rdf = normalize_rdf(summary, rdf_normalization_from_string(o->norm));
+    ResultOptions check;
+    check.allow_empty = o->allow_empty;
+    const std::string warning = check_rdf(summary, rdf, check);
+    if (!warning.empty()) fmt::print(stderr, "kmol: warning: {}\n", warning);
     write_csv(o->out, *o, result, rdf, system.positions.size(), seconds);
     const double pairs =
         0.5 * double(system.positions.size()) * double(system.positions.size() - 1);

@@ -111,6 +111,13 @@ int run_histograms(HistogramsOptions& o) {
     std::remove(state_path.c_str());
     return 0;
   }
+  const auto n = std::int64_t(job.atoms_a.size());
+  try {
+    check_counts(to, state.total(), t, distinct_pairs(n, n, true, 0));
+  } catch (...) {
+    std::remove(state_path.c_str());  // a refused result leaves nothing, its partial state neither
+    throw;
+  }
   write_histograms(o.out, o, t, state, names, n_species);
   std::remove(state_path.c_str());
   if (!to.quiet)

@@ -112,17 +112,9 @@ void preflight_orbital(const CLI::App& cmd, const OrbitalOptions& o, const Grid&
 // Every orbital's norm, checked once on load; a file whose norms the older axial normalisation
 // of Cartesian functions explains is named so, with the option that converts it.
 void report_norms(const MoldenData& molden, bool convention_given) {
-  const OrbitalNorms n = check_orbital_norms(molden);
-  if (n.off == 0) return;
-  fmt::print(stderr,
-             "kmol: warning: {} of the {} orbitals are not normalised under the Molden conventions "
-             "kmol assumes (orbital {}: norm {:.6f}; docs/orbital.md)\n",
-             n.off, n.checked, n.worst + 1, n.worst_norm);
-  if (n.axial_fits && !convention_given)
-    fmt::print(stderr,
-               "kmol: warning: the file normalises its Cartesian d, f and g functions as x^l, as "
-               "older psi4 releases and Molden itself write them: --cartesian-norm axial converts "
-               "them\n");
+  for (const auto& warning :
+       norm_warnings(check_orbital_norms(molden), convention_given, "--cartesian-norm axial"))
+    fmt::print(stderr, "kmol: warning: {}\n", warning);
 }
 
 template <class T>

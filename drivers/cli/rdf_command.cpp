@@ -11,6 +11,7 @@
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/cluster.hpp"
 #include "drivers/library/rdf_output.hpp"
+#include "drivers/library/result_check.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
@@ -35,8 +36,35 @@ std::vector<V> gather(const std::vector<V>& values, const std::vector<std::int64
   return out;
 }
 
+// The pairs the selections and exclusions leave to count; none is refused before the run.
+void refuse_no_pairs(const RdfOptions& o, std::int64_t pairs, std::int64_t excluded) {
+  if (!o.exclude_same.empty())
+    refuse_excluding_every_pair(pairs, excluded, "--exclude-same", o.exclude_same);
+  if (pairs <= 0)
+    throw InputError({"", "--sel1", -1},
+                     "'" + o.sel1 + "' selects one atom and there is no --sel2: there is no pair");
+}
+
+// The result checked before anything is written: every value finite, some pair counted (or
+// --allow-empty, warned about), in the lengths the outputs use.
+void check_result(const RdfOptions& o, const Trajectory& t, RdfCountsSummary summary,
+                  const Rdf& rdf) {
+  ResultOptions options = result_options(o.trajectory);
+  if (o.gmx) {
+    options.unit = "nm";
+    options.unit_per_angstrom = 0.1;
+  }
+  summary.r_max = t.r_max;  // as given (--gmx counts in half bins to a shorter one)
+  const std::string warning = check_rdf(summary, rdf, options);
+  if (!warning.empty()) fmt::print(stderr, "kmol: warning: {}\n", warning);
+}
+
 int run_rdf(RdfOptions& o) {
-  const TrajectoryOptions& to = o.trajectory;
+  TrajectoryOptions& to = o.trajectory;
+  if (o.gmx) {
+    to.bare_length_unit = "nm";
+    to.bare_length_reason = "the --gmx output unit";
+  }
   Runtime runtime({to.threads, -1});
   Trajectory t = open_trajectory(to);
   FrameJob job;
@@ -54,6 +82,8 @@ int run_rdf(RdfOptions& o) {
   }
   if (!o.exclude_same.empty()) {
     const auto& groups = grouping(t, o.exclude_same);
+    if (o.exclude_same == "molecule" && !t.topology->note.empty() && !to.quiet)
+      fmt::print(stderr, "kmol: note: {}\n", t.topology->note);
     job.molecule_a = gather(groups, job.atoms_a);
     if (!one_set) job.molecule_b = gather(groups, job.atoms_b);
     excluded = excluded_pairs(job.molecule_a, job.molecule_b, one_set) - shared;
@@ -64,6 +94,11 @@ int run_rdf(RdfOptions& o) {
     job.molecule_a = gather(self, job.atoms_a);
     job.molecule_b = gather(self, job.atoms_b);
   }
+
+  refuse_no_pairs(o,
+                  distinct_pairs(std::int64_t(job.atoms_a.size()), std::int64_t(atoms_b.size()),
+                                 one_set, shared),
+                  excluded);
 
   set_pair_settings(to, t, job);
   if (o.gmx) {
@@ -103,6 +138,12 @@ int run_rdf(RdfOptions& o) {
   summary.mean_inverse_volume = state.mean_inverse_volume();
   RdfReport report;
   report.rdf = o.gmx ? gmx_rdf(summary, norm) : normalize_rdf(summary, norm);
+  try {
+    check_result(o, t, summary, report.rdf);
+  } catch (...) {
+    std::remove(state_path.c_str());  // a refused result leaves nothing, its partial state neither
+    throw;
+  }
   report.counts = o.gmx ? gmx_bin_counts(summary.counts) : summary.counts;
   report.gmx = o.gmx;
   report.selections = {o.sel1, sel2};
@@ -132,13 +173,17 @@ int run_rdf(RdfOptions& o) {
                   to.no_pbc ? "none (plain distances)" : "periodic, minimum image"),
       fmt::format("precision: {}; implementation {}", to.precision, stats.impl),
       "command: " + command_line()};
+  for (const auto& note : t.notes) report.header.push_back("note: " + note);
   // The plot first: it is the output most likely to fail (a missing matplotlib).
   if (!o.plot.empty()) plot_rdf_png(o.plot, report);
   if (!o.h5.empty()) write_rdf_h5(o.h5, report);
   if (!o.csv.empty()) write_rdf_csv(o.csv, report);
   write_rdf_xvg(o.out, report);
   std::remove(state_path.c_str());
-  if (!to.quiet) fmt::print("{}\nwrote {}\n", describe_stats(stats, stats.frames), o.out);
+  if (!to.quiet) {
+    for (const auto& note : t.notes) fmt::print("{}\n", note);
+    fmt::print("{}\nwrote {}\n", describe_stats(stats, stats.frames), o.out);
+  }
   return 0;
 }
 
@@ -173,8 +218,9 @@ Action add_rdf_command(CLI::App& app) {
                   "Also write HDF5: counts, edges, g, n, partial sums per interval, metadata");
   cmd->add_option("--plot", o->plot, "Also plot g(r) and n(r) to this PNG file");
   cmd->add_flag("--gmx", o->gmx,
-                "gmx rdf's conventions: r in nm, --bins bins centred on multiples of --rmax/--bins "
-                "from 0, its normalisation and xvg legends (docs/trajectories.md compares them)");
+                "gmx rdf's conventions: r in nm (a bare --rmax is read in nm), --bins bins centred "
+                "on multiples of --rmax/--bins from 0, its normalisation and xvg legends "
+                "(docs/trajectories.md compares them)");
   cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
   return [o, cmd] {
     preflight_rdf(*cmd, *o);

@@ -57,6 +57,8 @@ void add_trajectory_options(CLI::App* cmd, TrajectoryOptions& o, std::int64_t de
   cmd->add_flag("--resume", o.resume,
                 "Require a saved partial run to resume (the same command resumes anyway)");
   cmd->add_flag("--quiet", o.quiet, "No progress bar or summary");
+  cmd->add_flag("--allow-empty", o.allow_empty,
+                "Write a result with no pair in range (a warning) instead of refusing it");
 }
 
 void check_bins(std::int32_t bins, std::int64_t histograms, std::int64_t intervals, int workers) {
@@ -172,6 +174,18 @@ TrajectoryRun run_resumable(Trajectory& t, const FrameJob& job, const Trajectory
       resume_or_start(o.resume_policy(), state_path, positions, histograms * bins, fingerprint);
   const PipelineStats stats = run_with_state(t, job, workers, state, state_path, o.quiet);
   return {std::move(state), stats, std::move(state_path)};
+}
+
+ResultOptions result_options(const TrajectoryOptions& o) {
+  ResultOptions r;
+  r.allow_empty = o.allow_empty;
+  return r;
+}
+
+void check_counts(const TrajectoryOptions& o, const std::vector<std::uint64_t>& counts,
+                  const Trajectory& t, std::int64_t pairs) {
+  const std::string warning = check_pair_counts(counts, t.r_min, t.r_max, pairs, result_options(o));
+  if (!warning.empty()) fmt::print(stderr, "kmol: warning: {}\n", warning);
 }
 
 std::string describe_stats(const PipelineStats& s, std::int64_t frames) {

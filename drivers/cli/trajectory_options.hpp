@@ -11,6 +11,7 @@
 #include "drivers/library/atomic_write.hpp"
 #include "drivers/library/exclusion.hpp"
 #include "drivers/library/frame_pipeline.hpp"
+#include "drivers/library/result_check.hpp"
 #include "drivers/library/resumable_run.hpp"
 #include "drivers/library/selection.hpp"
 #include "drivers/library/trajectory.hpp"
@@ -26,6 +27,7 @@ struct TrajectoryOptions : TrajectorySource {
   int readers = 0;   // 0: chosen by the workers (pipeline_workers)
   PoolOptions pool;  // --gpus N: one device worker per GPU on raw CUDA
   bool resume = false;
+  bool allow_empty = false;  // an empty result is written with a warning instead of refused
 
   ResumePolicy resume_policy() const { return {resume, quiet, interval}; }
 };
@@ -71,6 +73,14 @@ struct TrajectoryRun {
 TrajectoryRun run_resumable(Trajectory& t, const FrameJob& job, const TrajectoryOptions& options,
                             std::int64_t histograms, const std::string& out,
                             const std::string& fingerprint);
+
+// Checks the counts of a run before anything is written (check_pair_counts: none in range is
+// refused unless --allow-empty), printing the warning of an empty result that is kept.
+void check_counts(const TrajectoryOptions& options, const std::vector<std::uint64_t>& counts,
+                  const Trajectory& t, std::int64_t pairs);
+
+// The result options of a trajectory command: --rmin/--rmax, --allow-empty.
+ResultOptions result_options(const TrajectoryOptions& options);
 
 // One line on frames, rates, devices and the implementation, for the end of a run.
 std::string describe_stats(const PipelineStats& stats, std::int64_t frames);

@@ -27,4 +27,14 @@ std::int64_t excluded_pairs(const std::vector<std::int32_t>& a, const std::vecto
   return pairs;
 }
 
+void refuse_excluding_every_pair(std::int64_t pairs, std::int64_t excluded,
+                                 const std::string& option, const std::string& grouping) {
+  if (pairs <= 0 || excluded < pairs) return;
+  throw InputError({"", option, -1},
+                   "every one of the " + std::to_string(pairs) +
+                       " pairs of the selections lies within one " + grouping +
+                       ", so none would be counted; check how the atoms are grouped into " +
+                       grouping + "s");
+}
+
 }  // namespace kmol

@@ -259,6 +259,7 @@ class Pipeline {
       io::FrameInfo info;
       try {
         info = reader.read_frame(frame, all.data());
+        refuse_box_change(reader, frame, info.box);
       } catch (...) {
         // Later frames are left; earlier ones, being read by other readers, still count.
         std::lock_guard<std::mutex> lock(frames_mutex_);
@@ -284,6 +285,19 @@ class Pipeline {
     }
     std::lock_guard<std::mutex> lock(frames_mutex_);
     read_seconds_ += seconds;
+  }
+
+  // Periodic runs take every frame's box: a frame without one (or one in a trajectory whose first
+  // frame has none) would be counted with plain distances and normalised with the wrong volume.
+  void refuse_box_change(const io::TrajectoryReader& reader, std::int64_t frame,
+                         const BoxSpec& box) const {
+    if (!job_.periodic) return;
+    const bool first = reader.box_kind() != BoxKind::none, here = box.kind != BoxKind::none;
+    if (first == here) return;
+    throw InputError({reader.path(), "frame", long(frame)},
+                     here ? "has a periodic box, but the trajectory's first frame has none"
+                          : "has no periodic box, but the trajectory's first frame has one: every "
+                            "frame of a periodic run needs one (use --no-pbc for plain distances)");
   }
 
   // The unit's frame once read; nullptr when it never will be (a read failed before it, or the

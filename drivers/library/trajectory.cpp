@@ -3,12 +3,35 @@
 #include <fmt/core.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "drivers/library/frame_list.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/units.hpp"
 
 namespace kmol {
+namespace {
+
+bool bare_number(const std::string& text) {
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return end != text.c_str() && *end == '\0';
+}
+
+// A length option in Angstrom. A bare number is read in the source's bare-length unit where it
+// has one, and the notes say so: with kmol rdf --gmx every output is in nm, and "--rmax 1.2" read
+// as Angstrom would give an empty g(r).
+double length_option(const std::string& text, const std::string& option, const TrajectorySource& o,
+                     std::vector<std::string>& notes) {
+  if (o.bare_length_unit.empty() || !bare_number(text)) return io::parse_length(text, option);
+  const double value = io::parse_length(text + o.bare_length_unit, option);
+  if (value != 0)
+    notes.push_back(fmt::format("{} {} read as {} ({})", option, text, o.bare_length_unit,
+                                o.bare_length_reason));
+  return value;
+}
+
+}  // namespace
 
 Trajectory open_trajectory(const TrajectorySource& o) {
   Trajectory t;
@@ -38,13 +61,13 @@ Trajectory open_trajectory(const TrajectorySource& o) {
                      "(use --no-pbc for "
                      "plain distances)");
   t.first_box = o.no_pbc ? BoxSpec::none() : r.frame_info(t.frames.front()).box;
-  t.r_min = io::parse_length(o.r_min, "--rmin");
+  t.r_min = length_option(o.r_min, "--rmin", o, t.notes);
   if (o.r_max.empty()) {
     if (t.first_box.kind == BoxKind::none)
       throw InputError({"", "--rmax", -1}, "required without a periodic box");
     t.r_max = 0.999999 * inscribed_radius(validated(t.first_box));
   } else {
-    t.r_max = io::parse_length(o.r_max, "--rmax");
+    t.r_max = length_option(o.r_max, "--rmax", o, t.notes);
   }
   if (!(t.r_max > t.r_min) || t.r_min < 0)
     throw InputError(

@@ -22,6 +22,9 @@ struct TrajectorySource {
   std::string r_min = "0", r_max;  // lengths with units; empty r_max: the first box's limit
   bool no_pbc = false;             // plain distances, ignoring the file's box
   bool quiet = false;              // no warnings on stderr
+  // The unit of a length typed as a bare number (kmol rdf --gmx: "nm", its output unit), with the
+  // reason the notes give; empty: Angstrom.
+  std::string bare_length_unit, bare_length_reason;
 };
 
 struct Trajectory {
@@ -31,6 +34,7 @@ struct Trajectory {
   std::vector<std::int64_t> frames;  // file frames to process
   double r_min = 0, r_max = 0;       // Angstrom
   BoxSpec first_box;
+  std::vector<std::string> notes;  // how options were read: "--rmax 1.2 read as nm (...)"
 };
 
 // Throws InputError naming the file and field, or the option, that does not fit.

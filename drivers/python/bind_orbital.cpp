@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "drivers/python/common.hpp"
+#include "kernels/orbital/conventions.hpp"
 #include "kernels/orbital/examples.hpp"
 #include "kernels/orbital/orbital.hpp"
 #include "kmol/core/map_check.hpp"
@@ -27,10 +28,23 @@ MapOut orbital_as(const OrbitalBasis& basis, const MolecularOrbital& mo, const O
                 map.launch, "bohr^-3/2");
 }
 
+// The Molden file as `kmol orbital` loads it: converted from the axial convention when asked,
+// and its orbitals' norms checked, each problem a UserWarning naming the Python keyword.
+MoldenData load_molden(const std::string& path, const std::string& cartesian_norm) {
+  MoldenData molden = read_molden(path);
+  if (cartesian_normalisation_from_string(cartesian_norm) == CartesianNormalisation::axial)
+    convert_axial_cartesian(molden);
+  for (const auto& warning :
+       norm_warnings(check_orbital_norms(molden), false, "cartesian_norm='axial'"))
+    if (PyErr_WarnEx(PyExc_UserWarning, warning.c_str(), 1) < 0) throw py::error_already_set();
+  return molden;
+}
+
 MapOut orbital(const std::string& path, py::object mo, const std::string& spin, double spacing,
                double padding, py::object origin, py::object counts, const std::string& impl,
-               const std::string& device, const std::string& precision) {
-  const MoldenData molden = read_molden(path);
+               const std::string& device, const std::string& precision,
+               const std::string& cartesian_norm) {
+  const MoldenData molden = load_molden(path, cartesian_norm);
   const std::string which =
       py::isinstance<py::int_>(mo) ? std::to_string(mo.cast<int>()) : mo.cast<std::string>();
   const MolecularOrbital& chosen =
@@ -85,16 +99,32 @@ void write_example(const std::string& path, const std::string& molecule) {
 }  // namespace
 
 void bind_orbital(py::module_& m) {
-  m.def("orbital", &orbital, py::arg("molden"), py::arg("mo") = "homo", py::kw_only(),
-        py::arg("spin") = "Alpha", py::arg("spacing") = 0.1, py::arg("padding") = 5.0,
-        py::arg("origin") = py::none(), py::arg("counts") = py::none(), py::arg("impl") = "auto",
-        py::arg("device") = "auto", py::arg("precision") = "single",
-        R"(A molecular orbital of a Molden file on a lattice (as `kmol orbital`).
+  m.def(
+      "orbital",
+      [](const std::string& path, py::object mo, const std::string& spin, double spacing,
+         double padding, py::object origin, py::object counts, const std::string& impl,
+         const std::string& device, const std::string& precision,
+         const std::string& cartesian_norm) {
+        return with_python_keywords([&] {
+          return orbital(path, mo, spin, spacing, padding, origin, counts, impl, device, precision,
+                         cartesian_norm);
+        });
+      },
+      py::arg("molden"), py::arg("mo") = "homo", py::kw_only(), py::arg("spin") = "Alpha",
+      py::arg("spacing") = 0.1, py::arg("padding") = 5.0, py::arg("origin") = py::none(),
+      py::arg("counts") = py::none(), py::arg("impl") = "auto", py::arg("device") = "auto",
+      py::arg("precision") = "single", py::arg("cartesian_norm") = "each",
+      R"(A molecular orbital of a Molden file on a lattice (as `kmol orbital`).
 
 molden: path of the file (GTO basis, Cartesian or spherical, up to g). mo: 'homo', 'lumo' (of spin
 'Alpha' or 'Beta') or the orbital's number in the file (from 1). The lattice: spacing (Angstrom)
 around the atoms with padding (Angstrom), or origin (3,) and counts (3,). impl: 'auto', 'kokkos',
-'host' or 'cuda'; precision: 'single' or 'double'. Returns a kmol.Map of psi in bohr^-3/2.)");
+'host' or 'cuda'; precision: 'single' or 'double'. cartesian_norm: 'each' (every Cartesian d, f
+and g function normalised on its own, kmol's convention) or 'axial' (all as x^l, as older psi4
+releases and Molden itself write them: converted to each on load), as `kmol orbital
+--cartesian-norm`. Orbitals that are not normalised give a UserWarning (and, where the axial
+convention explains them, one that names cartesian_norm='axial'). Returns a kmol.Map of psi in
+bohr^-3/2.)");
   m.def("molden_orbitals", &orbitals_of, py::arg("molden"),
         "The orbitals a Molden file lists, in order: symmetry, spin, energy (hartree), "
         "occupation.");

@@ -24,6 +24,20 @@ namespace py = pybind11;
 
 [[noreturn]] void bad_input(const std::string& field, const std::string& expected);
 
+// The error with the command-line option it names ("--mo") renamed as the Python keyword ("mo").
+InputError with_python_keyword(const InputError& e);
+
+// Runs f, renaming the command-line option an InputError names as the Python keyword, so that a
+// message from code the command shares names what the caller typed.
+template <class F>
+auto with_python_keywords(F&& f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    throw with_python_keyword(e);
+  }
+}
+
 // Coordinates as (n, 3) reals of type T. A C-contiguous array of that dtype is used in place (the
 // caller's memory, no copy); anything else (other dtype, strides, nested lists) is converted once.
 template <class T>
@@ -125,6 +139,10 @@ inline MapOut map_of(py::array values, const Grid& grid, std::string impl, std::
                      std::string units) {
   return {std::move(values), grid, std::move(impl), std::move(launch), std::move(units)};
 }
+
+// Issues `message` as a kmol.EmptyResultWarning (a UserWarning); raises if warnings are errors.
+void warn_empty_result(const std::string& message);
+void register_warnings(py::module_& m);
 
 // Frees the device memory of every kmol.MD still alive (called at exit, before Kokkos stops).
 void release_simulations();

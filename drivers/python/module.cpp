@@ -83,6 +83,7 @@ PYBIND11_MODULE(_kmol, m) {
   m.def("info", &info,
         "What this build runs on: version, Kokkos version, backends, host threads, GPUs and the "
         "implementations of every algorithm with when each is chosen.");
+  register_warnings(m);
   bind_pair_histogram(m);
   bind_maps(m);
   bind_orbital(m);

@@ -1,6 +1,7 @@
 #include "kernels/orbital/conventions.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "kernels/orbital/cartesian.hpp"
 #include "kernels/orbital/orbital.hpp"
@@ -75,6 +76,23 @@ OrbitalNorms check_orbital_norms(const MoldenData& molden) {
     n.axial_fits = norms_of(converted).off == 0;
   }
   return n;
+}
+
+std::vector<std::string> norm_warnings(const OrbitalNorms& n, bool convention_given,
+                                       const std::string& conversion) {
+  std::vector<std::string> out;
+  if (n.off == 0) return out;
+  char worst[32];
+  std::snprintf(worst, sizeof(worst), "%.6f", n.worst_norm);
+  out.push_back(std::to_string(n.off) + " of the " + std::to_string(n.checked) +
+                " orbitals are not normalised under the Molden conventions kmol assumes (orbital " +
+                std::to_string(n.worst + 1) + ": norm " + worst + "; docs/orbital.md)");
+  if (n.axial_fits && !convention_given)
+    out.push_back(
+        "the file normalises its Cartesian d, f and g functions as x^l, as older psi4 releases "
+        "and Molden itself write them: " +
+        conversion + " converts them");
+  return out;
 }
 
 }  // namespace kmol

@@ -5,6 +5,7 @@
 // and g coefficients differ by a constant per function. Both are told apart by the orbitals'
 // norms, which are 1 under the file's own convention only.
 #include <string>
+#include <vector>
 
 #include "kernels/orbital/molden.hpp"
 
@@ -30,5 +31,11 @@ struct OrbitalNorms {
 // The norm of every orbital (C^T S C, analytic overlaps), for bases of up to 3000 functions;
 // with Cartesian d, f or g shells, also whether the axial convention explains the norms.
 OrbitalNorms check_orbital_norms(const MoldenData& molden);
+
+// The warnings a front end gives for these norms (none when every orbital is normalised):
+// how many are not, and where the axial convention explains them and none was asked for, that
+// `conversion` (the front end's "--cartesian-norm axial" or "cartesian_norm='axial'") converts.
+std::vector<std::string> norm_warnings(const OrbitalNorms& norms, bool convention_given,
+                                       const std::string& conversion);
 
 }  // namespace kmol

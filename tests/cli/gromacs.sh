@@ -150,6 +150,36 @@ grep -q "cut.xtc: frame: \[[67]\] damaged: .*; frames 0 to [56] are whole (--fra
 [[ -f out.xvg.kmol-partial.h5 ]] || fail "the frames before the damaged one were not kept"
 damaged=$(grep -o 'frame: \[[0-9]*\]' <<<"$message" | head -1 | tr -dc 0-9)
 "$kmol" rdf cut.xtc --top water/topol.tpr --frames :$damaged --out whole.xvg --quiet || fail "frames before the damage"
+# A frame without a box in a periodic run is refused naming the file and frame (an XTC written by
+# MDAnalysis with dimensions None on frame 2 stores a zero box); frames before it were counted.
+if /usr/bin/python3 -c 'import MDAnalysis' 2>/dev/null; then
+  /usr/bin/python3 -W ignore - <<'PY' || fail "MDAnalysis could not write the boxless frame"
+import MDAnalysis as mda
+u = mda.Universe("water/topol.tpr", "water/md.xtc")
+with mda.Writer("nobox.xtc", u.atoms.n_atoms) as w:
+    for ts in u.trajectory[:4]:
+        if ts.frame == 2:
+            ts.dimensions = None
+        w.write(u.atoms)
+PY
+  expect_error "nobox.xtc: frame: \[2\] has no periodic box, but the trajectory's first frame has one" \
+      nobox.xtc --top water/topol.tpr --rmax 8
+  "$kmol" rdf nobox.xtc --top water/topol.tpr --rmax 8 --no-pbc --norm none --out nobox.xvg --quiet ||
+    fail "--no-pbc refused the frame without a box"
+fi
+# A PDB from gmx trjconv has no TER records between waters: molecules come from residues (a
+# note says so), and excluding them removes what the TPR's molecules remove.
+echo 0 | gmx -quiet trjconv -s water/topol.tpr -f water/md.xtc -dump 0 -o conf.pdb > trjconv.log 2>&1 ||
+  fail "gmx trjconv: $(tail -5 trjconv.log)"
+grep -c '^TER' conf.pdb | awk '$1 > 1 { exit 1 }' || fail "gmx trjconv wrote TER records between waters"
+for top in conf.pdb water/topol.tpr; do
+  "$kmol" rdf water/md.xtc --top $top --sel1 'name OW' --sel2 'name HW1 HW2' --exclude-same molecule \
+      --rmax 4 --bins 40 --norm none --out oh-${top##*/}.xvg > oh-${top##*/}.log 2>&1 || fail "rdf O-H with $top: $(cat oh-${top##*/}.log)"
+done
+grep -q "note: conf.pdb has no TER records between its atoms: molecules are taken from its residues (392 molecules)" oh-conf.pdb.log ||
+  fail "no note on the PDB's molecules: $(cat oh-conf.pdb.log)"
+cmp <(grep -v '^#' oh-conf.pdb.xvg) <(grep -v '^#' oh-topol.tpr.xvg) || fail "the PDB's molecules exclude other pairs than the TPR's"
+awk '!/^[#@]/ && $1 < 1.2 && $2 > 0 { exit 1 }' oh-conf.pdb.xvg || fail "the PDB's O-H bonds were not excluded"
 printf 'ATOM      1  OW  SOL     1       1.000   2.000   3.000 -0.8200 1.5000\n' > one.pqr
 expect_refusal "applies to trajectories" "$kmol" potential one.pqr --top water/topol.tpr --out x.dx
 [[ -e x.dx ]] && fail "a refused potential left x.dx"

@@ -13,3 +13,15 @@ for precision in single double; do
     } END { exit bad }' "$out/fcc.csv"
 done
 [[ ! -e $out/fcc.csv.tmp ]]
+# No neighbour within 1.2 A: the empty result is refused with nothing written, or kept with a
+# warning under --allow-empty.
+if message=$("$kmol" histogram --example fcc --rmax 1.2 --out "$out/empty.csv" 2>&1); then
+  echo "an empty histogram was written: $message"; exit 1
+fi
+grep -q -- "--rmax: no pair within --rmax 1.2 Angstrom was counted.*--allow-empty" <<<"$message" ||
+  { echo "unexpected refusal: $message"; exit 1; }
+[[ ! -e $out/empty.csv ]]
+message=$("$kmol" histogram --example fcc --rmax 1.2 --allow-empty --out "$out/empty.csv" 2>&1)
+grep -q "warning: no pair within --rmax 1.2 Angstrom.*kept as asked (--allow-empty)" <<<"$message" ||
+  { echo "--allow-empty did not warn: $message"; exit 1; }
+[[ -s $out/empty.csv ]]

@@ -206,4 +206,78 @@ row 45 2 "steep.molden: \[GTO\] exponent: .*is 1.0e30 (times the scale factor sq
 none_left 45 steep.cube
 row 46 2 "far.cube: the orbital map is zero at all 125 points; nothing written: the lattice misses the orbital (check --origin and --counts)" -- orbital water.molden --origin 100 100 100 --counts 5 5 5 --out far.cube
 none_left 46 far.cube
+# results that check themselves
+"$kmol" example-trajectory --example fcc --cells 3 --frames 2 --out fcc.h5 > /dev/null || fail "setup: fcc.h5"
+row 47 2 "\-\-rmax: no pair within --rmax 1.2 Angstrom was counted: every bin is 0 (.* distinct pairs, all outside it); check the unit and value of --rmax, or use --allow-empty" -- rdf fcc.h5 --rmax 1.2 --bins 12 --out empty.xvg
+none_left 47 empty.xvg
+row 48 0 "warning: no pair within --rmax 1.2 Angstrom was counted: .*kept as asked (--allow-empty)" -- rdf fcc.h5 --rmax 1.2 --bins 12 --allow-empty --out empty.xvg
+[[ -s empty.xvg ]] || fail "row 48: no result written"
+row 49 0 "\-\-rmax 0.5 read as nm (the --gmx output unit)" -- rdf gas.h5 --gmx --rmax 0.5 --bins 5 --out gmx.xvg
+grep -q "note: --rmax 0.5 read as nm" gmx.xvg || fail "row 49: the xvg does not say it"
+for i in $(seq 1 100); do
+  printf 'ATOM  %5d  OW  SOL A%4d       0.000   0.000   0.000  1.00  0.00           O\n' $i $(( (i + 1) / 2 ))
+done > conf.pdb
+row 50 0 "note: conf.pdb has no TER records between its atoms: molecules are taken from its residues (50 molecules)" -- rdf gas.h5 --top conf.pdb --exclude-same molecule --rmax 5 --out conf.xvg
+sed 's/^\(.\{22\}\).\{4\}/\1   1/' conf.pdb > one.pdb
+row 51 2 "\-\-exclude-same: every one of the 4950 pairs of the selections lies within one molecule, so none would be counted" -- rdf gas.h5 --top one.pdb --exclude-same molecule --rmax 5 --out one.xvg
+none_left 51 one.xvg
+row 52 2 "\-\-sel1: 'index 3' selects one atom and there is no --sel2: there is no pair" -- rdf gas.h5 --sel1 'index 3' --rmax 5 --out index3.xvg
+none_left 52 index3.xvg
+if "$kmol" info | grep -q "GROMACS XTC" && /usr/bin/python3 -c 'import MDAnalysis' 2>/dev/null; then
+  /usr/bin/python3 -W ignore - <<'PY' || fail "setup: nobox.xtc"
+import MDAnalysis as mda, numpy as np
+u = mda.Universe.empty(100, trajectory=True)
+with mda.Writer("nobox.xtc", 100) as w:
+    for frame in range(4):
+        u.atoms.positions = np.random.default_rng(frame).uniform(0, 12, (100, 3))
+        u.dimensions = None if frame == 2 else [12, 12, 12, 90, 90, 90]
+        w.write(u.atoms)
+PY
+  row 53 2 "nobox.xtc: frame: \[2\] has no periodic box, but the trajectory's first frame has one: every frame of a periodic run needs one (use --no-pbc" -- rdf nobox.xtc --rmax 5 --out nobox.xvg
+  [[ ! -e nobox.xvg && -e nobox.xvg.kmol-partial.h5 ]] || fail "row 53: $(ls nobox.xvg*)"
+fi
+/usr/bin/python3 - <<'PY' || fail "setup: tiny.h5"
+import h5py, numpy as np
+with h5py.File("tiny.h5", "w") as f:
+    g = f.create_group("particles/all")
+    v = g.create_dataset("position/value", data=np.random.default_rng(1).uniform(0, 10, (3, 50, 3)))
+    v.attrs["unit"] = "Angstrom"
+    g.create_dataset("position/step", data=np.arange(3))
+    b = g.create_group("box"); b.attrs["dimension"] = 3; b.attrs["boundary"] = ["periodic"] * 3
+    b.create_dataset("edges", data=np.array([1e-320, 10.0, 10.0])).attrs["unit"] = "Angstrom"
+PY
+row 57 2 "the result is not finite: bin 0 (r = .*) is -\?nan; the mean 1/V of the boxes is inf (a box of zero or no volume)" -- rdf tiny.h5 --out tiny.xvg
+none_left 57 tiny.xvg
+python_module=$(dirname "$kmol")/../python
+if [[ -d $python_module/kmol ]]; then
+  PYTHONPATH=$python_module /usr/bin/python3 - <<'PY' || fail "rows 54 to 56"
+import re, warnings
+import numpy as np
+import kmol
+x = np.random.default_rng(1).uniform(0, 20, (200, 3))
+rdf = kmol.RDF(r_max=8, bins=40)
+rdf.add_frame(x, box=[20, 20, 20])
+try:
+    rdf.add_frame(x, box=None)
+    raise SystemExit("row 54: a frame without a box was accepted")
+except ValueError as e:
+    assert "box: frame 1: None, but frame 0 had a periodic box: give every frame its box" in str(e), e
+k = np.arange(5) * 4.0
+lattice = np.stack(np.meshgrid(k, k, k), -1).reshape(-1, 3)
+empty = kmol.RDF(r_max=1.2, bins=12)
+empty.add_frame(lattice, box=[20, 20, 20])
+try:
+    empty.rdf
+    raise SystemExit("row 55: an empty g(r) was returned")
+except ValueError as e:
+    assert re.search(r"r_max: no pair within r_max 1.2 Angstrom was counted: .*check the unit and "
+                     r"value of r_max, or use allow_empty=True", str(e)), e
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    kmol.orbital("axial.molden", "homo", spacing=0.5, padding=2)
+said = " ".join(str(w.message) for w in caught)
+assert "the file normalises its Cartesian d, f and g functions as x^l" in said, said
+assert "cartesian_norm='axial' converts them" in said and "--cartesian-norm" not in said, said
+PY
+fi
 echo "every mistake in docs/errors.md: ok"

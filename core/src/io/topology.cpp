@@ -1,7 +1,10 @@
 #include "kmol/core/io/topology.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <utility>
 
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
@@ -41,20 +44,84 @@ void number_residues(Topology& t) {
   }
 }
 
+// Atoms joined into groups: a union-find over atom indices.
+class Groups {
+ public:
+  explicit Groups(std::size_t n) : parent_(n) {
+    for (std::size_t i = 0; i < n; ++i) parent_[i] = i;
+  }
+  std::size_t root(std::size_t i) {
+    while (parent_[i] != i) i = parent_[i] = parent_[parent_[i]];
+    return i;
+  }
+  void join(std::size_t i, std::size_t j) { parent_[root(i)] = root(j); }
+  // 0-based labels in order of first appearance.
+  std::vector<std::int32_t> labels() {
+    std::map<std::size_t, std::int32_t> label;
+    std::vector<std::int32_t> out(parent_.size());
+    for (std::size_t i = 0; i < parent_.size(); ++i)
+      out[i] = label.emplace(root(i), std::int32_t(label.size())).first->second;
+    return out;
+  }
+
+ private:
+  std::vector<std::size_t> parent_;
+};
+
+// A PDB written without TER records between its molecules (gmx trjconv, many converters) says
+// nothing of where one ends: molecules are then its residues, joined where CONECT records bond
+// atoms of two residues, and the topology's note says so.
+void molecules_from_residues(Topology& t, const std::string& path,
+                             const std::vector<std::pair<long, long>>& bonds,
+                             const std::map<long, std::size_t>& atom_of_serial) {
+  Groups groups(t.size());
+  for (std::size_t i = 1; i < t.size(); ++i)
+    if (t.residues[i] == t.residues[i - 1]) groups.join(i, i - 1);
+  std::size_t used = 0;
+  for (const auto& [a, b] : bonds) {
+    const auto i = atom_of_serial.find(a), j = atom_of_serial.find(b);
+    if (i == atom_of_serial.end() || j == atom_of_serial.end()) continue;
+    groups.join(i->second, j->second);
+    ++used;
+  }
+  t.molecules = groups.labels();
+  const std::int32_t n = *std::max_element(t.molecules.begin(), t.molecules.end()) + 1;
+  t.note = path + " has no TER records between its atoms: molecules are taken from its residues" +
+           (used > 0 ? " joined by its CONECT bonds" : "") + " (" + std::to_string(n) +
+           (n == 1 ? " molecule)" : " molecules)");
+}
+
 Topology read_pdb(const std::string& path, std::ifstream& in) {
   Topology t;
   std::string line;
   long number = 0;
   std::int32_t molecule = 0;
-  bool ended = false;  // a TER since the last atom
+  bool ended = false;        // a TER since the last atom
+  bool ter_between = false;  // a TER with atoms after it
+  bool models_done = false;  // past the first model: only CONECT records are read
+  std::vector<std::pair<long, long>> bonds;
+  std::map<long, std::size_t> atom_of_serial;
+  std::vector<long> repeated;  // serial numbers used twice: their bonds are ambiguous
   while (std::getline(in, line)) {
     ++number;
     const std::string record = line.substr(0, 6);
+    if (record.rfind("CONECT", 0) == 0) {
+      const long from = std::strtol(column(line, 6, 5).c_str(), nullptr, 10);
+      for (std::size_t c = 11; c <= 26 && c < line.size(); c += 5) {
+        const std::string to = column(line, c, 5);
+        if (!to.empty()) bonds.emplace_back(from, std::strtol(to.c_str(), nullptr, 10));
+      }
+      continue;
+    }
+    if (models_done) continue;
     if (record == "TER   " || record.rfind("TER", 0) == 0) {
       ended = true;
       continue;
     }
-    if (record == "ENDMDL") break;  // the first model only
+    if (record == "ENDMDL") {  // the first model only
+      models_done = true;
+      continue;
+    }
     if (record != "ATOM  " && record != "HETATM") continue;
     if (line.size() < 26)
       throw InputError({path, "ATOM record", number},
@@ -64,13 +131,21 @@ Topology read_pdb(const std::string& path, std::ifstream& in) {
       molecule = 0;
     else if (ended || chain != t.chains.back())
       ++molecule;
+    ter_between = ter_between || (ended && t.size() > 0);
     ended = false;
+    const long serial = std::strtol(column(line, 6, 5).c_str(), nullptr, 10);
+    if (!atom_of_serial.emplace(serial, t.size()).second) repeated.push_back(serial);
     t.names.push_back(column(line, 12, 4));
     t.resnames.push_back(column(line, 17, 4));
     t.chains.push_back(chain);
     t.resids.push_back(
         integer(column(line, 22, 4), {path, "residue number (columns 23-26)", number}));
     t.molecules.push_back(molecule);
+  }
+  for (long serial : repeated) atom_of_serial.erase(serial);
+  if (!ter_between && !t.names.empty()) {
+    number_residues(t);
+    molecules_from_residues(t, path, bonds, atom_of_serial);
   }
   return t;
 }

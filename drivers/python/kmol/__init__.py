@@ -7,16 +7,18 @@ Lengths are in Angstrom (MD in reduced LJ units). Every function takes the optio
     xyz = np.random.default_rng(1).uniform(0, 40, (20000, 3))
     h = kmol.pair_histogram(xyz, r_max=15, bins=300, box=[40, 40, 40])
 
-Bad input raises ValueError with kmol's message; a request no implementation or device can run
-raises kmol.UnsupportedError. ``kmol.mdanalysis`` holds drop-ins for MDAnalysis' InterRDF and
+Bad input raises ValueError with kmol's message, and so does a result that would be empty or not
+finite (no pair within r_max, say; allow_empty=True keeps an empty one with a
+kmol.EmptyResultWarning); a request no implementation or device can run raises
+kmol.UnsupportedError. ``kmol.mdanalysis`` holds drop-ins for MDAnalysis' InterRDF and
 InterRDF_s.
 """
-from ._kmol import (MD, RDF, Correlation, Map, Mesh, PairHistogram, Rand48, UnsupportedError,
-                    __version__, cross_correlation, density, info, marching_cubes, molden_orbitals,
-                    orbital, pair_histogram, potential, read_map, read_pqr,
-                    write_example_molden)
+from ._kmol import (MD, RDF, Correlation, EmptyResultWarning, Map, Mesh, PairHistogram, Rand48,
+                    UnsupportedError, __version__, cross_correlation, density, info,
+                    marching_cubes, molden_orbitals, orbital, pair_histogram, potential, read_map,
+                    read_pqr, write_example_molden)
 
-__all__ = ["MD", "RDF", "Correlation", "Map", "Mesh", "PairHistogram", "Rand48",
-           "UnsupportedError", "__version__", "cross_correlation", "density", "info",
+__all__ = ["MD", "RDF", "Correlation", "EmptyResultWarning", "Map", "Mesh", "PairHistogram",
+           "Rand48", "UnsupportedError", "__version__", "cross_correlation", "density", "info",
            "marching_cubes", "molden_orbitals", "orbital", "pair_histogram", "potential",
            "read_map", "read_pqr", "write_example_molden"]

@@ -49,6 +49,22 @@ def _box(dimensions):
     return np.asarray(triclinic_vectors(dimensions), dtype=np.float64)
 
 
+def _histogram(*args, **kwargs):
+    """kmol.pair_histogram of one frame or block, which may hold no pair in range (MDAnalysis
+    counts those as zeros); the whole run's counts are checked once, in _warn_if_empty."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", _kmol.EmptyResultWarning)
+        return _kmol.pair_histogram(*args, allow_empty=True, **kwargs)
+
+
+def _warn_if_empty(counts, r_min, r_max, frames):
+    """MDAnalysis returns an empty result as zeros; kmol says so."""
+    if not np.any(counts):
+        warnings.warn(f"no pair within [{r_min}, {r_max}) Angstrom in {frames} frames: every "
+                      "count is 0; check the range's unit (Angstrom)", _kmol.EmptyResultWarning,
+                      stacklevel=3)
+
+
 def _shell_volumes(edges):
     return 4 / 3 * np.pi * np.diff(np.power(edges, 3))
 
@@ -142,8 +158,8 @@ class InterRDF(_ReadAhead):
         self._kmol = {"device": device, "impl": impl, "precision": precision}
         self._r_min, self._r_max = float(range[0]), float(range[1])
         self._bins = int(nbins)
-        _kmol.pair_histogram(np.zeros((1, 3)), r_max=self._r_max, r_min=self._r_min,
-                             bins=self._bins, **self._kmol)  # bad settings fail here
+        _histogram(np.zeros((1, 3)), r_max=self._r_max, r_min=self._r_min, bins=self._bins,
+                   **self._kmol)  # bad settings fail here
 
     def _labels(self):
         """Exclusion labels for g1 and g2 (None: no exclusions)."""
@@ -189,19 +205,19 @@ class InterRDF(_ReadAhead):
         if self.norm == "rdf":
             self.volume_cum += volume
         if self._one_set:
-            h = _kmol.pair_histogram(a, box=box, r_max=self._r_max, r_min=self._r_min,
-                                     bins=self._bins, molecules=self._label_a, **self._kmol)
+            h = _histogram(a, box=box, r_max=self._r_max, r_min=self._r_min, bins=self._bins,
+                           molecules=self._label_a, **self._kmol)
             counts = 2 * h.counts
             counts[0] += np.uint64(self._self_pairs)
         else:
-            h = _kmol.pair_histogram(a, b, box=box, r_max=self._r_max, r_min=self._r_min,
-                                     bins=self._bins, molecules=self._label_a,
-                                     molecules_b=self._label_b, **self._kmol)
+            h = _histogram(a, b, box=box, r_max=self._r_max, r_min=self._r_min, bins=self._bins,
+                           molecules=self._label_a, molecules_b=self._label_b, **self._kmol)
             counts = h.counts
         self._totals += counts
         self.impl = h.impl
 
     def _conclude(self):
+        _warn_if_empty(self._totals, self._r_min, self._r_max, self.n_frames)
         self.results.count = self._totals.astype(np.float64)
         norm = self.n_frames
         if self.norm in ("rdf", "density"):
@@ -244,8 +260,8 @@ class InterRDF_s(_ReadAhead):
         self._kmol = {"device": device, "impl": impl, "precision": precision}
         self._r_min, self._r_max = float(range[0]), float(range[1])
         self._bins = int(nbins)
-        _kmol.pair_histogram(np.zeros((1, 3)), r_max=self._r_max, r_min=self._r_min,
-                             bins=self._bins, **self._kmol)
+        _histogram(np.zeros((1, 3)), r_max=self._r_max, r_min=self._r_min, bins=self._bins,
+                   **self._kmol)
 
     def _prepare(self):
         count, edges = np.histogram([-1], **self.rdf_settings)
@@ -271,10 +287,10 @@ class InterRDF_s(_ReadAhead):
                 index = s * (2 * species_count - s - 1) // 2 + t  # species_pair_index(s, t)
                 mask = np.zeros(species_count * (species_count + 1) // 2, dtype=np.uint8)
                 mask[index.ravel()] = 1
-                h = _kmol.pair_histogram(np.concatenate([block_a, block_b]), box=box,
-                                         r_max=self._r_max, r_min=self._r_min, bins=self._bins,
-                                         species=np.arange(species_count, dtype=np.int32),
-                                         species_pairs=mask, **self._kmol)
+                h = _histogram(np.concatenate([block_a, block_b]), box=box, r_max=self._r_max,
+                               r_min=self._r_min, bins=self._bins,
+                               species=np.arange(species_count, dtype=np.int32),
+                               species_pairs=mask, **self._kmol)
                 target[i0:i0 + n_a, j0:j0 + n_b] += h.counts[index]
 
     def _snapshot(self, ts):
@@ -289,6 +305,8 @@ class InterRDF_s(_ReadAhead):
             self.volume_cum += volume
 
     def _conclude(self):
+        _warn_if_empty([np.any(c) for c in self.results.count], self._r_min, self._r_max,
+                       self.n_frames)
         norm = self.n_frames
         if self.norm in ("rdf", "density"):
             norm *= _shell_volumes(self.results.edges)

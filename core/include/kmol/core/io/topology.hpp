@@ -3,7 +3,9 @@
 // excluding pairs within one residue or molecule, and charges and masses where the file has them.
 // The file's atoms must be the trajectory's, in the same order. The format is told by content.
 //   TPR (GROMACS run input, through libgromacs): names, residues, molecules, charges, masses.
-//   PDB (.pdb, .ent): ATOM/HETATM records; molecules end at TER records and chain changes.
+//   PDB (.pdb, .ent): ATOM/HETATM records; molecules end at TER records and chain changes. A file
+//     with no TER between its atoms (gmx trjconv writes none between waters) takes molecules
+//     from its residues, joined by CONECT bonds between residues, and says so in `note`.
 //   GRO (.gro): fixed columns; each residue is a molecule (GRO has no molecule records).
 //   PQR (.pqr): read by read_pqr; each residue is a molecule.
 #include <cstdint>
@@ -19,6 +21,7 @@ struct Topology {
       residues;  // 0-based: a new residue where chain, resid or resname changes
   std::vector<std::int32_t> molecules;  // 0-based
   std::vector<double> charges, masses;  // elementary charges and g/mol, or empty
+  std::string note;  // how molecules were told where the file does not say, or empty
 
   std::size_t size() const { return names.size(); }
 };
