@@ -1,0 +1,27 @@
+// GROMACS TPR: kmol's reading of a run input, which runs libgromacs' deserializer in a child
+// process (contained_call), over XDR-aware mutations of a gmx-written file. Whatever the child
+// does (crash, exit, allocate without bound, loop) must come back as an InputError, and a
+// topology that comes back must be whole.
+#include "core/src/io/gromacs_readers.hpp"
+#include "fuzz_support.hpp"
+#include "fuzz_xdr.hpp"
+#include "kmol/core/errors.hpp"
+
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size,
+                                               std::size_t max_size, unsigned seed) {
+  return kmol::fuzz::mutate_xdr(data, size, max_size, seed, 0, 0);
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string path = kmol::fuzz::input_file(data, size, ".tpr");
+  try {
+    const kmol::io::Topology t = kmol::io::gromacs::read_tpr(path);
+    const std::size_t n = t.size();
+    if (t.resnames.size() != n || t.chains.size() != n || t.resids.size() != n ||
+        t.residues.size() != n || t.molecules.size() != n || t.charges.size() != n ||
+        t.masses.size() != n)
+      std::abort();
+  } catch (const kmol::InputError&) {
+  }
+  return 0;
+}
