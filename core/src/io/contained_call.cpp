@@ -73,7 +73,9 @@ std::int64_t mapped_bytes() {
 
 [[noreturn]] void run_child(const std::function<std::string()>& work, std::int64_t size) {
   // The parent's handlers (a fuzzer's timeout, kmol's safe stops) are not the child's.
-  for (int s : {SIGALRM, SIGINT, SIGTERM}) signal(s, SIG_DFL);
+  // A crash inside the library ends the child by its signal, for the parent to report.
+  for (int s : {SIGALRM, SIGINT, SIGTERM, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    signal(s, SIG_DFL);
   // Library notes and banners are the parent's to report.
   const int null = open("/dev/null", O_WRONLY);
   if (null >= 0) dup2(null, STDERR_FILENO);

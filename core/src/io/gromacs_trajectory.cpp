@@ -91,8 +91,13 @@ class XtcReader final : public TrajectoryReader {
     file_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (file_ < 0) throw InputError({path, "", -1}, "cannot open the XTC file");
     file_size_ = std::int64_t(lseek(file_, 0, SEEK_END));
-    coordinates_.resize(3 * std::size_t(index_.n_atoms));
-    first_box_ = frame_info(0).box;
+    try {
+      coordinates_.resize(3 * std::size_t(index_.n_atoms));
+      first_box_ = frame_info(0).box;
+    } catch (...) {
+      ::close(file_);  // the destructor does not run for a constructor that throws
+      throw;
+    }
   }
   ~XtcReader() override { ::close(file_); }
 

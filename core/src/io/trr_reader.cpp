@@ -125,12 +125,17 @@ class TrrReader final : public TrajectoryReader {
   explicit TrrReader(const std::string& path) : path_(path) {
     file_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (file_ < 0) throw InputError({path, "", -1}, "cannot open the TRR file");
-    index();
-    if (frames_.empty()) {
-      if (!damage_.empty()) throw InputError({path_, "frame", 0}, "damaged: " + damage_);
-      throw InputError({path_, "frame", 0}, "no frame with coordinates in this TRR file");
+    try {
+      index();
+      if (frames_.empty()) {
+        if (!damage_.empty()) throw InputError({path_, "frame", 0}, "damaged: " + damage_);
+        throw InputError({path_, "frame", 0}, "no frame with coordinates in this TRR file");
+      }
+      first_box_ = frame_info(0).box;
+    } catch (...) {
+      ::close(file_);  // the destructor does not run for a constructor that throws
+      throw;
     }
-    first_box_ = frame_info(0).box;
   }
   ~TrrReader() override { ::close(file_); }
   TrrReader(const TrrReader&) = delete;
