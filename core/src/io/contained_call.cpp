@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -84,6 +85,9 @@ std::int64_t mapped_bytes() {
     const rlimit memory{limit, limit};
     setrlimit(RLIMIT_AS, &memory);
   }
+  // A library that exits (libgromacs does on some errors) ends the child with that reason, before
+  // any handler the parent registered runs.
+  std::atexit([] { finish('-', "it ended the process (the file is damaged)"); });
   alarm(unsigned(seconds_limit(size)));
   try {
     finish('+', work());
