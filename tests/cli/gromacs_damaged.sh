@@ -88,6 +88,21 @@ refused "potential" "bad.xtc: frame: \[1\] damaged" \
 refused "surf" "bad.xtc: frame: \[1\] damaged" \
   "$kmol" surf bad.xtc --frame 1 --spacing 2 --out out.dx
 
+# A truncated XTC: the suggested --frames :2 resumes the two frames saved by the failed run, and
+# gives the g(r) of a fresh run over them.
+head -c $((2 * xtc_frame + 100)) md.xtc > cut.xtc
+message=$("$kmol" rdf cut.xtc --rmax 5 --bins 10 --out cut.xvg 2>&1) && fail "a truncated XTC was accepted"
+grep -q "(--frames :2 reads them)" <<<"$message" || fail "truncated XTC: $message"
+[[ -s cut.xvg.kmol-partial.h5 ]] || fail "the two whole frames were not saved: $message"
+message=$("$kmol" rdf cut.xtc --rmax 5 --bins 10 --frames :2 --out cut.xvg 2>&1) || fail "--frames :2: $message"
+grep -q "resuming from cut.xvg.kmol-partial.h5: 2 of 2 frames already done" <<<"$message" ||
+  fail "--frames :2 did not resume the saved frames: $message"
+[[ -e cut.xvg.kmol-partial.h5 ]] && fail "the resumed run left its partial state"
+"$kmol" rdf cut.xtc --rmax 5 --bins 10 --frames :2 --out fresh.xvg --quiet || fail "fresh --frames :2"
+cmp <(grep -v '^# \(command\|precision\)' cut.xvg) <(grep -v '^# \(command\|precision\)' fresh.xvg) ||
+  fail "the resumed g(r) differs from a fresh run's"
+awk '!/^[#@]/ && $2 > 0 { n++ } END { exit n < 3 }' cut.xvg || fail "the resumed g(r) is empty"
+
 # TRR: frame 1's atom count, a section size past the file, an impossible precision, a cut frame.
 cases=("64 i $((natoms + 5)) do not fit $((natoms + 5)) atoms"
        "52 i 2147483647 coordinates 2147483647"
