@@ -179,13 +179,14 @@ open(sys.argv[1], "wb").write(d)' "$@"
   [[ -s xtc.xvg.kmol-partial.h5 && ! -e xtc.xvg ]] || fail "row 38: not the partial state alone"
   cp "$corpus/trr/water.trr" md.trr && put md.trr $((1848 + 64)) 100
   row 39 2 "md.trr: frame: \[1\] damaged: section sizes (box 36, coordinates 864, velocities 864, forces 0 bytes) do not fit 100 atoms" -- rdf md.trr --out trr.xvg
+  cp "$corpus/xtc/water.xtc" water.xtc  # its frame index is written beside it
   head -c 100 "$corpus/tpr/water.tpr" > topol.tpr
-  row 40 2 "topol.tpr: libgromacs cannot read the run input: " -- rdf "$corpus/xtc/water.xtc" --top topol.tpr --out tpr.xvg
+  row 40 2 "topol.tpr: libgromacs cannot read the run input: " -- rdf water.xtc --top topol.tpr --out tpr.xvg
   none_left 40 tpr.xvg
   cp "$corpus/tpr/crash-read_tpx-segfaults-in-the-child" topol.tpr
-  row 41 2 "topol.tpr: libgromacs cannot read the run input: it crashed (Segmentation fault): the file is damaged" -- rdf "$corpus/xtc/water.xtc" --top topol.tpr --out tpr.xvg
+  row 41 2 "topol.tpr: libgromacs cannot read the run input: it crashed (Segmentation fault): the file is damaged" -- rdf water.xtc --top topol.tpr --out tpr.xvg
   cp "$corpus/tpr/gmx_fatal-symtab-handle-ends-the-child" topol.tpr
-  row 42 2 "topol.tpr: libgromacs cannot read the run input: GROMACS: symtab get_symtab_handle 0 not found" -- rdf "$corpus/xtc/water.xtc" --top topol.tpr --out tpr.xvg
+  row 42 2 "topol.tpr: libgromacs cannot read the run input: GROMACS: symtab get_symtab_handle 0 not found" -- rdf water.xtc --top topol.tpr --out tpr.xvg
   grep -q "Fatal error" <<<"$last" && fail "row 42: GROMACS' banner: $last"
   none_left 42 tpr.xvg
 fi
