@@ -11,7 +11,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <random>
 
 #include "core/src/io/gromacs_api.hpp"
@@ -336,6 +338,191 @@ TEST(GromacsIo, FormatsAreToldByContent) {
   std::remove(misnamed.c_str());
   std::remove(io::xtc_index_cache_path(misnamed).c_str());
   std::remove(text.c_str());
+}
+
+}  // namespace
+}  // namespace kmol
+
+namespace kmol {
+namespace {
+
+// Water-like molecules (an oxygen and two hydrogens 0.1 nm from it), in a random gas of them: the
+// XTC writer codes such close neighbours as runs of small differences, with its first-two swap.
+std::vector<float> waters(std::int64_t molecules, float edge) {
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<float> u(0, edge), d(-0.1f, 0.1f);
+  std::vector<float> x;
+  for (std::int64_t m = 0; m < molecules; ++m) {
+    const float o[3] = {u(random), u(random), u(random)};
+    for (int atom = 0; atom < 3; ++atom)
+      for (int k = 0; k < 3; ++k) x.push_back(o[k] + (atom == 0 ? 0 : d(random)));
+  }
+  return x;
+}
+
+void write_frames(const std::string& path, const std::vector<std::vector<float>>& frames,
+                  float precision) {
+  const float box[9] = {3, 0, 0, 0, 3, 0, 0, 0, 3};
+  t_fileio* out = open_xtc(path.c_str(), "w");
+  for (std::size_t f = 0; f < frames.size(); ++f)
+    write_xtc(out, int(frames[f].size() / 3), std::int64_t(f), float(f) * 0.5f,
+              reinterpret_cast<const rvec*>(box), reinterpret_cast<const rvec*>(frames[f].data()),
+              precision);
+  close_xtc(out);
+}
+
+// kmol decodes XTC itself (libgromacs' decoder writes past its buffers on damaged frames): every
+// frame gives libgromacs' coordinates bit for bit, for water and gas, several precisions and
+// frames of up to 9 atoms (stored uncompressed).
+TEST(GromacsIo, XtcDecoderGivesLibgromacsCoordinates) {
+  const GasFrames g = gas(boxes[2].box, 500, 1);
+  for (float precision : {1000.0f, 100.0f, 1e5f}) {
+    const std::vector<std::vector<float>> frames = {waters(400, 3), g.x[0], waters(3, 3),
+                                                    waters(1000, 0.5f)};
+    for (const auto& frame : frames) {
+      const std::string path = scratch("decoder.xtc");
+      write_frames(path, {frame}, precision);
+      const auto n = int(frame.size() / 3);
+      std::vector<float> theirs(frame.size()), ours(frame.size());
+      t_fileio* in = open_xtc(path.c_str(), "r");
+      std::int64_t step = 0;
+      float time = 0, p = 0;
+      bool ok = false;
+      matrix box;
+      ASSERT_NE(
+          read_next_xtc(in, n, &step, &time, box, reinterpret_cast<rvec*>(theirs.data()), &p, &ok),
+          0);
+      close_xtc(in);
+      std::ifstream file(path, std::ios::binary);
+      const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(file)),
+                                             std::istreambuf_iterator<char>());
+      io::XtcFrameHeader header;
+      EXPECT_EQ(
+          io::decode_xtc_frame(bytes.data(), std::int64_t(bytes.size()), n, header, ours.data()),
+          "");
+      EXPECT_EQ(std::memcmp(ours.data(), theirs.data(), ours.size() * sizeof(float)), 0)
+          << n << " atoms, precision " << precision;
+      EXPECT_EQ(header.box[4], 3.0f);
+      std::remove(path.c_str());
+    }
+  }
+}
+
+// The XTC frame 1 of a file of three, with the 32-bit word at `at` (from the frame's start) set.
+std::string xtc_with_word(const std::string& name, std::int64_t at, std::uint32_t word) {
+  const std::string path = scratch(name);
+  write_frames(path, {waters(100, 3), waters(100, 3), waters(100, 3)}, 1000);
+  const auto index = io::index_xtc(path);
+  std::remove(io::xtc_index_cache_path(path).c_str());
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(index.offsets[1] + at);
+  const char bytes[4] = {char(word >> 24), char(word >> 16), char(word >> 8), char(word)};
+  f.write(bytes, 4);
+  return path;
+}
+
+std::uint32_t float_bits(float f) {
+  std::uint32_t w;
+  std::memcpy(&w, &f, sizeof w);
+  return w;
+}
+
+void expect_damaged_frame_1(const std::string& path, const std::string& what) {
+  const auto reader = io::open_trajectory_file(path);
+  std::vector<Vec3<float>> p(std::size_t(reader->n_atoms()));
+  EXPECT_NO_THROW(reader->read_frame(0, p.data())) << what;
+  try {
+    reader->read_frame(1, p.data());
+    ADD_FAILURE() << what << ": the damaged frame was read";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind(path + ": frame: [1] damaged: ", 0), 0u) << message;
+    EXPECT_NE(message.find(what), std::string::npos) << message;
+    EXPECT_NE(message.find("--frames :1"), std::string::npos) << message;
+  }
+  std::remove(path.c_str());
+  std::remove(io::xtc_index_cache_path(path).c_str());
+}
+
+// Each header field that once sized a libgromacs buffer or division, damaged in frame 1: kmol
+// names the frame and the field, the frame before it stays readable.
+TEST(GromacsIo, DamagedXtcHeadersAreRefusedBeforeDecoding) {
+  const struct {
+    std::int64_t at;
+    std::uint32_t word;
+    const char* what;
+  } cases[] = {
+      {4, 301, "the header gives 301 atoms, the first frame 300"},
+      {52, 301, "the header gives 300 atoms and then 301"},
+      {12, float_bits(NAN), "its time is not a finite number"},
+      {16, float_bits(INFINITY), "its box is not finite"},
+      {56, float_bits(0), "precision"},
+      {56, float_bits(NAN), "precision"},
+      {60, 0x7fffffff, "coordinate range"},
+      {84, 200, "bit width 200 is outside the format's table"},
+      {84, 3, "bit width 3"},
+      {88, 100000, "compressed size 100000 bytes does not fit 300 atoms"},
+      {88, 0xfffffff0u, "compressed size -16 bytes"},
+      {88, 4, "compressed size 4 bytes is too small for 300 atoms"},
+  };
+  for (const auto& c : cases)
+    expect_damaged_frame_1(xtc_with_word("damaged.xtc", c.at, c.word), c.what);
+  // Compressed bits of all ones: runs of ten atoms that overrun the frame's 300, or bits that
+  // run out first.
+  const std::string path = scratch("bits.xtc");
+  write_frames(path, {waters(100, 3), waters(100, 3)}, 1000);
+  const auto index = io::index_xtc(path);
+  std::remove(io::xtc_index_cache_path(path).c_str());
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(index.offsets[1] + 92);
+    const std::vector<char> ones(std::size_t(index.offsets[1] - index.offsets[0] - 92), char(-1));
+    f.write(ones.data(), std::streamsize(ones.size()));
+  }
+  const auto reader = io::open_trajectory_file(path);
+  std::vector<Vec3<float>> p(300);
+  try {
+    reader->read_frame(1, p.data());
+    ADD_FAILURE() << "compressed bits of all ones were decoded";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("its compressed coordinates"), std::string::npos)
+        << e.what();
+  }
+  std::remove(path.c_str());
+  std::remove(io::xtc_index_cache_path(path).c_str());
+}
+
+// TRR is read by kmol too: double precision gives the single-precision file's frames, and damaged
+// headers (an atom count that grows, sizes past the file or of no precision) are refused.
+TEST(GromacsIo, DamagedTrrHeadersAreRefused) {
+  const std::string path = scratch("damaged.trr");
+  const GasFrames g = gas(boxes[0].box, 50, 3);
+  write_gromacs(path, g, false);
+  std::ifstream file(path, std::ios::binary);
+  const std::vector<char> whole((std::istreambuf_iterator<char>(file)),
+                                std::istreambuf_iterator<char>());
+  const std::int64_t frame_bytes = std::int64_t(whole.size()) / 3;
+  const struct {
+    std::int64_t at;
+    std::uint32_t word;
+    const char* what;
+  } cases[] = {
+      {64, 51, "do not fit 51 atoms in single or double precision"},
+      {52, 0x7fffffff, "coordinates 2147483647"},
+      {32, 72, "box 72"},
+      {24, 8, "it claims to hold an input record"},
+      {0, 1994, "no TRR frame header (magic 1994)"},
+      {76, float_bits(NAN), "its time is not a finite number"},
+  };
+  for (const auto& c : cases) {
+    std::vector<char> bytes = whole;
+    for (int k = 0; k < 4; ++k)
+      bytes[std::size_t(frame_bytes + c.at + k)] = char(c.word >> (24 - 8 * k));
+    std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+    expect_damaged_frame_1(path, c.what);
+  }
+  std::ofstream(path, std::ios::binary).write(whole.data(), std::streamsize(frame_bytes + 100));
+  expect_damaged_frame_1(path, "inside this frame");
 }
 
 }  // namespace

@@ -152,13 +152,26 @@ void set_pair_settings(const TrajectoryOptions& o, const Trajectory& t, FrameJob
   job.precision = o.precision == "double" ? Precision::double_ : Precision::single;
 }
 
+namespace {
+
+// The --frames slice as the fingerprint names it: every run over the first frames of the file
+// (all of them, or `--frames :N` after a damaged frame N) is "first", so that one resumes the
+// frames another saved.
+std::string slice_of(const TrajectoryOptions& o, const Trajectory& t) {
+  for (std::size_t p = 0; p < t.frames.size(); ++p)
+    if (t.frames[p] != std::int64_t(p)) return o.frames;
+  return "first";
+}
+
+}  // namespace
+
 std::string run_fingerprint(const std::string& command, const TrajectoryOptions& o,
                             const Trajectory& t) {
   return fmt::format(
       "{} {} frames={} atoms={} group={} top={} slice={} rmin={} rmax={} bins={} interval={} "
       "precision={} pbc={}",
       command, t.reader->path(), t.reader->n_frames(), t.reader->n_atoms(), t.reader->description(),
-      o.top, o.frames, t.r_min, t.r_max, o.bins, o.interval, o.precision, !o.no_pbc);
+      o.top, slice_of(o, t), t.r_min, t.r_max, o.bins, o.interval, o.precision, !o.no_pbc);
 }
 
 TrajectoryRun run_resumable(Trajectory& t, const FrameJob& job, const TrajectoryOptions& o,

@@ -35,7 +35,9 @@ RunState resume_or_start(const ResumePolicy& o, const std::string& state_path,
                  state_path);
   }
   if (!saved) return RunState(positions, values, o.interval, fingerprint);
-  if (saved->positions() != positions)
+  // Runs over the first frames of one file share a fingerprint (run_fingerprint): the saved
+  // frames are kept when they are among this run's.
+  if (saved->positions() != positions && !saved->resize(positions))
     throw InputError({state_path, "", -1}, "saved state does not match the frames");
   if (!o.quiet)
     fmt::print(stderr, "kmol: resuming from {}: {} of {} frames already done\n", state_path,

@@ -61,6 +61,16 @@ std::vector<std::uint64_t> RunState::total() const {
   return t;
 }
 
+bool RunState::resize(std::int64_t positions) {
+  for (std::size_t p = std::size_t(positions); p < done_.size(); ++p)
+    if (done_[p]) return false;
+  done_.resize(std::size_t(positions), 0);
+  inverse_volume_.resize(std::size_t(positions), 0.0);
+  sums_.resize(std::size_t((positions + interval_ - 1) / interval_),
+               std::vector<std::uint64_t>(std::size_t(values_), 0));
+  return true;
+}
+
 double RunState::mean_inverse_volume() const {
   double sum = 0;
   std::int64_t n = 0;

@@ -34,6 +34,11 @@ class RunState {
   // other frames, onto every rank: exact integer sums, each frame's 1/V from its own rank.
   void reduce_over_ranks();
 
+  // The state of a run over the first `positions` frames where this one ran over the first
+  // others: false when a frame done lies beyond them. A run stopped by a damaged frame resumes
+  // with `--frames :N` this way.
+  bool resize(std::int64_t positions);
+
   void save(const std::string& path) const;
   // The state saved at `path` if there is one; InputError when it belongs to other options.
   static std::optional<RunState> load(const std::string& path, const std::string& fingerprint);

@@ -3,6 +3,7 @@
 # is left on disk. Rows are numbered as in the table.
 set -uo pipefail
 kmol=$(realpath "$1")
+corpus=$(realpath "$(dirname "$0")/../fuzz/corpus")  # gmx-made GROMACS files
 source "$(dirname "$0")/scratch.sh"
 cd "$dir" || exit 1
 export PATH="$(dirname "$kmol"):$PATH"  # the resume commands kmol prints name it `kmol`
@@ -279,5 +280,27 @@ said = " ".join(str(w.message) for w in caught)
 assert "the file normalises its Cartesian d, f and g functions as x^l" in said, said
 assert "cartesian_norm='axial' converts them" in said and "--cartesian-norm" not in said, said
 PY
+# damaged GROMACS files (the fuzz corpus's gmx-made water: 72 atoms, frames of 340 and 1848 bytes)
+if "$kmol" info | grep -q "GROMACS XTC, TRR, TNG"; then
+  put() {  # put FILE OFFSET VALUE: a big-endian 32-bit integer at OFFSET
+    /usr/bin/python3 -c 'import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read()); d[int(sys.argv[2]):int(sys.argv[2]) + 4] = struct.pack(">i", int(sys.argv[3]))
+open(sys.argv[1], "wb").write(d)' "$@"
+  }
+  cp "$corpus/xtc/water.xtc" md.xtc && put md.xtc $((340 + 88)) 1000000
+  row 58 2 "md.xtc: frame: \[1\] damaged: compressed size 1000000 bytes does not fit 72 atoms at byte 340; frames 0 to 0 are whole (--frames :1 reads them)" -- rdf md.xtc --out xtc.xvg
+  [[ -s xtc.xvg.kmol-partial.h5 && ! -e xtc.xvg ]] || fail "row 58: not the partial state alone"
+  cp "$corpus/trr/water.trr" md.trr && put md.trr $((1848 + 64)) 100
+  row 59 2 "md.trr: frame: \[1\] damaged: section sizes (box 36, coordinates 864, velocities 864, forces 0 bytes) do not fit 100 atoms" -- rdf md.trr --out trr.xvg
+  cp "$corpus/xtc/water.xtc" water.xtc  # its frame index is written beside it
+  head -c 100 "$corpus/tpr/water.tpr" > topol.tpr
+  row 60 2 "topol.tpr: libgromacs cannot read the run input: " -- rdf water.xtc --top topol.tpr --out tpr.xvg
+  none_left 60 tpr.xvg
+  cp "$corpus/tpr/crash-read_tpx-segfaults-in-the-child" topol.tpr
+  row 61 2 "topol.tpr: libgromacs cannot read the run input: it crashed (Segmentation fault): the file is damaged" -- rdf water.xtc --top topol.tpr --out tpr.xvg
+  cp "$corpus/tpr/gmx_fatal-symtab-handle-ends-the-child" topol.tpr
+  row 62 2 "topol.tpr: libgromacs cannot read the run input: GROMACS: symtab get_symtab_handle 0 not found" -- rdf water.xtc --top topol.tpr --out tpr.xvg
+  grep -q "Fatal error" <<<"$last" && fail "row 62: GROMACS' banner: $last"
+  none_left 62 tpr.xvg
 fi
 echo "every mistake in docs/errors.md: ok"

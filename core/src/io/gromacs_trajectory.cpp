@@ -4,11 +4,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
+#include "contained_call.hpp"
 #include "gromacs/fileio/trxio.h"
 #include "gromacs/trajectory/trajectoryframe.h"
 #include "gromacs/utility/baseversion.h"
@@ -17,6 +19,7 @@
 #include "gromacs_readers.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/xtc_index.hpp"
+#include "trr_reader.hpp"
 
 namespace kmol::io::gromacs {
 namespace {
@@ -76,22 +79,29 @@ class NameForLibgromacs {
   std::string name_, directory_;
 };
 
+// XTC frames are found by the index and decoded by kmol's own decoder (xtc_index.hpp), which
+// checks every header field and bit against the frame's bounds: libgromacs' decoder writes past
+// its buffers on a damaged frame.
 class XtcReader final : public TrajectoryReader {
  public:
   explicit XtcReader(const std::string& path) : XtcReader(path, index_xtc(path)) {
     if (!index_.cache_note.empty()) warnings_.push_back(index_.cache_note);
   }
-  XtcReader(const std::string& path, XtcIndex index)
-      : path_(path), name_(path, ".xtc"), index_(std::move(index)) {
-    file_ = open_xtc(name_.c_str(), "r");
-    if (file_ == nullptr) throw InputError({path, "", -1}, "libgromacs cannot open the XTC file");
-    coordinates_.resize(3 * std::size_t(index_.n_atoms));
-    first_box_ = frame_info(0).box;
+  XtcReader(const std::string& path, XtcIndex index) : path_(path), index_(std::move(index)) {
+    file_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (file_ < 0) throw InputError({path, "", -1}, "cannot open the XTC file");
+    file_size_ = std::int64_t(lseek(file_, 0, SEEK_END));
+    try {
+      coordinates_.resize(3 * std::size_t(index_.n_atoms));
+      first_box_ = frame_info(0).box;
+    } catch (...) {
+      ::close(file_);  // the destructor does not run for a constructor that throws
+      throw;
+    }
   }
-  ~XtcReader() override { close_xtc(file_); }
+  ~XtcReader() override { ::close(file_); }
 
-  // libgromacs keeps no state between files (xdr3dfcoord works in buffers of its own call), so
-  // each reader decodes on its own handle.
+  // Each reader decodes on its own descriptor and buffers.
   std::unique_ptr<TrajectoryReader> another_reader() const override {
     return std::make_unique<XtcReader>(path_, index_);
   }
@@ -117,41 +127,58 @@ class XtcReader final : public TrajectoryReader {
     return info;
   }
 
+  [[noreturn]] void damaged(std::int64_t t, const std::string& why) const {
+    throw InputError({path_, "frame", long(t)},
+                     "damaged: " + why + "; frames 0 to " + std::to_string(t - 1) +
+                         " are whole (--frames :" + std::to_string(t) + " reads them)");
+  }
+
   // The whole frame: XTC's header and coordinates come in one compressed record.
   FrameInfo decode(std::int64_t t) {
-    if (t == index_.damaged_frame)
-      throw InputError({path_, "frame", long(t)},
-                       "damaged: " + index_.damage + "; frames 0 to " + std::to_string(t - 1) +
-                           " are whole (--frames :" + std::to_string(t) + " reads them)");
+    if (t == index_.damaged_frame) damaged(t, index_.damage);
     if (t < 0 || t >= std::int64_t(index_.offsets.size()))
       throw InputError({path_, "frame", long(t)},
                        "the file has " + std::to_string(n_frames()) + " frames");
-    std::int64_t step = 0;
-    float time = 0, precision = 0;
-    bool ok = false;
+    const std::int64_t offset = index_.offsets[std::size_t(t)];
+    XtcFrameHeader header;
+    read_bytes(t, offset, std::min(xtc_header_bytes(index_.n_atoms), file_size_ - offset));
+    std::string wrong =
+        read_xtc_header(bytes_.data(), std::int64_t(bytes_.size()), index_.n_atoms, header);
+    if (!wrong.empty()) damaged(t, wrong);
+    read_bytes(t, offset, std::min(header.bytes, file_size_ - offset));
+    wrong = decode_xtc_frame(bytes_.data(), std::int64_t(bytes_.size()), index_.n_atoms, header,
+                             coordinates_.data());
+    if (!wrong.empty()) damaged(t, wrong);
     matrix box;
-    if (gmx_fio_seek(file_, index_.offsets[std::size_t(t)]) != 0 ||
-        read_next_xtc(file_, index_.n_atoms, &step, &time, box,
-                      reinterpret_cast<rvec*>(coordinates_.data()), &precision, &ok) == 0 ||
-        !ok)
-      throw InputError({path_, "frame", long(t)},
-                       "libgromacs cannot decompress this frame (the file is damaged)");
-    return {t, step, double(time), box_from(box)};
+    for (int k = 0; k < 9; ++k) box[k / 3][k % 3] = header.box[k];
+    return {t, header.step, double(header.time), box_from(box)};
+  }
+
+  void read_bytes(std::int64_t t, std::int64_t offset, std::int64_t size) {
+    bytes_.resize(std::size_t(std::max<std::int64_t>(size, 0)));
+    std::size_t done = 0;
+    while (done < bytes_.size()) {
+      const ssize_t n = pread(file_, bytes_.data() + done, bytes_.size() - done,
+                              off_t(offset + std::int64_t(done)));
+      if (n <= 0)
+        throw InputError({path_, "frame", long(t)}, "cannot read the frame (the file changed?)");
+      done += std::size_t(n);
+    }
   }
 
   std::string path_;
-  NameForLibgromacs name_;
   XtcIndex index_;
-  t_fileio* file_ = nullptr;
-  std::vector<float> coordinates_;  // nm, as decoded
+  int file_ = -1;
+  std::int64_t file_size_ = 0;
+  std::vector<unsigned char> bytes_;  // the frame as stored
+  std::vector<float> coordinates_;    // nm, as decoded
   BoxSpec first_box_;
   std::vector<std::string> warnings_;
 };
 
-// TRR and TNG through trxio's sequential reader: frames without coordinates are skipped (GROMACS
-// writes velocities and forces at their own intervals), double-precision TRR files are read
-// through the single-precision library (float coordinates). Which frames carry velocities is
-// learnt in the counting pass.
+// TNG through trxio's sequential reader: frames without coordinates are skipped (GROMACS writes
+// velocities and forces at their own intervals). Which frames carry velocities is learnt in the
+// counting pass. libgromacs' fatal errors arrive as std::runtime_error (install_error_handler).
 class SequentialReader final : public TrajectoryReader {
  public:
   SequentialReader(const std::string& path, std::string format, const std::string& extension)
@@ -237,13 +264,22 @@ class SequentialReader final : public TrajectoryReader {
 
   void rewind() {
     close();
-    have_frame_ = read_first_frame(quiet_output_environment(), &status_, name_.c_str(), &frame_,
-                                   TRX_NEED_X | TRX_READ_V);
+    try {
+      have_frame_ = read_first_frame(quiet_output_environment(), &status_, name_.c_str(), &frame_,
+                                     TRX_NEED_X | TRX_READ_V);
+    } catch (const std::exception& e) {
+      throw InputError({path_, "frame", 0}, "libgromacs cannot read it: " + std::string(e.what()));
+    }
     current_ = 0;
   }
 
   bool advance() {
-    if (!read_next_frame(quiet_output_environment(), status_, &frame_)) return false;
+    try {
+      if (!read_next_frame(quiet_output_environment(), status_, &frame_)) return false;
+    } catch (const std::exception& e) {
+      throw InputError({path_, "frame", long(current_ + 1)},
+                       "libgromacs cannot read it: " + std::string(e.what()));
+    }
     ++current_;
     return true;
   }
@@ -299,7 +335,15 @@ QuietStderr::~QuietStderr() {
 
 std::unique_ptr<TrajectoryReader> open_trajectory(const std::string& path, FileKind kind) {
   if (kind == FileKind::xtc) return std::make_unique<XtcReader>(path);
-  if (kind == FileKind::trr) return std::make_unique<SequentialReader>(path, "TRR", ".trr");
+  if (kind == FileKind::trr) return open_trr(path);
+  // libgromacs' TNG library cannot be checked up front: a child reads every frame first.
+  install_error_handler();
+  contained_call(path, "the TNG trajectory", [&] {
+    SequentialReader probe(path, "TNG", ".tng");
+    std::vector<Vec3<float>> positions(std::size_t(probe.n_atoms()));
+    for (std::int64_t t = 0; t < probe.n_frames(); ++t) probe.read_frame(t, positions.data());
+    return std::string();
+  });
   return std::make_unique<SequentialReader>(path, "TNG", ".tng");
 }
 
