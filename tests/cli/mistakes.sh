@@ -280,6 +280,7 @@ said = " ".join(str(w.message) for w in caught)
 assert "the file normalises its Cartesian d, f and g functions as x^l" in said, said
 assert "cartesian_norm='axial' converts them" in said and "--cartesian-norm" not in said, said
 PY
+fi
 # damaged GROMACS files (the fuzz corpus's gmx-made water: 72 atoms, frames of 340 and 1848 bytes)
 if "$kmol" info | grep -q "GROMACS XTC, TRR, TNG"; then
   put() {  # put FILE OFFSET VALUE: a big-endian 32-bit integer at OFFSET
