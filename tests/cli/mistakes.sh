@@ -166,4 +166,47 @@ none_left 35 twice.h5 twice.csv
 "$kmol" example-trajectory --example gas --atoms 100 --length 12 --frames 2 --out gas.h5 > /dev/null || fail "setup: gas.h5"
 row 36 2 "gas.h5: --weight: mass needs masses: this input has none (give --top topol.tpr" -- cc gas.h5 --weight mass --ref pot.dx --resolution 4
 row 37 2 "\-\-top: applies only with --weight mass" -- cc gas.h5 --top two.pqr --ref pot.dx --resolution 4
+# damaged H5MD files: HDF5's internals, non-finite times, impossible boxes
+# damage IN OUT SIGNATURE OFFSET BYTE: a copy of IN with one byte set, OFFSET bytes after the
+# first SIGNATURE (an HDF5 structure's 4-byte signature).
+damage() {
+  /usr/bin/python3 - "$@" <<'PY'
+import sys
+src, dst, signature, offset, value = sys.argv[1:6]
+b = bytearray(open(src, "rb").read())
+at = b.find(signature.encode())
+assert at >= 0, signature
+b[at + int(offset)] = int(value, 0)
+open(dst, "wb").write(b)
+PY
+}
+# The first global-heap object's 8-byte size sits 24 bytes after "GCOL"; the file is one h5py
+# wrote, as MDAnalysis does.
+seed=$(dirname "$0")/../fuzz/corpus/h5md_file/h5py-orthorhombic-with-species.h5
+damage "$seed" heap.h5 GCOL 25 0xff || fail "setup: heap.h5"
+row 38 2 "heap.h5: reading its HDF5 structure in a separate process was killed by signal 11" -- rdf heap.h5 --rmax 4 --out heap.xvg
+none_left 38 heap.xvg
+damage "$seed" loop.h5 GCOL 24 0 || fail "setup: loop.h5"
+row 39 2 "loop.h5: reading its HDF5 structure in a separate process ran past its time limit" -- md --restart loop.h5 --steps 10 --out loop-more.h5 --log loop.csv
+none_left 39 loop-more.h5 loop.csv
+cp run.h5 nan.h5
+/usr/bin/python3 -c 'import h5py; h5py.File("nan.h5", "r+")["particles/all/position/time"][:] = float("nan")' || fail "setup: nan.h5"
+row 40 2 "nan.h5: particles/all/position/time: \[[0-9]*\] is nan: expected a finite number" -- md --restart nan.h5 --steps 10 --out nan-more.h5 --log nan.csv
+none_left 40 nan-more.h5 nan.csv
+cp gas.h5 tiny.h5
+/usr/bin/python3 -c 'import h5py; h5py.File("tiny.h5", "r+")["particles/all/box/edges/value"][:, 1, 1] = 1e-320' || fail "setup: tiny.h5"
+row 41 2 "tiny.h5: particles/all/box/edges/value: \[0\] box: an edge of length 1e-320 Angstrom: expected between 0.001 and 1e+08" -- rdf tiny.h5 --rmax 5 --out tiny.xvg
+none_left 41 tiny.xvg
+echo old > map.dx
+row 42 0 "map.dx (--out) existed; kept as #map.dx.1#" -- potential two.pqr --spacing 0.5 --out map.dx --device cpu
+[[ $(cat '#map.dx.1#') == old && -s map.dx ]] || fail "row 42: backup or new map missing"
+"$kmol" example-trajectory --example gas --atoms 2000 --frames 2 --compression 6 --out deflated.h5 > /dev/null || fail "setup: deflated.h5"
+/usr/bin/python3 - <<'PY' || fail "setup: damaging deflated.h5"
+b = bytearray(open("deflated.h5", "rb").read())
+b[len(b) // 2:len(b) // 2 + 256] = bytes(256)  # inside the deflate streams of the positions
+open("deflated.h5", "wb").write(b)
+PY
+row 43 2 "deflated.h5: particles/all/position/value: \[[01]\] cannot read this frame" -- rdf deflated.h5 --out deflated.xvg
+grep -q "HDF5-DIAG" <<<"$last" && fail "row 43: HDF5 printed its error stack: $last"
+none_left 43 deflated.xvg
 echo "every mistake in docs/errors.md: ok"
