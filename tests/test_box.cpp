@@ -119,3 +119,19 @@ TEST(Box, RefusesDegenerateAndNonFiniteCells) {
   const BoxSpec skewed = kmol::validated(BoxSpec::triclinic({1, 0, 0}, {40, 1, 0}, {0, 0, 1}));
   EXPECT_DOUBLE_EQ(skewed.edges[1].x, 0);
 }
+
+TEST(Box, RefusesEdgesTooShortOrTooLongForACell) {
+  // A subnormal edge (found by mutating H5MD files) made every g(r) row -nan.
+  for (const double l : {1e-320, 1e-4, 1e9, 1e30}) try {
+      kmol::validated(BoxSpec::orthorhombic(10, l, 10));
+      FAIL() << "accepted an edge of " << l;
+    } catch (const kmol::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("expected between 0.001 and 1e+08"), std::string::npos)
+          << e.what();
+    }
+  EXPECT_NO_THROW(kmol::validated(BoxSpec::orthorhombic(1e-3, 1, 1e8)));
+  EXPECT_THROW(kmol::validated(BoxSpec::triclinic({10, 0, 0}, {0, 10, 0}, {1e9, 0, 10})),
+               kmol::InputError);
+  EXPECT_THROW(kmol::validated(BoxSpec::triclinic({1e-5, 0, 0}, {0, 10, 0}, {0, 0, 10})),
+               kmol::InputError);
+}

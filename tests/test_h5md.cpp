@@ -1,16 +1,20 @@
 // H5MD writer and reader: round trips, units, boxes, per-atom data and the errors bad files raise.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <limits>
 #include <random>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/child_probe.hpp"
 #include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/io/h5md_writer.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
+#include "kmol/core/io/trajectory_reader.hpp"
 #include "kmol/core/io/units.hpp"
 
 namespace kmol::io {
@@ -242,6 +246,185 @@ TEST(H5md, UnclosedWriterLeavesNothing) {
   }
   std::ifstream f(path);
   EXPECT_FALSE(f.good());
+}
+
+// A small trajectory with every string attribute kmol reads (units, boundary, species names):
+// HDF5 keeps those variable-length strings in the file's global heap.
+void write_small(const std::string& path, std::int64_t frames = 3) {
+  H5mdWriterOptions options;
+  options.species_names = {"Ar"};
+  H5mdWriter writer(path, 4, {0, 0, 0, 0}, options);
+  const auto p = random_positions(4, 10, 5);
+  for (std::int64_t t = 0; t < frames; ++t)
+    writer.append(
+        H5mdFrameView<double>{t, 0.5 * double(t), BoxSpec::orthorhombic(10, 10, 10), p.data()});
+  writer.close();
+}
+
+// Sets the byte `offset` bytes after the first occurrence of `signature` in the file.
+void damage(const std::string& path, const std::string& signature, std::size_t offset,
+            unsigned char value) {
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::size_t at = bytes.find(signature);
+  ASSERT_NE(at, std::string::npos) << signature << " not in " << path;
+  file.seekp(std::streamoff(at + offset));
+  file.put(char(value));
+}
+
+// Overwrites frame t of a [T] dataset.
+template <class V>
+void set_entry(const std::string& path, const std::string& dataset, hsize_t t, V value,
+               hid_t type) {
+  Hid f(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+  Hid d(H5Dopen2(f.get(), dataset.c_str(), H5P_DEFAULT));
+  Hid space(H5Dget_space(d.get()));
+  const hsize_t count = 1;
+  H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, &t, nullptr, &count, nullptr);
+  Hid one(H5Screate_simple(1, &count, nullptr));
+  ASSERT_GE(H5Dwrite(d.get(), type, one.get(), space.get(), H5P_DEFAULT, &value), 0);
+}
+
+// The size of the first object in the global heap collection ("GCOL", version, reserved,
+// collection size, then the object's index, reference count, reserved and its 8-byte size):
+// a huge size sends libhdf5's H5HG_read past the collection (SIGSEGV), a zero one into a loop.
+constexpr std::size_t first_heap_object_size = 24;
+
+// An H5MD file h5py wrote (as MDAnalysis does), from the h5md_file fuzz corpus.
+void copy_seed(const std::string& name, const std::string& path) {
+  std::ifstream in(std::string(KMOL_SOURCE_DIR) + "/tests/fuzz/corpus/h5md_file/" + name,
+                   std::ios::binary);
+  ASSERT_TRUE(in.good()) << name;
+  std::ofstream(path, std::ios::binary) << in.rdbuf();
+}
+
+TEST(H5md, DamagedGlobalHeapIsRefusedNotCrashed) {
+  const std::string path = temp_path("heap.h5");
+  copy_seed("h5py-orthorhombic-with-species.h5", path);
+  damage(path, "GCOL", first_heap_object_size + 1, 0xff);
+  const std::string message = error_of([&] { H5mdReader r(path); });
+  EXPECT_NE(message.find(path + ": reading its HDF5 structure in a separate process was killed "
+                                "by signal 11"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(error_of([&] { open_trajectory_file(path); }).find("the file is damaged"),
+            std::string::npos);
+  std::remove(path.c_str());
+  const std::string intact = temp_path("intact.h5");  // the same file undamaged reads
+  copy_seed("h5py-orthorhombic-with-species.h5", intact);
+  EXPECT_EQ(H5mdReader(intact).species_names(), (std::vector<std::string>{"Na", "Cl"}));
+  std::remove(intact.c_str());
+}
+
+TEST(H5md, StructureCheckPassesGoodFilesOnceAndIsCheap) {
+  const std::string path = temp_path("good.h5");
+  write_small(path, 200);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_NO_THROW(H5mdReader::check_structure(path));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 1.0) << "the child's walk of a small file";
+  H5mdReader reader(path);  // checked already: no second walk
+  EXPECT_EQ(reader.n_frames(), 200);
+  std::remove(path.c_str());
+}
+
+TEST(H5md, ChildWalkLimitsEndLoopsAndCrashes) {
+  ChildLimits limits;
+  limits.seconds = 1;
+  EXPECT_EQ(run_in_child([] {}, limits).kind, ChildOutcome::finished);
+  EXPECT_EQ(run_in_child(
+                [] {
+                  for (volatile int i = 0;; i = i + 1) {
+                  }
+                },
+                limits)
+                .kind,
+            ChildOutcome::timed_out);
+  EXPECT_EQ(run_in_child([] { std::raise(SIGSEGV); }, limits).kind, ChildOutcome::signalled);
+  limits.extra_bytes = std::size_t(64) << 20;
+  EXPECT_EQ(run_in_child([] { std::vector<char> big(std::size_t(1) << 31, 1); }, limits).kind,
+            ChildOutcome::out_of_memory);
+  EXPECT_EQ(run_in_child([] { throw std::runtime_error("x"); }, limits).kind, ChildOutcome::failed);
+}
+
+TEST(H5md, NonFiniteTimesAndOverflowingStepsAreRefused) {
+  const std::string path = temp_path("clock.h5");
+  write_small(path);
+  set_entry(path, "particles/all/position/time", 1, std::numeric_limits<double>::quiet_NaN(),
+            H5T_NATIVE_DOUBLE);
+  set_entry(path, "particles/all/position/step", 2, std::numeric_limits<std::int64_t>::max(),
+            H5T_NATIVE_INT64);
+  H5mdReader reader(path);
+  EXPECT_EQ(reader.frame_info(0).time, 0.0);
+  EXPECT_NE(error_of([&] {
+              reader.frame_info(1);
+            }).find(path + ": particles/all/position/time: [1] is nan: expected a finite number"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              reader.frame_info(2);
+            }).find("particles/all/position/step: [2] 9223372036854775808.000000 is beyond"),
+            std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST(H5md, TinyAndHugeBoxEdgesAreRefusedNamingTheFrame) {
+  const std::string path = temp_path("tiny.h5");
+  write_small(path);
+  {
+    Hid f(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    Hid d(H5Dopen2(f.get(), "particles/all/box/edges/value", H5P_DEFAULT));
+    std::vector<double> edges(27, 0.0);
+    for (int t = 0; t < 3; ++t)
+      for (int i = 0; i < 3; ++i) edges[9 * t + 4 * i] = 10;
+    edges[9 * 1 + 4] = 1e-320;
+    edges[9 * 2 + 8] = 1e30;
+    H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, edges.data());
+  }
+  H5mdReader reader(path);
+  EXPECT_NO_THROW(reader.frame_info(0));
+  EXPECT_NE(error_of([&] {
+              reader.frame_info(1);
+            }).find("particles/all/box/edges/value: [1] box: an edge of length 1e-320 Angstrom"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { reader.frame_info(2); }).find("an edge of length 1e+30 Angstrom"),
+            std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST(H5md, DamagedCompressedFrameIsAnInputErrorWithoutHdf5Printing) {
+  const std::string path = temp_path("deflated.h5");
+  {
+    H5mdWriter writer(path, 500, {});  // compressed, as kmol md writes
+    for (int t = 0; t < 2; ++t) {
+      const auto p = random_positions(500, 10, 9 + t);
+      writer.append(H5mdFrameView<double>{t, double(t), BoxSpec::none(), p.data()});
+    }
+    writer.close();
+  }
+  {  // zero the middle of the file: the deflate streams of the positions' chunks
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekg(0, std::ios::end);
+    const std::streamoff size = file.tellg();
+    file.seekp(size / 2);
+    for (int i = 0; i < 256; ++i) file.put('\0');
+  }
+  testing::internal::CaptureStderr();
+  std::string message;
+  {
+    H5mdReader reader(path);
+    std::vector<Vec3<float>> q(500);
+    for (int t = 0; t < 2 && message.empty(); ++t) try {
+        reader.read_frame(t, q.data());
+      } catch (const InputError& e) {
+        message = e.what();
+      }
+  }
+  const std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_NE(message.find("position/value: ["), std::string::npos) << message;
+  EXPECT_NE(message.find("cannot read this frame"), std::string::npos) << message;
+  EXPECT_EQ(printed.find("HDF5-DIAG"), std::string::npos) << printed;
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The machinery every command shares before and around its work: the exit-code policy, the
 // preflight's refusals and backups, temporaries and the resume command, and md's health checks.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -94,7 +95,7 @@ TEST_F(Scratch, RefusesWhatDoesNotFitUnlessForced) {
   EXPECT_EQ(human_bytes(512), "512 bytes");
 }
 
-TEST_F(Scratch, BacksUpDefaultOutputsOnly) {
+TEST_F(Scratch, BacksUpEveryExistingOutput) {
   touch(dir + "/potential.dx", "first");
   RunPlan plan;
   plan.outputs = {{dir + "/potential.dx", "--out", {".dx"}, 0, true}};
@@ -104,10 +105,18 @@ TEST_F(Scratch, BacksUpDefaultOutputsOnly) {
   touch(dir + "/potential.dx", "second");
   preflight(plan);
   EXPECT_TRUE(exists(dir + "/#potential.dx.2#"));
+  // A typed name is kept the same way: nothing is lost to a repeated command.
   touch(dir + "/named.dx", "kept");
-  plan.outputs = {{dir + "/named.dx", "--out", {".dx"}, 0, false}};  // typed: replaced at the end
+  plan.outputs = {{dir + "/named.dx", "--out", {".dx"}, 0, false}};
   preflight(plan);
-  EXPECT_TRUE(exists(dir + "/named.dx"));
+  EXPECT_FALSE(exists(dir + "/named.dx"));
+  EXPECT_TRUE(exists(dir + "/#named.dx.1#"));
+  // A pipe (or a device such as /dev/null) is written through, not renamed.
+  ASSERT_EQ(mkfifo((dir + "/pipe.dx").c_str(), 0600), 0);
+  plan.outputs = {{dir + "/pipe.dx", "--out", {".dx"}, 0, false}};
+  EXPECT_NO_THROW(preflight(plan));
+  EXPECT_TRUE(exists(dir + "/pipe.dx"));
+  EXPECT_FALSE(exists(dir + "/#pipe.dx.1#"));
 }
 
 TEST_F(Scratch, TemporariesAreRemovedUnlessCommitted) {

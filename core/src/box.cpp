@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "kmol/core/errors.hpp"
@@ -39,6 +40,22 @@ void reduce(Vec3<double>* e) {
           }
         }
     }
+  }
+}
+
+// Edges outside these bounds are damaged or in another unit, never a simulation cell: below the
+// shortest every distance wraps to rounding noise (a subnormal edge gives NaN counts), and the
+// longest is a centimetre.
+constexpr double shortest_edge = 1e-3, longest_edge = 1e8;  // Angstrom
+
+void require_sane_length(double length, const ErrorContext& where) {
+  if (!(length >= shortest_edge) || !(length <= longest_edge)) {
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "an edge of length %.3g Angstrom: expected between %g and %g (a damaged box, or "
+                  "one in another unit?)",
+                  length, shortest_edge, longest_edge);
+    throw InputError(where, text);
   }
 }
 
@@ -85,8 +102,9 @@ BoxSpec validated(const BoxSpec& box) {
     const double l[3] = {box.edges[0].x, box.edges[1].y, box.edges[2].z};
     for (double li : l)
       if (!(li > 0)) throw InputError(where, "orthorhombic edge lengths must be positive");
-    return out;
   }
+  for (const auto& e : box.edges) require_sane_length(std::hypot(e.x, e.y, e.z), where);
+  if (box.kind == BoxKind::orthorhombic) return out;
   const double v = std::abs(triple(box.edges));
   const double scale = std::sqrt(norm2(box.edges[0]) * norm2(box.edges[1]) * norm2(box.edges[2]));
   if (!(v > 1e-9 * scale))

@@ -61,9 +61,11 @@ bool same_file(const std::string& a, const std::string& b) {
          sa.st_ino == sb.st_ino;
 }
 
-// GROMACS' scheme: the existing file becomes #name.1#, #name.2#, ... beside it.
+// GROMACS' scheme: the existing file becomes #name.1#, #name.2#, ... beside it. Only regular
+// files: a device or pipe (/dev/null, a FIFO) is written through, not replaced.
 void back_up(const PlannedOutput& out) {
-  if (access(out.path.c_str(), F_OK) != 0) return;
+  struct stat info {};
+  if (stat(out.path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return;
   const std::string directory = directory_of(out.path);
   const std::string name = out.path.substr(out.path.find_last_of('/') + 1);
   const std::string prefix = out.path.find('/') == std::string::npos ? "" : directory + "/";
@@ -71,12 +73,13 @@ void back_up(const PlannedOutput& out) {
     const std::string backup = prefix + "#" + name + "." + std::to_string(k) + "#";
     if (access(backup.c_str(), F_OK) == 0) continue;
     if (std::rename(out.path.c_str(), backup.c_str()) != 0) break;
-    std::fprintf(stderr, "kmol: note: %s (the default %s) existed; kept as %s\n", out.path.c_str(),
-                 out.option.c_str(), backup.c_str());
+    std::fprintf(stderr, "kmol: note: %s (%s%s) existed; kept as %s\n", out.path.c_str(),
+                 out.defaulted ? "the default " : "", out.option.c_str(), backup.c_str());
     return;
   }
   throw UsageError({out.path, out.option, -1},
-                   "exists and could not be backed up; name the output with " + out.option);
+                   "exists and could not be backed up (99 backups beside it, or the directory "
+                   "refuses the rename); remove old backups or name another file");
 }
 
 void warn(const std::string& text) { std::fprintf(stderr, "kmol: warning: %s\n", text.c_str()); }
@@ -167,7 +170,7 @@ void preflight(const RunPlan& plan) {
     if (plan.memory_bytes > warn_share * memory) warn(estimate);
   }
   for (const auto& out : plan.outputs)
-    if (!out.path.empty() && out.defaulted) back_up(out);
+    if (!out.path.empty()) back_up(out);
 }
 
 }  // namespace kmol

@@ -73,6 +73,11 @@ ExampleSystem load_system(const HistogramOptions& o) {
     const auto& e = o.box_edges;
     s.box = BoxSpec::triclinic({e[0], e[1], e[2]}, {e[3], e[4], e[5]}, {e[6], e[7], e[8]});
   }
+  try {
+    validated(s.box);
+  } catch (const InputError& e) {
+    throw InputError({"", o.box_edges.empty() ? "--box" : "--box-edges", -1}, e.what());
+  }
   return s;
 }
 

@@ -375,6 +375,10 @@ Action add_md_command(CLI::App& app) {
     settings.list = md_list_from_string(o->list);
     set_md_force(settings, o->impl);
     const MdState start = starting_state(*o, restart.get());
+    // Steps count on from the start's within +-2^53, as every reader's steps lie.
+    if (o->steps > io::max_exact_step - start.step)
+      throw InputError({"", "--steps", -1},
+                       fmt::format("{} steps from step {} pass 2^53", o->steps, start.step));
     return with_space(o->device,
                       [&](const auto& space) { return simulate_on(space, *o, start, settings); });
   };

@@ -304,4 +304,49 @@ open(sys.argv[1], "wb").write(d)' "$@"
   grep -q "Fatal error" <<<"$last" && fail "row 62: GROMACS' banner: $last"
   none_left 62 tpr.xvg
 fi
+# damaged H5MD files: HDF5's internals, non-finite times, impossible boxes
+# damage IN OUT SIGNATURE OFFSET BYTE: a copy of IN with one byte set, OFFSET bytes after the
+# first SIGNATURE (an HDF5 structure's 4-byte signature).
+damage() {
+  /usr/bin/python3 - "$@" <<'PY'
+import sys
+src, dst, signature, offset, value = sys.argv[1:6]
+b = bytearray(open(src, "rb").read())
+at = b.find(signature.encode())
+assert at >= 0, signature
+b[at + int(offset)] = int(value, 0)
+open(dst, "wb").write(b)
+PY
+}
+# The first global-heap object's 8-byte size sits 24 bytes after "GCOL"; the file is one h5py
+# wrote, as MDAnalysis does.
+seed=$(dirname "$0")/../fuzz/corpus/h5md_file/h5py-orthorhombic-with-species.h5
+damage "$seed" heap.h5 GCOL 25 0xff || fail "setup: heap.h5"
+row 63 2 "heap.h5: reading its HDF5 structure in a separate process was killed by signal 11" -- rdf heap.h5 --rmax 4 --out heap.xvg
+none_left 63 heap.xvg
+damage "$seed" loop.h5 GCOL 24 0 || fail "setup: loop.h5"
+row 64 2 "loop.h5: reading its HDF5 structure in a separate process ran past its time limit" -- md --restart loop.h5 --steps 10 --out loop-more.h5 --log loop.csv
+none_left 64 loop-more.h5 loop.csv
+cp run.h5 nan.h5
+/usr/bin/python3 -c 'import h5py; h5py.File("nan.h5", "r+")["particles/all/position/time"][:] = float("nan")' || fail "setup: nan.h5"
+row 65 2 "nan.h5: particles/all/position/time: \[[0-9]*\] is nan: expected a finite number" -- md --restart nan.h5 --steps 10 --out nan-more.h5 --log nan.csv
+none_left 65 nan-more.h5 nan.csv
+cp gas.h5 tiny.h5
+/usr/bin/python3 -c 'import h5py; h5py.File("tiny.h5", "r+")["particles/all/box/edges/value"][:, 1, 1] = 1e-320' || fail "setup: tiny.h5"
+row 66 2 "tiny.h5: particles/all/box/edges/value: \[0\] box: an edge of length 1e-320 Angstrom: expected between 0.001 and 1e+08" -- rdf tiny.h5 --rmax 5 --out tiny.xvg
+none_left 66 tiny.xvg
+echo old > map.dx
+row 67 0 "map.dx (--out) existed; kept as #map.dx.1#" -- potential two.pqr --spacing 0.5 --out map.dx --device cpu
+[[ $(cat '#map.dx.1#') == old && -s map.dx ]] || fail "row 67: backup or new map missing"
+"$kmol" example-trajectory --example gas --atoms 2000 --frames 2 --compression 6 --out deflated.h5 > /dev/null || fail "setup: deflated.h5"
+/usr/bin/python3 - <<'PY' || fail "setup: damaging deflated.h5"
+b = bytearray(open("deflated.h5", "rb").read())
+at = b.find(b"\x78\x9c")  # the zlib header of the first compressed chunk (level 6)
+assert at > 0
+b[at + 2:at + 258] = bytes(256)
+open("deflated.h5", "wb").write(b)
+PY
+row 68 2 "deflated.h5: particles/all/position/value: \[[01]\] cannot read this frame" -- rdf deflated.h5 --out deflated.xvg
+grep -q "HDF5-DIAG" <<<"$last" && fail "row 68: HDF5 printed its error stack: $last"
+none_left 68 deflated.xvg
 echo "every mistake in docs/errors.md: ok"

@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/child_probe.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
+#include "kmol/core/io/trajectory_reader.hpp"
 #include "kmol/core/io/units.hpp"
 
 namespace kmol::io {
@@ -18,14 +21,20 @@ std::string shape_text(const std::vector<hsize_t>& shape) {
   return text.empty() ? "a scalar" : text;
 }
 
-// Per-frame step or time: a [T] dataset, or a scalar interval with an optional offset.
+// Per-frame step or time: a [T] dataset, or a scalar interval with an optional offset. A [T]
+// dataset is read a block of frames at a time, so that frame_info over a whole trajectory costs
+// a few reads, and at most a block is held whatever length the file claims.
 struct Clock {
+  static constexpr hsize_t block_size = 4096;
   Hid dataset;
   bool per_frame = false;
   hsize_t length = 0;
   double interval = 0, offset = 0;
+  hsize_t block_start = 0;
+  std::vector<double> block;
 
   bool present() const { return dataset.valid(); }
+  bool holds(hsize_t t) const { return t >= block_start && t - block_start < block.size(); }
 };
 
 }  // namespace
@@ -52,14 +61,29 @@ struct H5mdReader::State {
     return {path, group_path + "/" + field, index};
   }
 
+  // The dataset, or none when there is no such link; InputError when it is there but unreadable.
   Hid open_dataset(const std::string& name) const {
     if (!link_exists(file.get(), group_path + "/" + name)) return {};
-    return Hid(H5Dopen2(file.get(), (group_path + "/" + name).c_str(), H5P_DEFAULT));
+    Hid dataset(H5Dopen2(file.get(), (group_path + "/" + name).c_str(), H5P_DEFAULT));
+    if (!dataset.valid())
+      throw InputError(
+          at(name), "unreadable dataset (" + last_hdf5_message() + "; truncated or damaged file?)");
+    return dataset;
+  }
+
+  // A string attribute of a dataset or group, errors naming the file and the object.
+  std::vector<std::string> strings(hid_t object, const std::string& field,
+                                   const std::string& attribute) const {
+    try {
+      return read_string_attribute(object, attribute);
+    } catch (const InputError& e) {
+      throw InputError(at(field), e.what());
+    }
   }
 
   // The Angstrom factor of a length dataset's unit attribute (warning when absent).
   double length_unit(hid_t dataset, const std::string& field) {
-    const auto unit = read_string_attribute(dataset, "unit");
+    const auto unit = strings(dataset, field, "unit");
     if (unit.empty()) {
       warnings.push_back(path + ": " + group_path + "/" + field +
                          " has no unit attribute; assuming Angstrom");
@@ -99,19 +123,37 @@ struct H5mdReader::State {
                                            "; truncated or damaged?)");
   }
 
-  void choose_group(const std::string& requested) {
-    if (!link_exists(file.get(), "particles"))
-      throw InputError({path, "particles", -1}, "no 'particles' group: not an H5MD trajectory");
+  // The names under particles/, bounded by the count the group states and by a cap: a damaged
+  // group can state any count or fail any lookup.
+  std::vector<std::string> particle_groups() {
+    constexpr hsize_t most_groups = 10000;
     Hid particles(H5Gopen2(file.get(), "particles", H5P_DEFAULT));
-    H5G_info_t info;
-    H5Gget_info(particles.get(), &info);
+    H5G_info_t info{};
+    if (!particles.valid() || H5Gget_info(particles.get(), &info) < 0)
+      throw InputError({path, "particles", -1}, "unreadable group (" + last_hdf5_message() +
+                                                    "; truncated or damaged file?)");
+    if (info.nlinks > most_groups)
+      throw InputError({path, "particles", -1},
+                       "states " + std::to_string(info.nlinks) + " particle groups (at most " +
+                           std::to_string(most_groups) + " expected: a damaged file?)");
     std::vector<std::string> names;
     for (hsize_t i = 0; i < info.nlinks; ++i) {
       char name[256] = {};
-      H5Lget_name_by_idx(particles.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof(name),
-                         H5P_DEFAULT);
-      names.emplace_back(name);
+      const ssize_t length = H5Lget_name_by_idx(particles.get(), ".", H5_INDEX_NAME, H5_ITER_INC, i,
+                                                name, sizeof(name), H5P_DEFAULT);
+      if (length <= 0 || length >= ssize_t(sizeof(name)))
+        throw InputError({path, "particles", long(i)},
+                         "unreadable particle group name (" + last_hdf5_message() +
+                             "; names up to 255 characters expected)");
+      names.emplace_back(name, std::size_t(length));
     }
+    return names;
+  }
+
+  void choose_group(const std::string& requested) {
+    if (!link_exists(file.get(), "particles"))
+      throw InputError({path, "particles", -1}, "no 'particles' group: not an H5MD trajectory");
+    const std::vector<std::string> names = particle_groups();
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
     if (!requested.empty()) {
@@ -165,12 +207,17 @@ struct H5mdReader::State {
     if (!clock.dataset.valid()) return clock;
     const auto shape = dataset_shape(clock.dataset.get());
     if (shape.empty()) {
-      H5Dread(clock.dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-              &clock.interval);
+      if (H5Dread(clock.dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                  &clock.interval) < 0)
+        throw InputError(at(name), "cannot read (" + last_hdf5_message() + ")");
       if (attribute_exists(clock.dataset.get(), "offset")) {
         Hid offset(H5Aopen(clock.dataset.get(), "offset", H5P_DEFAULT));
-        H5Aread(offset.get(), H5T_NATIVE_DOUBLE, &clock.offset);
+        if (H5Aread(offset.get(), H5T_NATIVE_DOUBLE, &clock.offset) < 0)
+          throw InputError(at(name), "unreadable offset attribute (" + last_hdf5_message() + ")");
       }
+      if (!std::isfinite(clock.interval) || !std::isfinite(clock.offset))
+        throw InputError(at(name), "interval " + std::to_string(clock.interval) + " and offset " +
+                                       std::to_string(clock.offset) + ": expected finite numbers");
     } else if (shape.size() == 1) {
       clock.per_frame = true;
       clock.length = shape[0];
@@ -181,15 +228,49 @@ struct H5mdReader::State {
     return clock;
   }
 
-  double clock_value(const Clock& clock, const std::string& name, std::int64_t t) {
+  // Frame t's value, which must be finite: a NaN or infinite time or step is a damaged file.
+  double clock_value(Clock& clock, const std::string& name, std::int64_t t) {
     if (!clock.present()) return double(t);
-    if (!clock.per_frame) return clock.offset + clock.interval * double(t);
-    if (hsize_t(t) >= clock.length)
-      throw InputError(at(name, t), "has only " + std::to_string(clock.length) + " entries for " +
-                                        std::to_string(frames) + " frames (truncated file?)");
     double value = 0;
-    read_rows(clock.dataset.get(), t, 1, H5T_NATIVE_DOUBLE, &value, name);
+    if (!clock.per_frame) {
+      value = clock.offset + clock.interval * double(t);
+    } else {
+      if (hsize_t(t) >= clock.length)
+        throw InputError(at(name, t), "has only " + std::to_string(clock.length) + " entries for " +
+                                          std::to_string(frames) + " frames (truncated file?)");
+      if (!clock.holds(hsize_t(t))) read_block(clock, name, hsize_t(t));
+      value = clock.block[hsize_t(t) - clock.block_start];
+    }
+    if (!std::isfinite(value))
+      throw InputError(at(name, t), "is " + std::to_string(value) + ": expected a finite number");
     return value;
+  }
+
+  void read_block(Clock& clock, const std::string& name, hsize_t t) {
+    const hsize_t start = t - t % Clock::block_size;
+    const hsize_t count = std::min(Clock::block_size, clock.length - start);
+    clock.block.assign(count, 0.0);
+    clock.block_start = start;
+    Hid file_space(H5Dget_space(clock.dataset.get()));
+    Hid memory_space(H5Screate_simple(1, &count, nullptr));
+    if (H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr) <
+            0 ||
+        H5Dread(clock.dataset.get(), H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(),
+                H5P_DEFAULT, clock.block.data()) < 0) {
+      clock.block.clear();
+      throw InputError(at(name, long(t)),
+                       "cannot read (" + last_hdf5_message() + "; truncated or damaged file?)");
+    }
+  }
+
+  // The step of frame t: an integer within +-2^53, so that a run continued from it cannot
+  // overflow and a double holds it exactly.
+  std::int64_t step_of(std::int64_t t) {
+    const double value = clock_value(step, "position/step", t);
+    if (std::abs(value) > double(max_exact_step))
+      throw InputError(at("position/step", t),
+                       std::to_string(value) + " is beyond +-2^53 (a damaged step?)");
+    return std::int64_t(std::llround(value));
   }
 
   // Reads row t (row_size values) of a dataset whose first dimension counts frames. The memory
@@ -224,7 +305,10 @@ struct H5mdReader::State {
       return;
     }
     Hid box(H5Gopen2(file.get(), (group_path + "/box").c_str(), H5P_DEFAULT));
-    const auto boundary = read_string_attribute(box.get(), "boundary");
+    if (!box.valid())
+      throw InputError(
+          at("box"), "unreadable group (" + last_hdf5_message() + "; truncated or damaged file?)");
+    const auto boundary = strings(box.get(), "box", "boundary");
     int periodic = 0;
     for (const auto& b : boundary) periodic += b == "periodic";
     if (!boundary.empty() && periodic == 0) return;
@@ -233,8 +317,10 @@ struct H5mdReader::State {
     const std::string edges_path = group_path + "/box/edges";
     if (!link_exists(file.get(), edges_path))
       throw InputError(at("box/edges"), "missing for a periodic box");
-    H5O_info_t info;
-    H5Oget_info_by_name(file.get(), edges_path.c_str(), &info, H5P_DEFAULT);
+    H5O_info_t info{};
+    if (H5Oget_info_by_name(file.get(), edges_path.c_str(), &info, H5P_DEFAULT) < 0)
+      throw InputError(at("box/edges"),
+                       "unreadable (" + last_hdf5_message() + "; truncated or damaged file?)");
     std::vector<hsize_t> shape;
     if (info.type == H5O_TYPE_GROUP) {
       box_time_dependent = true;
@@ -260,7 +346,10 @@ struct H5mdReader::State {
     box_kind = shape.size() == 1 ? BoxKind::orthorhombic : BoxKind::triclinic;
     if (!box_time_dependent) {
       buffer.assign(9, 0.0);
-      H5Dread(box_edges.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data());
+      if (H5Dread(box_edges.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                  buffer.data()) < 0)
+        throw InputError(at("box/edges"),
+                         "cannot read (" + last_hdf5_message() + "; truncated or damaged file?)");
       fixed_box = box_from(buffer.data(), -1);
     }
   }
@@ -320,7 +409,7 @@ struct H5mdReader::State {
     } else {
       read_rows(dataset.get(), 0, hsize_t(atoms), memory_type, values.data(), dataset_name);
     }
-    if (name == "species") species_names = read_string_attribute(dataset.get(), "names");
+    if (name == "species") species_names = strings(dataset.get(), dataset_name, "names");
     return values;
   }
 
@@ -335,9 +424,91 @@ struct H5mdReader::State {
 
 H5mdReader::H5mdReader(const std::string& path, const std::string& particle_group)
     : state_(std::make_unique<State>()) {
+  check_structure(path, particle_group);
   state_->path = path;
   state_->open_file();
   open(particle_group);
+}
+
+H5mdReader::H5mdReader(Unprobed, const std::string& path, const std::string& particle_group)
+    : state_(std::make_unique<State>()) {
+  state_->path = path;
+  state_->open_file();
+  open(particle_group);
+}
+
+namespace {
+
+// A file as it is now: a changed file is walked again.
+struct FileIdentity {
+  dev_t device = 0;
+  ino_t inode = 0;
+  off_t size = 0;
+  std::int64_t modified_ns = 0;
+  bool operator==(const FileIdentity& o) const {
+    return device == o.device && inode == o.inode && size == o.size && modified_ns == o.modified_ns;
+  }
+};
+
+std::mutex probed_mutex;
+std::vector<FileIdentity> probed_files;
+
+}  // namespace
+
+void H5mdReader::check_structure(const std::string& path, const std::string& particle_group) {
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0) return;  // open_file() names the error
+  const FileIdentity file{info.st_dev, info.st_ino, info.st_size,
+                          std::int64_t(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec};
+  std::lock_guard<std::mutex> lock(probed_mutex);
+  if (std::find(probed_files.begin(), probed_files.end(), file) != probed_files.end()) return;
+  // The walk reads metadata, per-atom data and two frames: 10 s and 1 GiB, plus reading and
+  // holding the whole file once over.
+  const double size = double(info.st_size);
+  ChildLimits limits;
+  limits.seconds = 10 + size / 100e6;
+  limits.extra_bytes = (std::size_t(1) << 30) + std::size_t(size);
+  const ChildOutcome outcome = run_in_child([&] { walk(path, particle_group); }, limits);
+  if (outcome.kind == ChildOutcome::could_not_start)
+    throw RunFailure(path + ": cannot check the HDF5 file in a separate process: the process " +
+                     outcome.description());
+  if (outcome.kind != ChildOutcome::finished)
+    throw InputError({path, "", -1}, "reading its HDF5 structure in a separate process " +
+                                         outcome.description() +
+                                         ": the file is damaged (refused, not read)");
+  // A few recent files suffice: a run reopens the same ones.
+  constexpr std::size_t remembered = 64;
+  if (probed_files.size() == remembered) probed_files.erase(probed_files.begin());
+  probed_files.push_back(file);
+}
+
+// What a run reads, each part on its own: an InputError ends only its part, since the parent
+// meets it again and reports it, and may never read that part (frames outside --frames).
+void H5mdReader::walk(const std::string& path, const std::string& particle_group) {
+  std::unique_ptr<H5mdReader> reader;
+  try {
+    reader.reset(new H5mdReader(Unprobed{}, path, particle_group));
+  } catch (const InputError&) {
+    return;
+  }
+  State& s = *reader->state_;
+  auto part = [](auto&& read) {
+    try {
+      read();
+    } catch (const InputError&) {
+    }
+  };
+  part([&] {
+    for (std::int64_t t = 0; t < s.frames; ++t) s.step_of(t);
+  });
+  part([&] {
+    for (std::int64_t t = 0; t < s.frames; ++t) s.clock_value(s.time, "position/time", t);
+  });
+  std::vector<Vec3<float>> positions(std::size_t(s.atoms)), velocities(std::size_t(s.atoms));
+  for (const std::int64_t t : {std::int64_t(0), s.frames - 1})
+    part([&] {
+      reader->read_frame(t, positions.data(), s.velocity.valid() ? velocities.data() : nullptr);
+    });
 }
 
 H5mdReader::H5mdReader(const void* image, std::size_t size, const std::string& name,
@@ -379,12 +550,13 @@ const std::vector<std::string>& H5mdReader::warnings() const { return state_->wa
 
 H5mdFrameInfo H5mdReader::frame_info(std::int64_t t) {
   State& s = *state_;
+  QuietHdf5 quiet;  // HDF5's error printing is per thread: this may be another one
   if (t < 0 || t >= s.frames)
     throw InputError(s.at("position/value", t),
                      "no such frame (the file has " + std::to_string(s.frames) + ")");
   H5mdFrameInfo info;
   info.index = t;
-  info.step = std::int64_t(std::llround(s.clock_value(s.step, "position/step", t)));
+  info.step = s.step_of(t);
   info.time = s.time.present() ? s.clock_value(s.time, "position/time", t) : double(info.step);
   info.box = s.box_at(t);
   return info;
@@ -393,6 +565,7 @@ H5mdFrameInfo H5mdReader::frame_info(std::int64_t t) {
 template <class T>
 H5mdFrameInfo H5mdReader::read_frame(std::int64_t t, Vec3<T>* positions, Vec3<T>* velocities) {
   State& s = *state_;
+  QuietHdf5 quiet;
   const H5mdFrameInfo info = frame_info(t);
   const hid_t memory = std::is_same_v<T, double> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
   const hsize_t values = hsize_t(s.atoms) * 3;

@@ -131,8 +131,11 @@ struct H5mdWriter::State {
   template <class T>
   void append(const H5mdFrameView<T>& frame, const std::vector<double>& values) {
     if (closed) throw std::logic_error("H5MD writer: append after close");
+    QuietHdf5 quiet;
     const ErrorContext where{path, "particles/" + options.particle_group + "/position",
                              long(frames)};
+    if (!std::isfinite(frame.time))
+      throw InputError(where, "time " + std::to_string(frame.time) + " is not a finite number");
     if (frame.positions == nullptr && n_atoms > 0) throw InputError(where, "no positions given");
     for (std::int64_t i = 0; i < n_atoms; ++i) {
       const auto& p = frame.positions[i];
@@ -243,6 +246,7 @@ std::int64_t H5mdWriter::frames_written() const { return std::int64_t(state_->fr
 void H5mdWriter::close() {
   State& s = *state_;
   if (s.closed) return;
+  QuietHdf5 quiet;
   // A file with no frames still needs its box group for readers.
   if (!s.box_known) s.create_box(BoxKind::none);
   s.position = {};

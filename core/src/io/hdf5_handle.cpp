@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "kmol/core/errors.hpp"
+
 namespace kmol::io {
 
 void Hid::reset() {
@@ -84,27 +86,48 @@ std::vector<hsize_t> dataset_shape(hid_t dataset) {
   return dims;
 }
 
+namespace {
+
+// Bounds on what kmol's string attributes hold (units, boundaries, species names): a damaged
+// dataspace or type can claim any count or size.
+constexpr hssize_t most_strings = 4096;
+constexpr std::size_t longest_string = 1 << 16;
+
+[[noreturn]] void unreadable(const std::string& name, const std::string& why) {
+  throw InputError({"", name, -1}, "unreadable string attribute (" + why + ")");
+}
+
+}  // namespace
+
 std::vector<std::string> read_string_attribute(hid_t object, const std::string& name) {
+  QuietHdf5 quiet;
+  if (H5Aexists(object, name.c_str()) <= 0) return {};
   Hid attribute(H5Aopen(object, name.c_str(), H5P_DEFAULT));
-  if (!attribute.valid()) return {};
+  if (!attribute.valid()) unreadable(name, last_hdf5_message());
   Hid type(H5Aget_type(attribute.get()));
+  if (!type.valid()) unreadable(name, last_hdf5_message());
   if (H5Tget_class(type.get()) != H5T_STRING) return {};
   Hid space(H5Aget_space(attribute.get()));
   const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  if (n < 0 || n > most_strings)
+    unreadable(name, std::to_string(n) + " strings; at most " + std::to_string(most_strings));
   std::vector<std::string> values;
-  if (n <= 0) return values;
+  if (n == 0) return values;
   if (H5Tis_variable_str(type.get()) > 0) {
-    std::vector<char*> raw(n, nullptr);
+    std::vector<char*> raw(std::size_t(n), nullptr);
     Hid memtype(H5Tcopy(H5T_C_S1));
     H5Tset_size(memtype.get(), H5T_VARIABLE);
     H5Tset_cset(memtype.get(), H5Tget_cset(type.get()));
-    if (H5Aread(attribute.get(), memtype.get(), raw.data()) < 0) return {};
-    for (char* s : raw) values.emplace_back(s ? s : "");
+    if (H5Aread(attribute.get(), memtype.get(), raw.data()) < 0)
+      unreadable(name, last_hdf5_message());
+    for (char* s : raw) values.emplace_back(s ? s : "", s ? strnlen(s, longest_string) : 0);
     H5Dvlen_reclaim(memtype.get(), space.get(), H5P_DEFAULT, raw.data());
   } else {
     const std::size_t size = H5Tget_size(type.get());
+    if (size == 0 || size > longest_string)
+      unreadable(name, "strings of " + std::to_string(size) + " bytes");
     std::vector<char> raw(size * std::size_t(n) + 1, '\0');
-    if (H5Aread(attribute.get(), type.get(), raw.data()) < 0) return {};
+    if (H5Aread(attribute.get(), type.get(), raw.data()) < 0) unreadable(name, last_hdf5_message());
     for (hssize_t i = 0; i < n; ++i) {
       const char* s = raw.data() + std::size_t(i) * size;
       values.emplace_back(s, strnlen(s, size));

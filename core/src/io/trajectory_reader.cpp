@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -82,6 +83,60 @@ bool is_netcdf4_amber(const std::string& path) {
          H5Lexists(file.get(), "particles", H5P_DEFAULT) <= 0;
 }
 
+// Every reader's frames pass the same checks, whatever the format: a finite time, a step a
+// double holds exactly (a continued run counts on from it), and a box validated() accepts, each
+// refusal naming the file and the frame.
+class CheckedFrames final : public TrajectoryReader {
+ public:
+  explicit CheckedFrames(std::unique_ptr<TrajectoryReader> reader) : reader_(std::move(reader)) {}
+
+  const std::string& path() const override { return reader_->path(); }
+  std::string description() const override { return reader_->description(); }
+  std::int64_t n_frames() const override { return reader_->n_frames(); }
+  std::int64_t n_atoms() const override { return reader_->n_atoms(); }
+  BoxKind box_kind() const override { return reader_->box_kind(); }
+  const std::vector<std::int32_t>& species() const override { return reader_->species(); }
+  const std::vector<std::string>& species_names() const override {
+    return reader_->species_names();
+  }
+  const std::vector<double>& masses() const override { return reader_->masses(); }
+  const std::vector<std::string>& warnings() const override { return reader_->warnings(); }
+  FrameInfo read_frame(std::int64_t t, Vec3<float>* p) override {
+    return checked(reader_->read_frame(t, p));
+  }
+  FrameInfo read_frame(std::int64_t t, Vec3<double>* p) override {
+    return checked(reader_->read_frame(t, p));
+  }
+  FrameInfo frame_info(std::int64_t t) override { return checked(reader_->frame_info(t)); }
+  std::unique_ptr<TrajectoryReader> another_reader() const override {
+    auto another = reader_->another_reader();
+    return another ? std::make_unique<CheckedFrames>(std::move(another)) : nullptr;
+  }
+  bool has_velocities(std::int64_t t) override { return reader_->has_velocities(t); }
+  FrameInfo read_frame_with_velocities(std::int64_t t, Vec3<double>* p, Vec3<double>* v) override {
+    return checked(reader_->read_frame_with_velocities(t, p, v));
+  }
+
+ private:
+  FrameInfo checked(const FrameInfo& info) const {
+    const std::string& file = reader_->path();
+    if (!std::isfinite(info.time))
+      throw InputError({file, "time", long(info.index)},
+                       "is " + std::to_string(info.time) + ": expected a finite number");
+    if (info.step > max_exact_step || info.step < -max_exact_step)
+      throw InputError({file, "step", long(info.index)},
+                       std::to_string(info.step) + " is beyond +-2^53 (a damaged step?)");
+    try {
+      validated(info.box);
+    } catch (const InputError& e) {
+      throw InputError({file, "", long(info.index)}, e.what());
+    }
+    return info;
+  }
+
+  std::unique_ptr<TrajectoryReader> reader_;
+};
+
 std::unique_ptr<TrajectoryReader> open_netcdf(const std::string& path) {
 #ifdef KMOL_HAVE_NETCDF
   return netcdf::open_amber(path);
@@ -139,9 +194,12 @@ std::string describe_file(const std::string& path) {
   return "binary data of no format kmol knows";
 }
 
-std::unique_ptr<TrajectoryReader> open_trajectory_file(const std::string& path,
-                                                       const std::string& particle_group) {
+namespace {
+
+std::unique_ptr<TrajectoryReader> open_unchecked(const std::string& path,
+                                                 const std::string& particle_group) {
   const FileKind kind = sniff_file(path);
+  if (kind == FileKind::h5md_or_hdf5) H5mdReader::check_structure(path, particle_group);
   if (kind == FileKind::netcdf || (kind == FileKind::h5md_or_hdf5 && is_netcdf4_amber(path)))
     return open_netcdf(path);
   if (kind == FileKind::h5md_or_hdf5) return std::make_unique<H5mdTrajectory>(path, particle_group);
@@ -161,6 +219,13 @@ std::unique_ptr<TrajectoryReader> open_trajectory_file(const std::string& path,
                    "not a trajectory kmol reads (H5MD, GROMACS XTC, TRR or TNG, AMBER NetCDF): "
                    "it is " +
                        describe_file(path) + " (tools/convert-to-h5md converts other formats)");
+}
+
+}  // namespace
+
+std::unique_ptr<TrajectoryReader> open_trajectory_file(const std::string& path,
+                                                       const std::string& particle_group) {
+  return std::make_unique<CheckedFrames>(open_unchecked(path, particle_group));
 }
 
 std::vector<std::string> trajectory_formats() {

@@ -3,8 +3,8 @@
 // going and has an extension its option knows, no output overwrites an input, and the outputs'
 // size and the run's peak memory fit in the free disk and memory. Above those it refuses, above
 // a share of them it warns, each time with the estimate and the option that changes it;
-// `force` proceeds anyway. An existing file at a default output name (one the user did not
-// type) is kept under a backup name, as GROMACS does, rather than overwritten.
+// `force` proceeds anyway. An existing file at an output's name, typed or default, is kept
+// under a backup name, as GROMACS does, rather than overwritten.
 #include <string>
 #include <vector>
 
@@ -15,7 +15,7 @@ struct PlannedOutput {
   std::string option;                   // the option that names it ("--out")
   std::vector<std::string> extensions;  // accepted endings with the dot; empty: any
   double bytes = 0;                     // estimated size
-  bool defaulted = false;               // a default name: an existing file is backed up
+  bool defaulted = false;               // a default name (said so when it is backed up)
 };
 
 struct RunPlan {

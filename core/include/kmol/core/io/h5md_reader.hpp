@@ -8,6 +8,12 @@
 //   the "unit" attribute of lengths: Angstrom, Ang, A, nm, pm (converted to Angstrom; absent:
 //   Angstrom, with a warning).
 // Errors are InputError naming the file, the dataset and the frame or atom.
+//
+// libhdf5 can crash or loop on a damaged file's internals (its global heap, a group's symbol
+// table), so a file opened by path is first walked in a child process (child_probe.hpp): its
+// groups, attributes, per-atom data, step and time of every frame, and the first and last
+// frames. A file whose walk dies or runs past its limits is refused; one that passes is not
+// walked again by this process while it is unchanged.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -61,7 +67,15 @@ class H5mdReader {
   // Only the metadata and box of frame t.
   H5mdFrameInfo frame_info(std::int64_t t);
 
+  // The child-process walk the path constructor makes first (once per unchanged file): returns
+  // when it passed or met only InputErrors (the reader meets and reports them again); throws
+  // InputError naming the file when the walk died or ran past its limits.
+  static void check_structure(const std::string& path, const std::string& particle_group = "");
+
  private:
+  struct Unprobed {};
+  H5mdReader(Unprobed, const std::string& path, const std::string& particle_group);
+  static void walk(const std::string& path, const std::string& particle_group);
   void open(const std::string& particle_group);  // after the file is open
   struct State;
   std::unique_ptr<State> state_;

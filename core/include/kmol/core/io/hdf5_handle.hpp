@@ -52,7 +52,9 @@ std::string last_hdf5_message();
 // Dimensions of a dataset's dataspace (empty for a scalar).
 std::vector<hsize_t> dataset_shape(hid_t dataset);
 
-// String attributes, fixed-length or variable-length, one string or an array of them.
+// String attributes, fixed-length or variable-length, one string or an array of them: empty
+// when absent or not strings; InputError (field: the attribute) when present but unreadable or
+// beyond 4096 strings of 64 KiB.
 std::vector<std::string> read_string_attribute(hid_t object, const std::string& name);
 void write_string_attribute(hid_t object, const std::string& name, const std::string& value);
 void write_string_array_attribute(hid_t object, const std::string& name,

@@ -16,6 +16,10 @@
 
 namespace kmol::io {
 
+// Steps beyond this are refused as damaged: a double (a time, an H5MD step dataset) holds every
+// step up to it exactly, and a run continued from one cannot overflow.
+inline constexpr std::int64_t max_exact_step = std::int64_t(1) << 53;
+
 struct FrameInfo {
   std::int64_t index = 0;  // position in the file, 0-based
   std::int64_t step = 0;
