@@ -4,6 +4,7 @@
 #include "kernels/md/validation.hpp"
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/preflight.hpp"
 
 namespace kmol::md {
 namespace {
@@ -37,6 +38,16 @@ void validate(const MdState& start, const MdSettings& s) {
                                             std::to_string(2 * s.cutoff) +
                                             ") for the minimum image");
   }
+  // Cells of the cutoff plus skin tile the box (at least 8 bytes each): a cutoff tiny against
+  // the box would ask for more of them than memory holds.
+  const double reach = s.cutoff + s.skin;
+  const double cells =
+      std::floor(l[0] / reach) * std::floor(l[1] / reach) * std::floor(l[2] / reach);
+  const double available = available_memory_bytes();
+  if (!(cells * 8 <= (available > 0 ? available : 1e18)))
+    throw ResourceError({"", "cutoff", -1}, "cutoff + skin " + std::to_string(reach) +
+                                                " divides the box into " + std::to_string(cells) +
+                                                " cells, more than memory holds");
   for (std::size_t i = 0; i < n; ++i) {
     const auto& p = start.positions[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
