@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,16 @@
 #include "kmol/core/preflight.hpp"
 
 namespace kmol {
+namespace {
+
+// "9.1e+26": a count or length in a message.
+std::string short_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
+
+}  // namespace
 
 double density_cut_radius(double sigma, double threshold) {
   return sigma * std::sqrt(2.0 * std::log(1.0 / threshold));
@@ -124,8 +135,8 @@ void finish_density_job(DensityJob& job, const DensitySettings& s, double widest
   const double available = available_memory_bytes();
   if (!(cells * 8 <= (available > 0 ? available : 1e18)))
     throw ResourceError({"", "--spacing", -1},
-                        "the lattice spans " + std::to_string(cells) +
-                            " cells of the Gaussians' cut radius (" + std::to_string(job.cut) +
+                        "the lattice spans " + short_number(cells) +
+                            " cells of the Gaussians' cut radius (" + short_number(job.cut) +
                             " Angstrom), more than memory holds: use a finer spacing or fewer "
                             "points");
   narrow_to_slab(job, 0, job.counts[2]);

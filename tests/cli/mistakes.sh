@@ -166,4 +166,10 @@ none_left 35 twice.h5 twice.csv
 "$kmol" example-trajectory --example gas --atoms 100 --length 12 --frames 2 --out gas.h5 > /dev/null || fail "setup: gas.h5"
 row 36 2 "gas.h5: --weight: mass needs masses: this input has none (give --top topol.tpr" -- cc gas.h5 --weight mass --ref pot.dx --resolution 4
 row 37 2 "\-\-top: applies only with --weight mass" -- cc gas.h5 --top two.pqr --ref pot.dx --resolution 4
+
+# cell grids bounded by memory
+row 38 2 "\-\-spacing: the lattice spans .* cells of the Gaussians' cut radius" -- surf wide.pdb --spacing 1e9 --out huge.dx
+none_left 38 huge.dx
+row 39 2 "cutoff: cutoff + skin 1e-300 divides the box into" -- md --cells 3 3 3 --cutoff 1e-300 --skin 0 --steps 1 --out tiny.h5 --log tiny.csv --quiet
+none_left 39 tiny.h5 tiny.csv
 echo "every mistake in docs/errors.md: ok"
