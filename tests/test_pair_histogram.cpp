@@ -9,6 +9,7 @@
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kernels/pair_histogram/selection.hpp"
 #include "kernels/pair_histogram/views.hpp"
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
@@ -446,5 +447,30 @@ KMOL_BACKEND_TEST(PairHistogram, NonFiniteCoordinatesInAViewAreRefused) {
     FAIL() << "a NaN coordinate was accepted";
   } catch (const kmol::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("atom 37"), std::string::npos) << e.what();
+  }
+}
+
+// A cancel (the Python module's Ctrl-C) makes the host and cells implementations skip their
+// remaining work and throw Interrupted; once cleared, the same call counts again.
+TEST(PairHistogramCancel, HostAndCellsStopAndThrowInterrupted) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(0, 30);
+  std::vector<Vec3<double>> xyz(3000);
+  for (auto& p : xyz) p = {u(rng), u(rng), u(rng)};
+  const PairHistogramInput<double> in{xyz.data(), std::int64_t(xyz.size())};
+  PairHistogramSettings s;
+  s.r_max = 9;
+  s.n_bins = 9;
+  s.box = BoxSpec::orthorhombic(30, 30, 30);
+  for (const PairHistogramImpl impl : {PairHistogramImpl::host, PairHistogramImpl::cells}) {
+    s.impl = impl;
+    kmol::request_cancel(2);
+    EXPECT_THROW(kmol::pair_histogram(Kokkos::DefaultHostExecutionSpace(), in, s),
+                 kmol::Interrupted);
+    kmol::clear_cancel();
+    const auto counts = kmol::pair_histogram(Kokkos::DefaultHostExecutionSpace(), in, s).counts;
+    std::uint64_t total = 0;
+    for (const auto c : counts) total += c;
+    EXPECT_GT(total, 0u) << kmol::to_string(impl);
   }
 }

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/errors.hpp"
 
 namespace kmol {
@@ -24,6 +25,8 @@ std::array<std::atomic<int>, slot_count> slot_state{};
 char slot_path[slot_count][path_capacity];
 
 std::atomic<int> requested_signal{0};
+std::atomic<int> cancelling_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "set from a signal handler");
 std::atomic<int> open_stop_points{0};
 std::vector<std::string> typed_words;
 
@@ -99,6 +102,17 @@ std::string command_line_with(const std::vector<std::string>& drop,
 }
 
 int stop_signal() noexcept { return requested_signal.load(); }
+
+void request_cancel(int signal) noexcept { cancelling_signal.store(signal); }
+void clear_cancel() noexcept { cancelling_signal.store(0); }
+int cancel_signal() noexcept { return cancelling_signal.load(std::memory_order_relaxed); }
+
+void throw_if_cancelled(const std::string& what) {
+  const int signal = cancel_signal();
+  if (signal != 0)
+    throw Interrupted(signal,
+                      std::string("cancelled by ") + signal_name(signal) + " during " + what);
+}
 
 StopPoint::StopPoint() { ++open_stop_points; }
 StopPoint::~StopPoint() { --open_stop_points; }

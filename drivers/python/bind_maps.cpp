@@ -2,6 +2,7 @@
 // cross-correlation of two maps. Every map comes back as a kmol.Map with its grid.
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <optional>
 
 #include "drivers/python/common.hpp"
@@ -21,8 +22,13 @@ namespace {
 py::array_t<float, py::array::f_style | py::array::forcecast> map_values(const py::handle& values,
                                                                          const Grid& grid,
                                                                          const std::string& name) {
+  require_real(values, name);
   auto a = py::array_t<float, py::array::f_style | py::array::forcecast>::ensure(values);
   if (!a || a.ndim() != 3) bad_input(name, "an (nx, ny, nz) array of map values");
+  // After the conversion, so values beyond float32 are caught as the infinities they became.
+  for (py::ssize_t i = 0; i < a.size(); ++i)
+    if (!std::isfinite(a.data()[i]))
+      bad_input(name, "finite map values (as float32), not " + std::to_string(a.data()[i]));
   for (int d = 0; d < 3; ++d)
     if (a.shape(d) != grid.counts[d])
       bad_input(name, "values of shape (" + std::to_string(grid.counts[0]) + ", " +
@@ -165,6 +171,7 @@ struct MeshOut {
 
 MeshOut isosurface(py::object map, double iso, py::object origin, py::object spacing,
                    const std::string& device, bool allow_empty) {
+  if (!std::isfinite(iso)) bad_input("iso", "a finite iso value");
   const MapIn in = map_in(map, origin, spacing, "map");
   SurfaceMesh mesh = without_gil([&] {
     return on_device(device, [&](const auto& space) {
@@ -201,12 +208,18 @@ CorrelationOut correlate(py::object simulated, py::object reference, py::object 
     if (a.grid.counts[d] != b.grid.counts[d] || a.grid.spacing[d] != b.grid.spacing[d])
       bad_input("reference", "a map on the lattice of the simulated map");
   CorrelationSettings s;
-  if (!threshold.is_none()) s.threshold = threshold.cast<double>();
+  if (!threshold.is_none()) {
+    const double value = py::float_(threshold);  // TypeError for what is not a number
+    if (!std::isfinite(value)) bad_input("threshold", "a finite threshold, or None");
+    s.threshold = value;
+  }
   Correlation c = without_gil([&] {
     return on_device(device, [&](const auto& space) {
       return cross_correlation(space, a.grid, a.values.data(), b.values.data(), s);
     });
   });
+  if (c.voxels == 0)
+    bad_input("threshold", "a threshold below some reference values (no voxel is counted)");
   CorrelationOut out;
   out.global = c.global;
   out.voxels = c.voxels;
@@ -215,7 +228,7 @@ CorrelationOut correlate(py::object simulated, py::object reference, py::object 
 }
 
 py::dict read_pqr(const std::string& path) {
-  io::PqrAtoms atoms = io::read_pqr(path);
+  io::PqrAtoms atoms = io::read_pqr(path_arg(path, "path"));
   const auto n = py::ssize_t(atoms.size());
   py::dict d;
   d["positions"] = adopt<double>(std::move(atoms.positions), {n, 3});
@@ -229,11 +242,13 @@ py::dict read_pqr(const std::string& path) {
 
 MapOut read_map(const std::string& path) {
   const bool dx = path.size() > 3 && path.compare(path.size() - 3, 3, ".dx") == 0;
-  io::ScalarMap map = dx ? io::read_opendx(path) : io::read_mrc(path);
+  io::ScalarMap map =
+      dx ? io::read_opendx(path_arg(path, "path")) : io::read_mrc(path_arg(path, "path"));
   return map_of(adopt_map(std::move(map.values), map.grid.counts), map.grid, "", "", "");
 }
 
 void write_dx(const MapOut& map, const std::string& path, const std::string& title) {
+  path_arg(path, "path");
   if (py::array_t<double>::check_(map.values)) {
     auto v = py::array_t<double, py::array::f_style | py::array::forcecast>::ensure(map.values);
     io::write_opendx(path, map.grid, v.data(), title);

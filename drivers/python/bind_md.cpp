@@ -3,6 +3,7 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <memory>
 #include <set>
 
@@ -46,6 +47,24 @@ py::array vectors(std::vector<Vec3<double>> v) {
   return adopt<double>(std::move(v), {n, 3});
 }
 
+// As the engine's own limit (kernels/md/validation.cpp), checked before the lattice is built.
+constexpr double most_atoms = double(std::int64_t(1) << 30);
+
+// FCC cells per axis: three integers of at least 1, at most 2^30 atoms in all.
+std::array<int, 3> cells_from(const py::handle& object) {
+  const py::array raw = py::array::ensure(object);
+  if (!raw || (raw.dtype().kind() != 'i' && raw.dtype().kind() != 'u'))
+    bad_input("cells", "three integer cell counts (nx, ny, nz)");
+  const auto n = values<std::int64_t>(raw, "cells", 3);
+  double atoms = 4;
+  for (int d = 0; d < 3; ++d) {
+    if (n.at(d) < 1) bad_input("cells", "at least one cell along each axis");
+    atoms *= double(n.at(d));
+  }
+  if (atoms > most_atoms) bad_input("cells", "at most 2^30 atoms (4 per cell)");
+  return {int(n.at(0)), int(n.at(1)), int(n.at(2))};
+}
+
 class Md;
 // Every simulation alive, so that their device memory is released before Kokkos stops at exit
 // (objects the interpreter still holds then are destroyed only after it).
@@ -75,10 +94,11 @@ class Md {
       std::array<int, 3> n{};
       if (cells.is_none()) {
         if (atoms < 4) bad_input("atoms", "at least 4 atoms (one FCC cell)");
+        if (double(atoms) > most_atoms) bad_input("atoms", "at most 2^30 atoms");
         const int k = fcc_cells_per_side(atoms);
         n = {k, k, k};
       } else {
-        n = cells.cast<std::array<int, 3>>();
+        n = cells_from(cells);
       }
       start = fcc_lattice(n, density);
       maxwell_boltzmann(start, temperature, seed);
@@ -103,6 +123,11 @@ class Md {
       if (precision == "double") return std::make_unique<EngineOn<Space, double>>(space, start, s);
       return std::make_unique<EngineOn<Space, float>>(space, start, s);
     });
+    // Overlapping atoms have infinite forces: every later step would be NaN.
+    const MdThermo t = engine_->thermo();
+    if (!std::isfinite(t.potential) || !std::isfinite(t.pressure))
+      bad_input("positions",
+                "atoms apart (the starting forces are not finite; overlapping atoms?)");
     live().insert(this);
   }
   ~Md() { live().erase(this); }

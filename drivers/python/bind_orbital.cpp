@@ -44,9 +44,12 @@ MapOut orbital(const std::string& path, py::object mo, const std::string& spin, 
                double padding, py::object origin, py::object counts, const std::string& impl,
                const std::string& device, const std::string& precision,
                const std::string& cartesian_norm) {
-  const MoldenData molden = load_molden(path, cartesian_norm);
-  const std::string which =
-      py::isinstance<py::int_>(mo) ? std::to_string(mo.cast<int>()) : mo.cast<std::string>();
+  const MoldenData molden = load_molden(path_arg(path, "molden"), cartesian_norm);
+  if (py::isinstance<py::bool_>(mo) ||
+      !(py::isinstance<py::int_>(mo) || py::isinstance<py::str>(mo)))
+    throw py::type_error("mo: expected 'homo', 'lumo' or the orbital's number (from 1), not " +
+                         std::string(py::str(py::type::of(mo).attr("__name__"))));
+  const std::string which = std::string(py::str(mo));
   const MolecularOrbital& chosen =
       molden.orbitals[std::size_t(select_orbital(molden, which, spin))];
   OrbitalSettings s;
@@ -69,7 +72,7 @@ MapOut orbital(const std::string& path, py::object mo, const std::string& spin, 
 }
 
 py::list orbitals_of(const std::string& path) {
-  const MoldenData molden = read_molden(path);
+  const MoldenData molden = read_molden(path_arg(path, "molden"));
   py::list out;
   for (const auto& mo : molden.orbitals) {
     py::dict d;
@@ -91,7 +94,7 @@ void write_example(const std::string& path, const std::string& molecule) {
   options.occupied = options.valence ? 180 : 5;
   const MoldenData molden = example_molecule(
       molecule == "water" ? ExampleMolecule::water_sto3g : ExampleMolecule::c60_631gs, options);
-  std::ofstream out(path);
+  std::ofstream out(path_arg(path, "path"));
   write_molden(out, molden);
   if (!out) throw InputError({path, "", -1}, "cannot write the Molden file");
 }

@@ -37,16 +37,16 @@ PairHistogramResult count_frame(const Frame& f, PairHistogramSettings s,
   }
   Labels species, molecules, molecules_b;
   if (!f.species.is_none()) {
-    species = values<std::int32_t>(f.species, "species", a.size());
+    species = labels(f.species, "species", a.size());
     in.species = species.data();
   }
   if (!f.molecules.is_none()) {
-    molecules = values<std::int32_t>(f.molecules, "molecules", a.size());
+    molecules = labels(f.molecules, "molecules", a.size());
     in.molecule_a = molecules.data();
   }
   if (!f.molecules_b.is_none()) {
     if (!b) bad_input("molecules_b", "None for one set (give molecules)");
-    molecules_b = values<std::int32_t>(f.molecules_b, "molecules_b", b->size());
+    molecules_b = labels(f.molecules_b, "molecules_b", b->size());
     in.molecule_b = molecules_b.data();
   }
   if (b && (in.molecule_a == nullptr) != (in.molecule_b == nullptr))
@@ -65,6 +65,12 @@ PairHistogramResult count_frame(const Frame& f, const PairHistogramSettings& s,
 
 PairHistogramSettings settings_of(double r_min, double r_max, std::int32_t bins,
                                   const std::string& impl) {
+  // Checked here as well as by the kernel, since the bins are allocated before any frame.
+  if (bins < 1 || bins > HistogramRange<double>::max_bins)
+    bad_input("bins", "between 1 and " + std::to_string(HistogramRange<double>::max_bins) +
+                          " bins, not " + std::to_string(bins));
+  if (!(std::isfinite(r_min) && r_min >= 0)) bad_input("r_min", "a finite r_min >= 0");
+  if (!(std::isfinite(r_max) && r_max > r_min)) bad_input("r_max", "a finite r_max above r_min");
   PairHistogramSettings s;
   s.r_min = r_min;
   s.r_max = r_max;
@@ -105,6 +111,22 @@ py::array edges_of(double r_min, double r_max, std::int32_t bins) {
   return adopt(std::move(edges), {bins + 1});
 }
 
+// The species_pairs mask: bools or integers 0 and 1 (a cast would read 0.5 as off, 2 as on).
+std::vector<std::uint8_t> switches(const py::handle& object) {
+  const py::array raw = py::array::ensure(object);
+  const char kind = raw ? raw.dtype().kind() : 'O';
+  if (kind != 'b' && kind != 'i' && kind != 'u')
+    bad_input("species_pairs", "a mask of 0/1 or bools, one per species pair");
+  const auto v = values<std::int64_t>(raw, "species_pairs", -1);
+  std::vector<std::uint8_t> on(std::size_t(v.shape(0)));
+  for (std::size_t i = 0; i < on.size(); ++i) {
+    if (v.data()[i] != 0 && v.data()[i] != 1)
+      bad_input("species_pairs", "0 or 1 per species pair, not " + std::to_string(v.data()[i]));
+    on[i] = std::uint8_t(v.data()[i]);
+  }
+  return on;
+}
+
 struct HistogramOut {
   py::array counts, edges;
   py::list species_pairs;
@@ -119,13 +141,12 @@ HistogramOut histogram(py::object a, py::object b, double r_max, std::int32_t bi
   PairHistogramSettings s = settings_of(r_min, r_max, bins, impl);
   if (!species.is_none()) {
     if (!b.is_none()) bad_input("species", "None with two sets (partials are for one set)");
-    const auto labels = values<std::int32_t>(species, "species", -1);
+    const auto ids = labels(species, "species", -1);
     std::int32_t most = -1;
-    for (py::ssize_t i = 0; i < labels.shape(0); ++i) most = std::max(most, labels.data()[i]);
+    for (py::ssize_t i = 0; i < ids.shape(0); ++i) most = std::max(most, ids.data()[i]);
+    if (n_species < 0) bad_input("n_species", "a positive number of species, or 0 to count them");
     s.n_species = n_species > 0 ? n_species : most + 1;
-    if (!species_pairs.is_none())
-      for (auto on : values<std::uint8_t>(species_pairs, "species_pairs", -1))
-        s.species_pairs_enabled.push_back(on.cast<std::uint8_t>());
+    if (!species_pairs.is_none()) s.species_pairs_enabled = switches(species_pairs);
   } else if (!species_pairs.is_none()) {
     bad_input("species_pairs", "None without species");
   }

@@ -14,8 +14,10 @@ class Stream {
   }
 
   py::array next(const std::string& kind_name, std::int64_t count) {
-    if (count < 0) bad_input("count", "a non-negative count");
+    if (count < 0) bad_input("n", "a non-negative count");
     const Rand48Kind kind = rand48_kind_from_string(kind_name);
+    // Twice: the device's values and their host copy.
+    require_memory(double(count), 2.0 * (kind == Rand48Kind::drand48 ? 8 : 4), "n");
     return kind == Rand48Kind::drand48 ? generate<double>(kind, count)
                                        : generate<std::int32_t>(kind, count);
   }

@@ -1,6 +1,11 @@
 #include "drivers/python/common.hpp"
 
+#include <signal.h>
+
 #include <cmath>
+#include <limits>
+
+#include "kmol/core/preflight.hpp"
 
 namespace kmol::python {
 
@@ -32,6 +37,116 @@ InputError with_python_keyword(const InputError& e) {
 
 void bad_input(const std::string& field, const std::string& expected) {
   throw InputError({"", field, -1}, "expected " + expected);
+}
+
+const std::string& path_arg(const std::string& path, const std::string& name) {
+  if (path.find('\0') != std::string::npos) bad_input(name, "a path without NUL characters");
+  return path;
+}
+
+void require_real(const py::handle& object, const std::string& name) {
+  // Lists and scalars as numpy reads them, to see what they hold.
+  const py::array array = py::isinstance<py::array>(object)
+                              ? py::reinterpret_borrow<py::array>(object)
+                              : py::array::ensure(object);
+  if (!array) return;  // not array-like: the conversion that follows refuses it
+  const char kind = array.dtype().kind();
+  if (kind == 'f' || kind == 'i' || kind == 'u' || kind == 'O') return;
+  const std::string what = kind == 'c'   ? "complex"
+                           : kind == 'b' ? "bool"
+                                         : "dtype " + std::string(py::str(array.dtype()));
+  bad_input(name, "real numbers, not " + what + " values");
+}
+
+void require_memory(double values, double value_bytes, const std::string& name) {
+  const double bytes = values * value_bytes, available = available_memory_bytes();
+  const double limit = available > 0 ? available : 0.5 * std::numeric_limits<double>::max();
+  if (!(bytes <= limit))
+    throw ResourceError({"", name, -1}, "the result needs " + human_bytes(bytes) +
+                                            ", more than the " + human_bytes(available) +
+                                            " of memory available");
+}
+
+py::array_t<std::int32_t, py::array::c_style | py::array::forcecast> labels(
+    const py::handle& object, const std::string& name, std::int64_t n) {
+  const py::array raw = py::isinstance<py::array>(object)
+                            ? py::reinterpret_borrow<py::array>(object)
+                            : py::array::ensure(object);
+  if (!raw) bad_input(name, "integer labels");
+  const char kind = raw.dtype().kind();
+  if (kind != 'i' && kind != 'u')
+    bad_input(name, "integer labels, not dtype " + std::string(py::str(raw.dtype())));
+  const auto wide = values<std::int64_t>(raw, name, n);
+  for (py::ssize_t i = 0; i < wide.shape(0); ++i)
+    if (wide.data()[i] != std::int32_t(wide.data()[i]))
+      bad_input(name, "labels that fit in 32 bits, not " + std::to_string(wide.data()[i]) +
+                          " at [" + std::to_string(i) + "]");
+  return values<std::int32_t>(wide, name, n);
+}
+
+namespace {
+
+// The SIGINT disposition a CancelOnInterrupt replaced, and how many are open (nested calls, a
+// callback calling kmol again, keep the outermost one's).
+struct sigaction python_interrupt {};
+int open_cancels = 0;
+
+void cancel_on_signal(int signal) { request_cancel(signal); }
+
+bool on_main_thread() {
+  const auto threading = py::module_::import("threading");
+  return threading.attr("current_thread")().is(threading.attr("main_thread")());
+}
+
+}  // namespace
+
+CancelOnInterrupt::CancelOnInterrupt() {
+  if (!on_main_thread()) return;
+  if (open_cancels > 0) {
+    ++open_cancels;
+    installed_ = true;
+    return;
+  }
+  struct sigaction current {};
+  if (sigaction(SIGINT, nullptr, &current) != 0 || current.sa_handler == SIG_IGN ||
+      current.sa_handler == SIG_DFL)
+    return;
+  clear_cancel();
+  struct sigaction cancel {};
+  cancel.sa_handler = cancel_on_signal;
+  sigemptyset(&cancel.sa_mask);
+  cancel.sa_flags = SA_RESTART;
+  if (sigaction(SIGINT, &cancel, &python_interrupt) != 0) return;
+  ++open_cancels;
+  installed_ = true;
+}
+
+void CancelOnInterrupt::restore() noexcept {
+  if (!installed_) return;
+  installed_ = false;
+  if (--open_cancels == 0) sigaction(SIGINT, &python_interrupt, nullptr);
+}
+
+CancelOnInterrupt::~CancelOnInterrupt() {
+  const bool outermost = installed_ && open_cancels == 1;
+  restore();
+  // Unwinding with an error of its own: the interrupt still reaches Python, at its next check.
+  if (outermost && cancel_requested()) {
+    clear_cancel();
+    PyErr_SetInterruptEx(SIGINT);
+  }
+}
+
+void CancelOnInterrupt::deliver() {
+  const bool outermost = installed_ && open_cancels == 1;
+  restore();
+  if (!outermost || !cancel_requested()) return;  // another call's cancel: its caller delivers
+  clear_cancel();
+  // Python's handler decides; a program's own handler that returns still loses the result.
+  PyErr_SetInterruptEx(SIGINT);
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  PyErr_SetNone(PyExc_KeyboardInterrupt);
+  throw py::error_already_set();
 }
 
 BoxSpec box_from(const py::handle& object) {
@@ -74,15 +189,23 @@ Grid grid_from(const py::handle& origin, const py::handle& spacing, const py::ha
   Grid grid;
   auto o = values<double>(origin, "origin", 3);
   grid.origin = {o.at(0), o.at(1), o.at(2)};
+  require_real(spacing, "spacing");
   auto h = py::array_t<double, py::array::forcecast>::ensure(spacing);
   if (!h || !(h.size() == 1 || h.size() == 3)) bad_input("spacing", "a scalar or 3 spacings");
   for (int d = 0; d < 3; ++d) grid.spacing[d] = h.data()[h.size() == 1 ? 0 : d];
-  auto n = values<std::int64_t>(counts, "counts", 3);
+  const py::array raw_counts = py::array::ensure(counts);
+  if (!raw_counts || (raw_counts.dtype().kind() != 'i' && raw_counts.dtype().kind() != 'u'))
+    bad_input("counts", "3 integer counts");
+  auto n = values<std::int64_t>(raw_counts, "counts", 3);
   for (int d = 0; d < 3; ++d) grid.counts[d] = n.at(d);
   for (int d = 0; d < 3; ++d) {
-    if (!(grid.spacing[d] > 0)) bad_input("spacing", "positive spacings (Angstrom)");
+    if (!(grid.spacing[d] > 0 && std::isfinite(grid.spacing[d])))
+      bad_input("spacing", "positive finite spacings (Angstrom)");
     if (grid.counts[d] < 1) bad_input("counts", "at least one point along each axis");
   }
+  // Every map holds at least 4 bytes a point; the product is taken in doubles, which cannot wrap.
+  require_memory(double(grid.counts[0]) * double(grid.counts[1]) * double(grid.counts[2]), 4,
+                 "counts");
   return grid;
 }
 

@@ -7,12 +7,17 @@
 #include <Kokkos_Core.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <exception>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "kmol/core/box.hpp"
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/opendx.hpp"
 #include "kmol/core/runtime.hpp"
@@ -38,6 +43,17 @@ auto with_python_keywords(F&& f) {
   }
 }
 
+// A file path as given, refused when it holds a NUL character (the C library would cut it there).
+const std::string& path_arg(const std::string& path, const std::string& name);
+
+// Refuses values numpy would convert to reals silently or lossily: complex (the imaginary part
+// dropped), bool (True read as 1), text, dates. Integers and reals pass.
+void require_real(const py::handle& object, const std::string& name);
+
+// Refuses a result of `values` values of `value_bytes` each that could not fit in this machine's
+// memory, before anything is allocated (ValueError naming `name`, not a failed allocation).
+void require_memory(double values, double value_bytes, const std::string& name);
+
 // Coordinates as (n, 3) reals of type T. A C-contiguous array of that dtype is used in place (the
 // caller's memory, no copy); anything else (other dtype, strides, nested lists) is converted once.
 template <class T>
@@ -50,6 +66,7 @@ struct Coordinates {
 template <class T>
 Coordinates<T> coordinates(const py::handle& object, const std::string& name) {
   if (object.is_none()) bad_input(name, "an (n, 3) array of coordinates, not None");
+  require_real(object, name);
   auto array = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(object);
   if (!array) bad_input(name, "an (n, 3) array of real coordinates");
   if (array.ndim() != 2 || array.shape(1) != 3)
@@ -64,13 +81,24 @@ template <class T>
 py::array_t<T, py::array::c_style | py::array::forcecast> values(const py::handle& object,
                                                                  const std::string& name,
                                                                  std::int64_t n) {
+  if constexpr (std::is_floating_point_v<T>) require_real(object, name);
   auto array = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(object);
   if (!array || array.ndim() != 1) bad_input(name, "a one-dimensional array");
   if (n >= 0 && array.shape(0) != n)
     bad_input(name, "one value per atom (" + std::to_string(n) + "), not " +
                         std::to_string(array.shape(0)));
+  if constexpr (std::is_floating_point_v<T>)
+    for (py::ssize_t i = 0; i < array.shape(0); ++i)
+      if (!std::isfinite(array.data()[i]))
+        bad_input(name, "finite values, not " + std::to_string(array.data()[i]) + " at [" +
+                            std::to_string(i) + "]");
   return array;
 }
+
+// One integer label per atom (n < 0: any length) as int32: integer dtypes only, since a cast
+// would truncate 0.5 or wrap 2^32 into another label silently.
+py::array_t<std::int32_t, py::array::c_style | py::array::forcecast> labels(
+    const py::handle& object, const std::string& name, std::int64_t n);
 
 // A numpy array of Scalar that owns `v` (moved, not copied), shaped as given; strides in bytes
 // (empty: C order). Scalar defaults to the vector's element; vectors of Vec3 or std::array give
@@ -121,11 +149,52 @@ auto on_device(const std::string& device, F&& f) {
   return f(Kokkos::DefaultHostExecutionSpace());
 }
 
-// Runs f with the GIL released, so other Python threads (a trajectory reader) run meanwhile.
+// Ctrl-C during a call. Python runs its SIGINT handler only between bytecodes, so while a kernel
+// runs without the GIL this object puts a handler in its place that requests kmol's cancel: long
+// loops then stop within a second and throw Interrupted. deliver() (GIL held, after the work) puts
+// Python's handler back and hands it the interrupt: KeyboardInterrupt unless the program set
+// another. Installed on the main thread only, where Python receives signals, and only where Python
+// handles SIGINT (not where the program ignores it).
+class CancelOnInterrupt {
+ public:
+  CancelOnInterrupt();
+  ~CancelOnInterrupt();
+  CancelOnInterrupt(const CancelOnInterrupt&) = delete;
+  CancelOnInterrupt& operator=(const CancelOnInterrupt&) = delete;
+  // Throws py::error_already_set (KeyboardInterrupt) if a cancel came.
+  void deliver();
+
+ private:
+  void restore() noexcept;
+  bool installed_ = false;
+};
+
+// Runs f with the GIL released, so other Python threads (a trajectory reader) run meanwhile, and
+// Ctrl-C cancelling it (CancelOnInterrupt). A cancelled f's Interrupted reaches Python as
+// KeyboardInterrupt: through Python's handler where this call installed the cancel, else through
+// the module's translation.
 template <class F>
 auto without_gil(F&& f) {
-  py::gil_scoped_release release;
-  return f();
+  using Result = decltype(f());
+  CancelOnInterrupt cancel;
+  std::exception_ptr stopped;
+  std::optional<std::conditional_t<std::is_void_v<Result>, bool, Result>> result;
+  {
+    py::gil_scoped_release release;
+    try {
+      if constexpr (std::is_void_v<Result>) {
+        f();
+        result.emplace(true);
+      } else {
+        result.emplace(f());
+      }
+    } catch (const Interrupted&) {
+      stopped = std::current_exception();
+    }
+  }
+  cancel.deliver();
+  if (stopped) std::rethrow_exception(stopped);
+  if constexpr (!std::is_void_v<Result>) return std::move(*result);
 }
 
 // A scalar map (kmol.Map): values[i, j, k] at origin + (i, j, k) * spacing (Angstrom).

@@ -2,7 +2,10 @@
 // stops when the interpreter exits; kmol's errors arrive as Python exceptions.
 #include <pybind11/stl.h>
 
+#include <cctype>
 #include <cstdlib>
+#include <map>
+#include <string>
 
 #include "drivers/python/common.hpp"
 #include "kernels/registry.hpp"
@@ -24,6 +27,32 @@ void start_kokkos() {
     delete runtime;
     runtime = nullptr;
   }));
+}
+
+// The library words its messages for the command: "--ionic-strength" is the keyword
+// ionic_strength here, "--rmax" is r_max.
+std::string python_words(const std::string& message) {
+  static const std::map<std::string, std::string> renamed{{"rmax", "r_max"}, {"rmin", "r_min"}};
+  std::string out;
+  for (std::size_t i = 0; i < message.size();) {
+    const bool starts_word =
+        i == 0 || std::string(" (`'\"[,").find(message[i - 1]) != std::string::npos;
+    if (starts_word && message.compare(i, 2, "--") == 0 && i + 2 < message.size() &&
+        std::islower(static_cast<unsigned char>(message[i + 2]))) {
+      std::size_t end = i + 2;
+      while (end < message.size() &&
+             (std::isalnum(static_cast<unsigned char>(message[end])) || message[end] == '-'))
+        ++end;
+      std::string name = message.substr(i + 2, end - i - 2);
+      for (char& c : name) c = c == '-' ? '_' : c;
+      const auto found = renamed.find(name);
+      out += found == renamed.end() ? name : found->second;
+      i = end;
+    } else {
+      out += message[i++];
+    }
+  }
+  return out;
 }
 
 py::dict info() {
@@ -73,9 +102,11 @@ PYBIND11_MODULE(_kmol, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const kmol::InputError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      PyErr_SetString(PyExc_ValueError, python_words(e.what()).c_str());
     } catch (const kmol::UnsupportedError& e) {
-      unsupported(e.what());
+      unsupported(python_words(e.what()).c_str());
+    } catch (const kmol::Interrupted& e) {
+      PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
     }
   });
   start_kokkos();

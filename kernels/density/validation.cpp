@@ -2,14 +2,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "kernels/density/half.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/map_check.hpp"
+#include "kmol/core/preflight.hpp"
 
 namespace kmol {
+namespace {
+
+// "9.1e+26": a count or length in a message.
+std::string short_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
+
+}  // namespace
 
 double density_cut_radius(double sigma, double threshold) {
   return sigma * std::sqrt(2.0 * std::log(1.0 / threshold));
@@ -114,6 +126,20 @@ void finish_density_job(DensityJob& job, const DensitySettings& s, double widest
   }
   job.cells.size = job.cut;
   job.cells.inverse = 1.0f / job.cut;
+  // Cells of the cut radius tile the lattice (8 bytes each): a spacing far beyond the Gaussians'
+  // reach would ask for more cells than memory holds, or past the cell index range.
+  double cells = 1;
+  for (int a = 0; a < 3; ++a)
+    cells *= (double(job.counts[a] - 1) * s.grid.spacing[std::size_t(a)] + 2.0 * job.cut) /
+                 double(job.cut) +
+             2;
+  const double available = available_memory_bytes();
+  if (!(cells * 8 <= (available > 0 ? available : 1e18)))
+    throw ResourceError({"", "--spacing", -1},
+                        "the lattice spans " + short_number(cells) +
+                            " cells of the Gaussians' cut radius (" + short_number(job.cut) +
+                            " Angstrom), more than memory holds: use a finer spacing or fewer "
+                            "points");
   narrow_to_slab(job, 0, job.counts[2]);
 }
 

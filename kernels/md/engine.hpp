@@ -16,6 +16,7 @@
 #include "kernels/md/validation.hpp"
 #include "kernels/rng/rand48.hpp"
 #include "kernels/run_implementation.hpp"
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/execution_space.hpp"
 
@@ -222,9 +223,11 @@ MdSimulation<ExecSpace, T>::~MdSimulation() = default;
 template <class ExecSpace, class T>
 void MdSimulation<ExecSpace, T>::run(std::int64_t steps) {
   Kokkos::Profiling::pushRegion("kmol::md::run");
-  for (std::int64_t k = 0; k < steps; ++k) engine_->verlet_step();
+  // A cancel stops between steps, so the state stays that of the last step done.
+  for (std::int64_t k = 0; k < steps && !cancel_requested(); ++k) engine_->verlet_step();
   engine_->space.fence();
   Kokkos::Profiling::popRegion();
+  throw_if_cancelled("the MD run");
 }
 
 template <class ExecSpace, class T>

@@ -1,14 +1,23 @@
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "kernels/md/validation.hpp"
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/preflight.hpp"
 
 namespace kmol::md {
 namespace {
 
 bool positive(double x) { return x > 0 && std::isfinite(x); }
+
+// "9.1e+26": a count or length in a message.
+std::string short_number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
 
 }  // namespace
 
@@ -37,6 +46,16 @@ void validate(const MdState& start, const MdSettings& s) {
                                             std::to_string(2 * s.cutoff) +
                                             ") for the minimum image");
   }
+  // Cells of the cutoff plus skin tile the box (at least 8 bytes each): a cutoff tiny against
+  // the box would ask for more of them than memory holds.
+  const double reach = s.cutoff + s.skin;
+  const double cells =
+      std::floor(l[0] / reach) * std::floor(l[1] / reach) * std::floor(l[2] / reach);
+  const double available = available_memory_bytes();
+  if (!(cells * 8 <= (available > 0 ? available : 1e18)))
+    throw ResourceError({"", "cutoff", -1}, "cutoff + skin " + short_number(reach) +
+                                                " divides the box into " + short_number(cells) +
+                                                " cells, more than memory holds");
   for (std::size_t i = 0; i < n; ++i) {
     const auto& p = start.positions[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))

@@ -7,6 +7,7 @@
 #include "kernels/pair_histogram/runners.hpp"
 #include "kernels/pair_histogram/validation.hpp"
 #include "kernels/run_implementation.hpp"
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/execution_space.hpp"
 
@@ -57,6 +58,7 @@ PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramIn
             "pair histogram", impl, space, prepared.job);
   space.fence();
   Kokkos::Profiling::popRegion();
+  throw_if_cancelled("the pair histogram");  // the counts of a cancelled run are partial
   return std::move(prepared.result);
 }
 

@@ -349,4 +349,9 @@ PY
 row 68 2 "deflated.h5: particles/all/position/value: \[[01]\] cannot read this frame" -- rdf deflated.h5 --out deflated.xvg
 grep -q "HDF5-DIAG" <<<"$last" && fail "row 68: HDF5 printed its error stack: $last"
 none_left 68 deflated.xvg
+# cell grids bounded by memory
+row 69 2 "\-\-spacing: the lattice spans .* cells of the Gaussians' cut radius" -- surf wide.pdb --spacing 1e9 --out huge.dx
+none_left 69 huge.dx
+row 70 2 "cutoff: cutoff + skin 1e-300 divides the box into" -- md --cells 3 3 3 --cutoff 1e-300 --skin 0 --steps 1 --out tiny.h5 --log tiny.csv --quiet
+none_left 70 tiny.h5 tiny.csv
 echo "every mistake in docs/errors.md: ok"

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/pair_histogram/slots.hpp"
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/counters.hpp"
 
 namespace kmol {
@@ -145,7 +146,7 @@ void count_all_tiles(const PairHistogramJob<T>& job, const Box& box, int threads
 #pragma omp for schedule(dynamic) nowait
     for (std::int64_t t = 0; t < tiles_a * tiles_b; ++t) {
       const std::int64_t ta = t / tiles_b, tb = t % tiles_b;
-      if (job.one_set && tb < ta) continue;
+      if ((job.one_set && tb < ta) || cancel_requested()) continue;
       counter.count_tile(ta * tile_atoms, std::min(job.n_a, (ta + 1) * tile_atoms), tb * tile_atoms,
                          std::min(job.n_b, (tb + 1) * tile_atoms));
     }
