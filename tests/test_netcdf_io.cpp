@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "drivers/library/frame_pipeline.hpp"
@@ -138,6 +140,48 @@ TEST(NetcdfIo, FileWithoutCoordinatesIsRefusedByName) {
         << e.what();
   }
   std::remove(path.c_str());
+}
+
+// A classic file whose header libnetcdf would trust into an endless allocation (an attribute's
+// type overwritten, an attribute's length past the file) is refused by kmol's check, naming the
+// file and the field, before libnetcdf reads it. All three CDF versions; each file also opens
+// whole, so the check refuses only the damage.
+TEST(NetcdfIo, DamagedClassicHeaderIsRefusedByName) {
+  for (int format : {NC_CLASSIC_MODEL, NC_64BIT_OFFSET, NC_64BIT_DATA}) {
+    SCOPED_TRACE(format);
+    const std::string path = scratch("header.nc");
+    write_amber(path, cells[0], 10, 2, format, true, nullptr);
+    EXPECT_EQ(io::open_trajectory_file(path)->n_atoms(), 10);
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(file)), {});
+    const std::size_t name = bytes.find("Conventions");
+    ASSERT_NE(name, std::string::npos);
+    const int width = format == NC_64BIT_DATA ? 8 : 4;
+    const struct {
+      std::size_t at;
+      const char* value;
+      const char* expected;
+    } damages[] = {
+        {name + 12, "\x00\x00\x00\x4d", "header.nc: attribute type: damaged NetCDF header"},
+        {name + 16, "\x7f\xff\xff\xff\x7f\xff\xff\xff",
+         "header.nc: attribute length: damaged NetCDF header"},
+    };
+    for (const auto& d : damages) {
+      file.seekp(std::streamoff(d.at));
+      file.write(d.value, d.at == name + 12 ? 4 : width);
+      file.flush();
+      try {
+        io::open_trajectory_file(path);
+        ADD_FAILURE() << "a damaged header was opened";
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(d.expected), std::string::npos) << e.what();
+      }
+      file.seekp(std::streamoff(d.at));
+      file.write(bytes.data() + d.at, d.at == name + 12 ? 4 : width);
+      file.flush();
+    }
+  }
+  std::remove(scratch("header.nc").c_str());
 }
 
 // md restarts read AMBER velocities: the stored values times scale_factor (AMBER's 20.455 turns

@@ -166,4 +166,9 @@ none_left 35 twice.h5 twice.csv
 "$kmol" example-trajectory --example gas --atoms 100 --length 12 --frames 2 --out gas.h5 > /dev/null || fail "setup: gas.h5"
 row 36 2 "gas.h5: --weight: mass needs masses: this input has none (give --top topol.tpr" -- cc gas.h5 --weight mass --ref pot.dx --resolution 4
 row 37 2 "\-\-top: applies only with --weight mass" -- cc gas.h5 --top two.pqr --ref pot.dx --resolution 4
+
+# A NetCDF header libnetcdf would trust: one dimension, a global attribute of type 77.
+printf 'CDF\x01\0\0\0\0\0\0\0\x0a\0\0\0\x01\0\0\0\x04atom\0\0\0\x0a\0\0\0\x0c\0\0\0\x01\0\0\0\x0bConventions\0\0\0\0\x4d\0\0\0\x05AMBER\0\0\0\0\0\0\0\0\0\0\0' > damaged.nc
+row 38 2 "damaged.nc: attribute type: damaged NetCDF header at byte 56: type 77 (expected 1 to 6)" -- rdf damaged.nc --rmax 5 --out damaged.xvg
+none_left 38 damaged.xvg
 echo "every mistake in docs/errors.md: ok"
