@@ -184,6 +184,40 @@ TEST(NetcdfIo, DamagedClassicHeaderIsRefusedByName) {
   std::remove(scratch("header.nc").c_str());
 }
 
+// Coordinates finite as stored in nanometres but past float's range in Angstrom are refused by
+// the single-precision read, naming the frame; the double-precision read holds them.
+TEST(NetcdfIo, CoordinatesThatOverflowOnceScaledAreRefused) {
+  const std::string path = scratch("overflow.nc");
+  int file, frame, atom, spatial, coordinates;
+  ok(nc_create(path.c_str(), NC_CLOBBER, &file));
+  ok(nc_def_dim(file, "frame", NC_UNLIMITED, &frame));
+  ok(nc_def_dim(file, "atom", 2, &atom));
+  ok(nc_def_dim(file, "spatial", 3, &spatial));
+  const int xyz[3] = {frame, atom, spatial};
+  ok(nc_def_var(file, "coordinates", NC_FLOAT, 3, xyz, &coordinates));
+  ok(nc_put_att_text(file, coordinates, "units", 9, "nanometer"));
+  ok(nc_enddef(file));
+  const float values[6] = {0, 0, 0, 1, 3e38f, 1};
+  const std::size_t at[3] = {0, 0, 0}, n[3] = {1, 2, 3};
+  ok(nc_put_vara_float(file, coordinates, at, n, values));
+  ok(nc_close(file));
+  const auto reader = io::open_trajectory_file(path);
+  std::vector<Vec3<double>> wide(2);
+  reader->read_frame(0, wide.data());
+  EXPECT_EQ(wide[1].y, 10 * double(3e38f));
+  std::vector<Vec3<float>> narrow(2);
+  try {
+    reader->read_frame(0, narrow.data());
+    ADD_FAILURE() << "an overflowing coordinate was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "overflow.nc: frame: [0] atom 1's coordinates overflow once scaled to Angstrom"),
+              std::string::npos)
+        << e.what();
+  }
+  std::remove(path.c_str());
+}
+
 // md restarts read AMBER velocities: the stored values times scale_factor (AMBER's 20.455 turns
 // its internal unit into Angstrom/ps), in every frame.
 TEST(NetcdfIo, VelocitiesScaledAsAmberStoresThem) {

@@ -47,7 +47,8 @@ expect_refusal "resolution" "$kmol" cc "$dir/model.pdb" --ref "$dir/ref.mrc" --r
 printf 'not a map' > "$dir/bad.map"
 expect_refusal "bad.map" "$kmol" cc "$dir/model.pdb" --ref "$dir/bad.map" --resolution 5
 # An AMBER NetCDF trajectory in nanometres whose frame 1 holds a coordinate that is finite as
-# stored but not once scaled to Angstrom: refused naming the file and frame, no timeline written.
+# stored but not once scaled to Angstrom in single precision: refused naming the file and frame,
+# no timeline written.
 /usr/bin/python3 - "$dir" <<'PY' || fail "writing the NetCDF trajectory"
 import sys, numpy as np
 from scipy.io import netcdf_file

@@ -104,7 +104,8 @@ class AmberReader final : public TrajectoryReader {
     return info;
   }
 
-  // Frame t of a [frame][atom][spatial] variable, scaled, refusing values that are not finite.
+  // Frame t of a [frame][atom][spatial] variable, scaled, refusing values that are not finite as
+  // stored or once scaled to Angstrom in T (a float in nanometres can overflow).
   template <class T>
   void read_vectors(std::int64_t t, int variable, const char* name, double factor, Vec3<T>* out) {
     const std::size_t start[3] = {std::size_t(t), 0, 0};
@@ -117,6 +118,9 @@ class AmberReader final : public TrajectoryReader {
         throw InputError({path_, "frame", long(t)},
                          "atom " + std::to_string(i) + " has non-finite " + name);
       out[i] = {T(factor * r[0]), T(factor * r[1]), T(factor * r[2])};
+      if (!std::isfinite(out[i].x) || !std::isfinite(out[i].y) || !std::isfinite(out[i].z))
+        throw InputError({path_, "frame", long(t)}, "atom " + std::to_string(i) + "'s " + name +
+                                                        " overflow once scaled to Angstrom");
     }
   }
 
