@@ -90,11 +90,14 @@ class AmberReader final : public TrajectoryReader {
   // libnetcdf opens the file first in a child with a time and memory limit: a header the grammar
   // check lets through (or a NetCDF-4 one) that makes it crash or grow without end is refused.
   static void probe_open(const std::string& path) {
-    contained_call(path, "the NetCDF header", [&] {
-      int file = -1;
-      if (nc_open(path.c_str(), NC_NOWRITE, &file) == NC_NOERR) nc_close(file);
-      return std::string();
-    });
+    contained_call(
+        path, "the NetCDF header",
+        [&] {
+          int file = -1;
+          if (nc_open(path.c_str(), NC_NOWRITE, &file) == NC_NOERR) nc_close(file);
+          return std::string();
+        },
+        "libnetcdf");
   }
 
   template <class T>
