@@ -59,12 +59,19 @@ OrbitalMap<T> run(const OrbitalOptions& o, const OrbitalBasis& basis, const Mole
 template <class V>
 [[noreturn]] void refuse_empty_mesh(const OrbitalOptions& o, const V& values) {
   const auto [low, high] = std::minmax_element(values.begin(), values.end());
-  throw InputError(
-      {o.mesh, "--iso", -1},
-      fmt::format("the isosurfaces psi = +-{} of the orbital are empty: its values lie in "
-                  "[{:.6g}, {:.6g}]; no mesh written (lower --iso, or add --allow-empty)",
-                  o.iso, values.empty() ? NAN : double(*low),
-                  values.empty() ? NAN : double(*high)));
+  const double a = values.empty() ? 0 : double(*low), b = values.empty() ? 0 : double(*high);
+  // The input is named: an empty mesh comes from its orbital (or from --iso beyond it).
+  const ErrorContext where{o.input.empty() ? o.mesh : o.input, "--iso", -1};
+  if (a == 0 && b == 0)
+    throw InputError(where, fmt::format("the orbital is zero on the whole lattice, so the "
+                                        "isosurfaces psi = +-{} are empty; no mesh written to {} "
+                                        "(are its coefficients in the file? --allow-empty writes "
+                                        "the empty mesh)",
+                                        o.iso, o.mesh));
+  throw InputError(where, fmt::format("the isosurfaces psi = +-{} of the orbital are empty: its "
+                                      "values lie in [{:.6g}, {:.6g}]; no mesh written to {} "
+                                      "(lower --iso, or add --allow-empty)",
+                                      o.iso, a, b, o.mesh));
 }
 
 // The orbital's two lobes, psi = +iso and psi = -iso, in one mesh (each closed where it does not

@@ -172,7 +172,7 @@ printf 'CDF\x01\0\0\0\0\0\0\0\x0a\0\0\0\x01\0\0\0\x04atom\0\0\0\x0a\0\0\0\x0c\0\
 row 38 2 "damaged.nc: attribute type: damaged NetCDF header at byte 56: type 77 (expected 1 to 6)" -- rdf damaged.nc --rmax 5 --out damaged.xvg
 none_left 38 damaged.xvg
 
-row 39 2 "orb.ply: --iso: the isosurfaces psi = +-100 of the orbital are empty: its values lie in \[-0.4.*no mesh written (lower --iso, or add --allow-empty)" -- orbital water.molden --spacing 0.5 --iso 100 --mesh orb.ply --out orb.cube
+row 39 2 "water.molden: --iso: the isosurfaces psi = +-100 of the orbital are empty: its values lie in \[-0.4.*no mesh written to orb.ply (lower --iso, or add --allow-empty)" -- orbital water.molden --spacing 0.5 --iso 100 --mesh orb.ply --out orb.cube
 none_left 39 orb.ply orb.cube
 row 39 0 "+ lobe: 0 triangles" -- orbital water.molden --spacing 0.5 --iso 100 --mesh orb.ply --out orb.cube --allow-empty
 row 39 2 "\-\-allow-empty: applies only with --mesh" -- orbital water.molden --spacing 0.5 --out orb.cube --allow-empty
