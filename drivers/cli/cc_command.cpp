@@ -43,9 +43,11 @@ struct CcOptions {
 // At or below this share of the model's atoms inside the map, its cc says little about the fit.
 constexpr double meaningful_overlap = 0.5;
 
-// Refuses a model that misses the map, warns when most of it does.
+// Refuses a model that misses the map, warns when most of it does; both files are named, since
+// either may be the one at fault.
 void check_overlap(const std::vector<Vec3<float>>& xyz, const io::ScalarMap& ref,
-                   const std::string& model, const std::string& frame) {
+                   const std::string& map_path, const std::string& model,
+                   const std::string& frame) {
   const auto& g = ref.grid;
   std::int64_t inside = 0;
   for (const auto& p : xyz) {
@@ -64,13 +66,13 @@ void check_overlap(const std::vector<Vec3<float>>& xyz, const io::ScalarMap& ref
                   g.origin.z + g.spacing[2] * double(g.counts[2] - 1));
   if (inside == 0)
     throw InputError({model, "--ref", -1},
-                     "no atom" + frame + " lies inside the reference map (" + box +
+                     "no atom" + frame + " lies inside the reference map " + map_path + " (" + box +
                          "): are the model and map in the same frame of reference?");
   if (share <= meaningful_overlap)
     fmt::print(stderr,
                "kmol: warning: only {:.1f}% of the atoms{} of {} lie inside the reference map "
-               "({}); the cc covers little of the model\n",
-               100 * share, frame, model, box);
+               "{} ({}); the cc covers little of the model\n",
+               100 * share, frame, model, map_path, box);
 }
 
 struct FrameResult {
@@ -188,7 +190,7 @@ int cc(const CcOptions& o) {
     const Structure s = read_structure(o.input, o.first, o.top, 1.5);
     heights = gaussian_heights(o, s);
     check_positions(s.positions, {o.input, "position", -1});
-    check_overlap(s.positions, ref, o.input, "");
+    check_overlap(s.positions, ref, o.ref, o.input, "");
     const FrameResult r = run(s.positions);
     check_result(r, {o.input, "", -1}, o.ref);
     fmt::print(
@@ -227,7 +229,8 @@ int cc(const CcOptions& o) {
       const io::FrameInfo info = reader.read_frame(f, xyz.data());
       for (std::size_t a = 0; a < xyz.size(); ++a) positions[a] = xyz[a].cast<float>();
       check_positions(positions, {o.input, "frame", long(f)});
-      if (f == o.first) check_overlap(positions, ref, o.input, fmt::format(" of frame {}", f));
+      if (f == o.first)
+        check_overlap(positions, ref, o.ref, o.input, fmt::format(" of frame {}", f));
       const FrameResult r = run(positions);
       check_result(r, {o.input, "frame", long(f)}, o.ref);
       out.print("{},{},{:.8f}\n", f, info.time, r.cc.global);

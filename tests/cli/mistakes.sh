@@ -127,7 +127,7 @@ row 24 2 "\-\-spacing: applies only with a structure" -- surf --map pot.dx --spa
 
 # cc
 printf 'ATOM      1  C   ALA A   1     100.000 100.000 100.000  0.0000 2.0000\nEND\n' > far.pqr
-row 25 2 "far.pqr: --ref: no atom lies inside the reference map" -- cc far.pqr --ref pot.dx --resolution 4
+row 25 2 "far.pqr: --ref: no atom lies inside the reference map pot.dx (the map spans" -- cc far.pqr --ref pot.dx --resolution 4
 head -1 two.pqr > half.pqr && cat far.pqr >> half.pqr
 row 26 0 "warning: only 50.0% of the atoms of half.pqr lie inside" -- cc half.pqr --ref pot.dx --resolution 4
 
