@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "drivers/library/frame_pipeline.hpp"
@@ -135,6 +137,82 @@ TEST(NetcdfIo, FileWithoutCoordinatesIsRefusedByName) {
     EXPECT_NE(
         std::string(e.what()).find("nocoordinates.nc: coordinates: no 'coordinates' variable"),
         std::string::npos)
+        << e.what();
+  }
+  std::remove(path.c_str());
+}
+
+// A classic file whose header libnetcdf would trust into an endless allocation (an attribute's
+// type overwritten, an attribute's length past the file) is refused by kmol's check, naming the
+// file and the field, before libnetcdf reads it. All three CDF versions; each file also opens
+// whole, so the check refuses only the damage.
+TEST(NetcdfIo, DamagedClassicHeaderIsRefusedByName) {
+  for (int format : {NC_CLASSIC_MODEL, NC_64BIT_OFFSET, NC_64BIT_DATA}) {
+    SCOPED_TRACE(format);
+    const std::string path = scratch("header.nc");
+    write_amber(path, cells[0], 10, 2, format, true, nullptr);
+    EXPECT_EQ(io::open_trajectory_file(path)->n_atoms(), 10);
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(file)), {});
+    const std::size_t name = bytes.find("Conventions");
+    ASSERT_NE(name, std::string::npos);
+    const int width = format == NC_64BIT_DATA ? 8 : 4;
+    const struct {
+      std::size_t at;
+      const char* value;
+      const char* expected;
+    } damages[] = {
+        {name + 12, "\x00\x00\x00\x4d", "header.nc: attribute type: damaged NetCDF header"},
+        {name + 16, "\x7f\xff\xff\xff\x7f\xff\xff\xff",
+         "header.nc: attribute length: damaged NetCDF header"},
+    };
+    for (const auto& d : damages) {
+      file.seekp(std::streamoff(d.at));
+      file.write(d.value, d.at == name + 12 ? 4 : width);
+      file.flush();
+      try {
+        io::open_trajectory_file(path);
+        ADD_FAILURE() << "a damaged header was opened";
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(d.expected), std::string::npos) << e.what();
+      }
+      file.seekp(std::streamoff(d.at));
+      file.write(bytes.data() + d.at, d.at == name + 12 ? 4 : width);
+      file.flush();
+    }
+  }
+  std::remove(scratch("header.nc").c_str());
+}
+
+// Coordinates finite as stored in nanometres but past float's range in Angstrom are refused by
+// the single-precision read, naming the frame; the double-precision read holds them.
+TEST(NetcdfIo, CoordinatesThatOverflowOnceScaledAreRefused) {
+  const std::string path = scratch("overflow.nc");
+  int file, frame, atom, spatial, coordinates;
+  ok(nc_create(path.c_str(), NC_CLOBBER, &file));
+  ok(nc_def_dim(file, "frame", NC_UNLIMITED, &frame));
+  ok(nc_def_dim(file, "atom", 2, &atom));
+  ok(nc_def_dim(file, "spatial", 3, &spatial));
+  const int xyz[3] = {frame, atom, spatial};
+  ok(nc_def_var(file, "coordinates", NC_FLOAT, 3, xyz, &coordinates));
+  ok(nc_put_att_text(file, coordinates, "units", 9, "nanometer"));
+  ok(nc_enddef(file));
+  const float values[6] = {0, 0, 0, 1, 3e38f, 1};
+  const std::size_t at[3] = {0, 0, 0}, n[3] = {1, 2, 3};
+  ok(nc_put_vara_float(file, coordinates, at, n, values));
+  ok(nc_close(file));
+  const auto reader = io::open_trajectory_file(path);
+  std::vector<Vec3<double>> wide(2);
+  reader->read_frame(0, wide.data());
+  EXPECT_EQ(wide[1].y, 10 * double(3e38f));
+  std::vector<Vec3<float>> narrow(2);
+  try {
+    reader->read_frame(0, narrow.data());
+    ADD_FAILURE() << "an overflowing coordinate was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "overflow.nc: frame: [0] atom 1's coordinates overflow once scaled to Angstrom"),
+              std::string::npos)
         << e.what();
   }
   std::remove(path.c_str());

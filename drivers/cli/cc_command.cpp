@@ -10,6 +10,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "drivers/cli/commands.hpp"
@@ -43,9 +44,11 @@ struct CcOptions {
 // At or below this share of the model's atoms inside the map, its cc says little about the fit.
 constexpr double meaningful_overlap = 0.5;
 
-// Refuses a model that misses the map, warns when most of it does.
+// Refuses a model that misses the map, warns when most of it does; both files are named, since
+// either may be the one at fault.
 void check_overlap(const std::vector<Vec3<float>>& xyz, const io::ScalarMap& ref,
-                   const std::string& model, const std::string& frame) {
+                   const std::string& map_path, const std::string& model,
+                   const std::string& frame) {
   const auto& g = ref.grid;
   std::int64_t inside = 0;
   for (const auto& p : xyz) {
@@ -64,13 +67,13 @@ void check_overlap(const std::vector<Vec3<float>>& xyz, const io::ScalarMap& ref
                   g.origin.z + g.spacing[2] * double(g.counts[2] - 1));
   if (inside == 0)
     throw InputError({model, "--ref", -1},
-                     "no atom" + frame + " lies inside the reference map (" + box +
+                     "no atom" + frame + " lies inside the reference map " + map_path + " (" + box +
                          "): are the model and map in the same frame of reference?");
   if (share <= meaningful_overlap)
     fmt::print(stderr,
                "kmol: warning: only {:.1f}% of the atoms{} of {} lie inside the reference map "
-               "({}); the cc covers little of the model\n",
-               100 * share, frame, model, box);
+               "{} ({}); the cc covers little of the model\n",
+               100 * share, frame, model, map_path, box);
 }
 
 struct FrameResult {
@@ -78,6 +81,33 @@ struct FrameResult {
   DensityMap simulated;
   double seconds = 0;
 };
+
+// Coordinates are checked where the file and frame are known (the density's own check knows
+// neither); `where` is the field and index its error names.
+void check_positions(const std::vector<Vec3<float>>& xyz, const ErrorContext& where) {
+  for (std::size_t a = 0; a < xyz.size(); ++a)
+    if (!std::isfinite(xyz[a].x) || !std::isfinite(xyz[a].y) || !std::isfinite(xyz[a].z))
+      throw InputError(where, fmt::format("atom {} has a non-finite coordinate ({}, {}, {})", a,
+                                          xyz[a].x, xyz[a].y, xyz[a].z));
+}
+
+template <class Values>
+bool all_finite(const Values& values) {
+  return std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); });
+}
+
+// Nothing that is not finite is written: the cc of two finite maps lies in [-1, 1], so a
+// non-finite result comes from the model's coordinates (a simulated map that overflows) or from
+// the reference map's values.
+void check_result(const FrameResult& r, const ErrorContext& where, const std::string& ref) {
+  if (!all_finite(r.simulated.values))
+    throw InputError(where,
+                     "the simulated map is not finite: the coordinates lie too far out "
+                     "for single precision");
+  if (!std::isfinite(r.cc.global) || !all_finite(r.cc.local))
+    throw InputError(where, "the cross-correlation is not finite: the reference map " + ref +
+                                " holds values that are not finite or too large");
+}
 
 template <class Space>
 FrameResult compare_on(const Space& space, const std::vector<Vec3<float>>& xyz,
@@ -160,8 +190,10 @@ int cc(const CcOptions& o) {
   if (!trajectory) {
     const Structure s = read_structure(o.input, o.first, o.top, 1.5);
     heights = gaussian_heights(o, s);
-    check_overlap(s.positions, ref, o.input, "");
+    check_positions(s.positions, {o.input, "position", -1});
+    check_overlap(s.positions, ref, o.ref, o.input, "");
     const FrameResult r = run(s.positions);
+    check_result(r, {o.input, "", -1}, o.ref);
     fmt::print(
         "{} atoms ({}) at resolution {} A (sigma {:.4g} A) against {}: cc {:.6f} over {} "
         "voxels{} in {:.4f} s ({})\n",
@@ -207,8 +239,11 @@ int cc(const CcOptions& o) {
     for (std::int64_t f = o.first; f <= last; f += o.every) {
       const io::FrameInfo info = reader.read_frame(f, xyz.data());
       for (std::size_t a = 0; a < xyz.size(); ++a) positions[a] = xyz[a].cast<float>();
-      if (f == o.first) check_overlap(positions, ref, o.input, fmt::format(" of frame {}", f));
+      check_positions(positions, {o.input, "frame", long(f)});
+      if (f == o.first)
+        check_overlap(positions, ref, o.ref, o.input, fmt::format(" of frame {}", f));
       const FrameResult r = run(positions);
+      check_result(r, {o.input, "frame", long(f)}, o.ref);
       out.print("{},{},{:.8f}\n", f, info.time, r.cc.global);
       total += r.seconds;
       ++frames;

@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -41,7 +42,7 @@ struct OrbitalOptions {
   std::vector<double> origin;
   std::vector<std::int64_t> counts;
   int threads = -1;
-  bool force = false, spin_given = false;
+  bool force = false, spin_given = false, allow_empty = false;
 };
 
 bool ends_with(const std::string& s, const std::string& tail) {
@@ -53,6 +54,25 @@ OrbitalMap<T> run(const OrbitalOptions& o, const OrbitalBasis& basis, const Mole
                   const OrbitalSettings& s) {
   return with_space(o.device,
                     [&](const auto& space) { return orbital_on_lattice<T>(space, basis, mo, s); });
+}
+
+// Neither lobe crosses the lattice: an empty mesh is refused unless --allow-empty asks for it.
+template <class V>
+[[noreturn]] void refuse_empty_mesh(const OrbitalOptions& o, const V& values) {
+  const auto [low, high] = std::minmax_element(values.begin(), values.end());
+  const double a = values.empty() ? 0 : double(*low), b = values.empty() ? 0 : double(*high);
+  // The input is named: an empty mesh comes from its orbital (or from --iso beyond it).
+  const ErrorContext where{o.input.empty() ? o.mesh : o.input, "--iso", -1};
+  if (a == 0 && b == 0)
+    throw InputError(where, fmt::format("the orbital is zero on the whole lattice, so the "
+                                        "isosurfaces psi = +-{} are empty; no mesh written to {} "
+                                        "(are its coefficients in the file? --allow-empty writes "
+                                        "the empty mesh)",
+                                        o.iso, o.mesh));
+  throw InputError(where, fmt::format("the isosurfaces psi = +-{} of the orbital are empty: its "
+                                      "values lie in [{:.6g}, {:.6g}]; no mesh written to {} "
+                                      "(lower --iso, or add --allow-empty)",
+                                      o.iso, a, b, o.mesh));
 }
 
 // The orbital's two lobes, psi = +iso and psi = -iso, in one mesh (each closed where it does not
@@ -81,6 +101,7 @@ void write_lobes(const OrbitalOptions& o, const OrbitalMap<T>& map) {
     for (auto t : part.triangles)
       mesh.triangles.push_back({t[0] + offset, t[1] + offset, t[2] + offset});
   }
+  if (mesh.triangles.empty() && !o.allow_empty) refuse_empty_mesh(o, map.values);
   if (ends_with(o.mesh, ".obj"))
     write_obj(o.mesh, mesh);
   else
@@ -147,6 +168,8 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
   const std::string title =
       fmt::format("orbital {} ({} {}, E = {:.6f} Eh, occupation {})", index + 1, mo.spin,
                   mo.symmetry.empty() ? "-" : mo.symmetry, mo.energy, mo.occupation);
+  // The mesh first: a refused (empty) mesh leaves no map behind either.
+  if (!o.mesh.empty()) write_lobes(o, map);
   if (ends_with(o.out, ".dx")) {
     io::write_opendx(o.out, grid, map.values.data(), "MOLECULAR ORBITAL (bohr^-3/2): " + title);
   } else {
@@ -160,7 +183,6 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
         {o.plot, o.plot_axis, o.plot_at, fmt::format("orbital {}", index + 1), "bohr^-3/2", "psi"},
         map.lattice,
         [&map](std::int64_t i, std::int64_t j, std::int64_t k) { return double(map.at(i, j, k)); });
-  if (!o.mesh.empty()) write_lobes(o, map);
   const double evaluations = double(l.points()) * double(basis.functions());
   fmt::print(
       "{} atoms, {} basis functions; {}; norm (analytic) {:.6f}; lattice {} x {} x {} at {} A; "
@@ -208,6 +230,8 @@ Action add_orbital_command(CLI::App& app) {
   add_plane_options(cmd, o->plot_axis, o->plot_at);
   cmd->add_option("--iso", o->iso, "Isosurfaces psi = +iso and -iso (bohr^-3/2; with --mesh)");
   cmd->add_option("--mesh", o->mesh, "Write the isosurfaces by marching cubes: .ply or .obj");
+  cmd->add_flag("--allow-empty", o->allow_empty,
+                "Write the mesh even when neither isosurface crosses the lattice");
   cmd->add_option("--cartesian-norm", o->cartesian_norm,
                   "each (every Cartesian d/f/g function normalised on its own) or axial (all as "
                   "x^l, as older psi4 releases write them): converted to each on load")
@@ -222,6 +246,8 @@ Action add_orbital_command(CLI::App& app) {
     if (o->mesh.empty() != !std::isfinite(o->iso))
       throw InputError({"", o->mesh.empty() ? "--mesh" : "--iso", -1},
                        "--iso and --mesh go together");
+    if (o->allow_empty && o->mesh.empty())
+      throw InputError({"", "--allow-empty", -1}, "applies only with --mesh");
     if (!o->mesh.empty() && !(o->iso > 0))
       throw InputError({"", "--iso", -1}, "must be positive (both signs are drawn)");
     // Water's 7 functions hold 5 occupied orbitals; C60's 360 electrons 180.

@@ -1,5 +1,6 @@
 #include "drivers/library/xyz_reader.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -34,10 +35,14 @@ XyzFrame read_xyz(const std::string& path) {
     std::istringstream fields(line);
     std::string name, x, y, z;
     Vec3<double> p;
-    // strtod, unlike stream extraction, reads nan and inf, which validation then reports by atom.
     if (!(fields >> name >> x >> y >> z) || !parse_number(x, p.x) || !parse_number(y, p.y) ||
         !parse_number(z, p.z))
       throw InputError({path, "atom line", line_no}, "expected 'name x y z', got '" + line + "'");
+    // strtod reads nan and inf: refused here, where the file and line are known.
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+      throw InputError(
+          {path, "atom line", line_no},
+          "atom " + std::to_string(i) + " has a non-finite coordinate: '" + line + "'");
     frame.names.push_back(name);
     frame.positions.push_back(p);
   }

@@ -46,4 +46,26 @@ PY
 expect_refusal "resolution" "$kmol" cc "$dir/model.pdb" --ref "$dir/ref.mrc" --resolution 0
 printf 'not a map' > "$dir/bad.map"
 expect_refusal "bad.map" "$kmol" cc "$dir/model.pdb" --ref "$dir/bad.map" --resolution 5
+# An AMBER NetCDF trajectory in nanometres whose frame 1 holds a coordinate that is finite as
+# stored but not once scaled to Angstrom in single precision: refused naming the file and frame,
+# no timeline written.
+/usr/bin/python3 - "$dir" <<'PY' || fail "writing the NetCDF trajectory"
+import sys, numpy as np
+from scipy.io import netcdf_file
+d = sys.argv[1]
+xyz = np.array([[float(v) for v in (l[30:38], l[38:46], l[46:54])] for l in open(f"{d}/model.pdb")], dtype=np.float32) / 10
+with netcdf_file(f"{d}/far.nc", "w", version=1) as f:
+    f.Conventions = "AMBER"
+    f.createDimension("frame", None)
+    f.createDimension("atom", len(xyz))
+    f.createDimension("spatial", 3)
+    c = f.createVariable("coordinates", "f", ("frame", "atom", "spatial"))
+    c.units = "nanometer"
+    c[0] = xyz
+    c[1] = xyz
+    c[1, 0, 0] = 3e38
+PY
+expect_refusal "far.nc: frame: \[1\] atom 0 has a non-finite coordinate" \
+  "$kmol" cc "$dir/far.nc" --ref "$dir/sim.mrc" --resolution 5 --device cpu --timeline "$dir/far.csv"
+[[ ! -e $dir/far.csv ]] || fail "a refused timeline was written: $(cat "$dir/far.csv")"
 echo "cc: model vs element-radius map $cc"

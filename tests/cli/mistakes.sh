@@ -128,7 +128,7 @@ row 24 2 "\-\-spacing: applies only with a structure" -- surf --map pot.dx --spa
 
 # cc
 printf 'ATOM      1  C   ALA A   1     100.000 100.000 100.000  0.0000 2.0000\nEND\n' > far.pqr
-row 25 2 "far.pqr: --ref: no atom lies inside the reference map" -- cc far.pqr --ref pot.dx --resolution 4
+row 25 2 "far.pqr: --ref: no atom lies inside the reference map pot.dx (the map spans" -- cc far.pqr --ref pot.dx --resolution 4
 head -1 two.pqr > half.pqr && cat far.pqr >> half.pqr
 row 26 0 "warning: only 50.0% of the atoms of half.pqr lie inside" -- cc half.pqr --ref pot.dx --resolution 4
 
@@ -354,4 +354,13 @@ row 69 2 "\-\-spacing: the lattice spans .* cells of the Gaussians' cut radius" 
 none_left 69 huge.dx
 row 70 2 "cutoff: cutoff + skin 1e-300 divides the box into" -- md --cells 3 3 3 --cutoff 1e-300 --skin 0 --steps 1 --out tiny.h5 --log tiny.csv --quiet
 none_left 70 tiny.h5 tiny.csv
+# A NetCDF header libnetcdf would trust: one dimension, a global attribute of type 77.
+printf 'CDF\x01\0\0\0\0\0\0\0\x0a\0\0\0\x01\0\0\0\x04atom\0\0\0\x0a\0\0\0\x0c\0\0\0\x01\0\0\0\x0bConventions\0\0\0\0\x4d\0\0\0\x05AMBER\0\0\0\0\0\0\0\0\0\0\0' > damaged.nc
+row 71 2 "damaged.nc: attribute type: damaged NetCDF header at byte 56: type 77 (expected 1 to 6)" -- rdf damaged.nc --rmax 5 --out damaged.xvg
+none_left 71 damaged.xvg
+
+row 72 2 "water.molden: --iso: the isosurfaces psi = +-100 of the orbital are empty: its values lie in \[-0.4.*no mesh written to orb.ply (lower --iso, or add --allow-empty)" -- orbital water.molden --spacing 0.5 --iso 100 --mesh orb.ply --out orb.cube
+none_left 72 orb.ply orb.cube
+row 72 0 "+ lobe: 0 triangles" -- orbital water.molden --spacing 0.5 --iso 100 --mesh orb.ply --out orb.cube --allow-empty
+row 72 2 "\-\-allow-empty: applies only with --mesh" -- orbital water.molden --spacing 0.5 --out orb.cube --allow-empty
 echo "every mistake in docs/errors.md: ok"

@@ -52,6 +52,14 @@ constexpr bool address_sanitizer = false;
 constexpr bool address_sanitizer = false;
 #endif
 
+// "signal SIGSEGV": the signal's name, not the shell's wording of a crash ("Segmentation fault"),
+// which reads as the crash of kmol itself.
+std::string signal_name(int signal) {
+  const char* abbreviation = sigabbrev_np(signal);
+  return abbreviation ? std::string("signal SIG") + abbreviation
+                      : "signal " + std::to_string(signal);
+}
+
 std::int64_t file_size(const std::string& path) {
   struct stat s {};
   return stat(path.c_str(), &s) == 0 ? std::int64_t(s.st_size) : 0;
@@ -144,7 +152,7 @@ bool fail_contained_call(const std::string& message) {
 }
 
 std::string contained_call(const std::string& path, const std::string& what,
-                           const std::function<std::string()>& work) {
+                           const std::function<std::string()>& work, const std::string& library) {
   const std::int64_t size = file_size(path);
   int ends[2];
   if (pipe(ends) != 0) throw InputError({path, "", -1}, "cannot start a process to read it");
@@ -169,7 +177,7 @@ std::string contained_call(const std::string& path, const std::string& what,
   int status = 0;
   while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
-  const std::string reading = "libgromacs cannot read " + what + ": ";
+  const std::string reading = library + " cannot read " + what + ": ";
   if (!closed || (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM))
     throw InputError({path, "", -1}, reading + "it did not finish in " +
                                          std::to_string(seconds_limit(size)) +
@@ -177,8 +185,7 @@ std::string contained_call(const std::string& path, const std::string& what,
   if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM))
     throw Interrupted(WTERMSIG(status), "stopped while reading " + path);
   if (WIFSIGNALED(status))
-    throw InputError({path, "", -1}, reading + "it crashed (" +
-                                         std::string(strsignal(WTERMSIG(status))) +
+    throw InputError({path, "", -1}, reading + "it crashed (" + signal_name(WTERMSIG(status)) +
                                          "): the file is damaged");
   if (!reply.empty() && reply[0] == '=') throw InputError({}, reply.substr(1));
   if (reply.empty() || (reply[0] != '+' && reply[0] != '-'))

@@ -11,9 +11,11 @@ namespace kmol::io {
 // `path` when the child dies by a signal, runs past its time or memory, or throws (its message
 // follows "what: "); a std::bad_alloc or std::length_error in the child is reported as a size
 // field the file gets wrong, not by the exception's name. `what` says what was read ("the run
-// input"). Inside the child, fail_contained_call(message) ends it with that message.
+// input") and `library` what reads it. Inside the child, fail_contained_call(message) ends it
+// with that message.
 std::string contained_call(const std::string& path, const std::string& what,
-                           const std::function<std::string()>& work);
+                           const std::function<std::string()>& work,
+                           const std::string& library = "libgromacs");
 
 // In a child of contained_call: sends `message` as the reason and ends the child. Elsewhere it
 // returns false and does nothing.

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "contained_call.hpp"
 #include "kmol/core/errors.hpp"
 #include "netcdf_readers.hpp"
 
@@ -20,6 +21,8 @@ constexpr double degrees = M_PI / 180;
 class AmberReader final : public TrajectoryReader {
  public:
   explicit AmberReader(const std::string& path) : path_(path) {
+    check_classic_header(path);
+    probe_open(path);
     check(nc_open(path.c_str(), NC_NOWRITE, &file_), "", "cannot open the NetCDF file");
     if (nc_inq_varid(file_, "coordinates", &coordinates_) != NC_NOERR)
       throw InputError({path_, "coordinates", -1},
@@ -84,6 +87,19 @@ class AmberReader final : public TrajectoryReader {
   }
 
  private:
+  // libnetcdf opens the file first in a child with a time and memory limit: a header the grammar
+  // check lets through (or a NetCDF-4 one) that makes it crash or grow without end is refused.
+  static void probe_open(const std::string& path) {
+    contained_call(
+        path, "the NetCDF header",
+        [&] {
+          int file = -1;
+          if (nc_open(path.c_str(), NC_NOWRITE, &file) == NC_NOERR) nc_close(file);
+          return std::string();
+        },
+        "libnetcdf");
+  }
+
   template <class T>
   FrameInfo read(std::int64_t t, Vec3<T>* positions) {
     const FrameInfo info = frame_info(t);
@@ -91,7 +107,8 @@ class AmberReader final : public TrajectoryReader {
     return info;
   }
 
-  // Frame t of a [frame][atom][spatial] variable, scaled, refusing values that are not finite.
+  // Frame t of a [frame][atom][spatial] variable, scaled, refusing values that are not finite as
+  // stored or once scaled to Angstrom in T (a float in nanometres can overflow).
   template <class T>
   void read_vectors(std::int64_t t, int variable, const char* name, double factor, Vec3<T>* out) {
     const std::size_t start[3] = {std::size_t(t), 0, 0};
@@ -104,6 +121,9 @@ class AmberReader final : public TrajectoryReader {
         throw InputError({path_, "frame", long(t)},
                          "atom " + std::to_string(i) + " has non-finite " + name);
       out[i] = {T(factor * r[0]), T(factor * r[1]), T(factor * r[2])};
+      if (!std::isfinite(out[i].x) || !std::isfinite(out[i].y) || !std::isfinite(out[i].z))
+        throw InputError({path_, "frame", long(t)}, "atom " + std::to_string(i) + "'s " + name +
+                                                        " overflow once scaled to Angstrom");
     }
   }
 
