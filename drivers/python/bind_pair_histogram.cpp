@@ -79,15 +79,19 @@ PairHistogramSettings settings_of(double r_min, double r_max, std::int32_t bins,
   return s;
 }
 
-std::vector<std::int32_t> labels_of(const py::object& o) {
-  return o.is_none() ? std::vector<std::int32_t>{} : o.cast<std::vector<std::int32_t>>();
+// Labels checked as the kernels' are (integers of 32 bits), as a vector; none for None.
+std::vector<std::int32_t> labels_of(const py::object& o, const char* name) {
+  if (o.is_none()) return {};
+  const Labels checked = labels(o, name, -1);
+  return {checked.data(), checked.data() + checked.size()};
 }
 
 // Molecule labels that put every pair into one molecule leave nothing to count: refused, naming
 // the keyword. Returns the pairs they exclude.
 std::int64_t refuse_molecules_excluding_every_pair(const py::object& molecules, const py::object& b,
                                                    const py::object& molecules_b) {
-  const auto a_labels = labels_of(molecules), b_labels = labels_of(molecules_b);
+  const auto a_labels = labels_of(molecules, "molecules"),
+             b_labels = labels_of(molecules_b, "molecules_b");
   const bool one_set = b.is_none();
   const std::int64_t excluded = excluded_pairs(a_labels, b_labels, one_set);
   const auto n_a = std::int64_t(a_labels.size()), n_b = std::int64_t(b_labels.size());

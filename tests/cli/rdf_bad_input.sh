@@ -85,7 +85,7 @@ expect_error "\-\-exclude-same: every one of the 124750 pairs of the selections 
 message=$("$kmol" rdf gas.h5 --top bonded.pdb --exclude-same molecule --rmax 4 --norm none --out bonded.xvg 2>&1) || fail "bonded.pdb refused: $message"
 grep -q "residues joined by its CONECT bonds (249 molecules)" <<<"$message" || fail "CONECT bonds not used: $message"
 # A box of no volume makes every g(r) value NaN: refused, naming the cause, nothing written.
-expect_error "the result is not finite: bin 0 (r = .*) is -\?nan; the mean 1/V of the boxes is inf (a box of zero or no volume)" tinybox.h5
+expect_error "tinybox.h5: particles/all/box/edges: box: an edge of length 1e-320 Angstrom: expected between 0.001 and 1e+08" tinybox.h5
 # Frames that change the atom count (two XTC files of 100 and 90 atoms, concatenated): refused
 # naming the file and frame, the frames before it kept.
 if "$kmol" info | grep -q "GROMACS XTC" && /usr/bin/python3 -c 'import MDAnalysis' 2>/dev/null; then
