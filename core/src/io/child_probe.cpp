@@ -82,8 +82,11 @@ std::string ChildOutcome::description() const {
       return "finished";
     case failed:
       return "failed (exit status " + std::to_string(detail) + ")";
-    case signalled:
-      return "was killed by signal " + std::to_string(detail) + " (" + strsignal(detail) + ")";
+    case signalled: {  // the signal's name: the shell's wording ("Segmentation fault") reads as
+                       // kmol's own crash
+      const char* name = sigabbrev_np(detail);
+      return "was killed by signal " + (name ? "SIG" + std::string(name) : std::to_string(detail));
+    }
     case timed_out:
       return "ran past its time limit";
     case out_of_memory:
