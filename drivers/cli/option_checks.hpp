@@ -6,6 +6,8 @@
 #include <initializer_list>
 #include <string>
 
+#include "kmol/core/errors.hpp"
+
 namespace kmol::cli {
 
 // True if the user typed `option` on the command line.
@@ -21,5 +23,17 @@ void needs_mode(const CLI::App& cmd, std::initializer_list<const char*> options,
 
 // `option` and `other` exclude each other.
 void excludes(const CLI::App& cmd, const std::string& option, const std::string& other);
+
+// Runs f; an InputError naming no file (a check of values read from `file`, such as the atoms a
+// lattice is placed around) is rethrown naming it, so that the message says which input is wrong.
+template <class F>
+decltype(auto) naming_file(const std::string& file, F&& f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    if (!e.where().file.empty() || file.empty()) throw;
+    throw InputError({file, "", -1}, e.what());
+  }
+}
 
 }  // namespace kmol::cli

@@ -275,7 +275,9 @@ Action add_orbital_command(CLI::App& app) {
       if (checked_points(s.lattice.counts, max_indexable_points) < 0)
         throw InputError({"", "--counts", -1}, "must be positive and multiply to below 2^62");
     } else {
-      s.lattice = grid_around(molden.positions.data(), molden.atoms(), o->spacing, o->padding);
+      s.lattice = naming_file(o->input, [&] {
+        return grid_around(molden.positions.data(), molden.atoms(), o->spacing, o->padding);
+      });
     }
     preflight_orbital(*cmd, *o, s.lattice);
     if (!o->write_molden.empty()) {

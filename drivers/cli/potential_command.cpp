@@ -364,9 +364,11 @@ Action add_potential_command(CLI::App& app) {
       if (checked_points(s.lattice.counts, max_indexable_points) < 0)
         throw InputError({"", "--counts", -1}, "must be positive and multiply to below 2^62");
     } else {
-      s.lattice =
-          grid_around(atoms.positions.data(), std::int64_t(atoms.size()), o->spacing, o->padding,
-                      atoms.atom_names.empty() ? nullptr : atoms.atom_names.data());
+      s.lattice = naming_file(o->input, [&] {
+        return grid_around(atoms.positions.data(), std::int64_t(atoms.size()), o->spacing,
+                           o->padding,
+                           atoms.atom_names.empty() ? nullptr : atoms.atom_names.data());
+      });
     }
     preflight_potential(*cmd, *o, s.lattice);
     Runtime runtime({o->threads, -1});

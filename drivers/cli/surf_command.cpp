@@ -136,13 +136,16 @@ int surf(const SurfOptions& o) {
     const double padding = o.padding >= 0
                                ? o.padding
                                : density_cut_radius(o.scale * widest, o.threshold) + 2 * o.spacing;
-    settings.grid =
-        density_grid_around(s.positions.data(), std::int64_t(s.positions.size()), o.spacing,
-                            padding, s.names.empty() ? nullptr : s.names.data());
+    settings.grid = naming_file(o.input, [&] {
+      return density_grid_around(s.positions.data(), std::int64_t(s.positions.size()), o.spacing,
+                                 padding, s.names.empty() ? nullptr : s.names.data());
+    });
     preflight_surf(o, settings.grid);
     timer.reset();
-    const DensityMap density =
-        with_space(o.device, [&](const auto& space) { return density_on(space, s, settings); });
+    const DensityMap density = naming_file(o.input, [&] {
+      return with_space(o.device,
+                        [&](const auto& space) { return density_on(space, s, settings); });
+    });
     const double seconds = timer.seconds();
     const auto& g = density.grid;
     fmt::print(
