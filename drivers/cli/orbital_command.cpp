@@ -164,7 +164,9 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
             {"orbital map", o.out,
              "a basis exponent or coefficient too large for the arithmetic"
              " (--precision double keeps more range)",
-             true, "the lattice misses the orbital (check --origin and --counts)"});
+             true,
+             "the lattice misses the orbital (check --origin and --counts), or " + o.input +
+                 " gives it no coefficient that is not zero"});
   const std::string title =
       fmt::format("orbital {} ({} {}, E = {:.6f} Eh, occupation {})", index + 1, mo.spin,
                   mo.symmetry.empty() ? "-" : mo.symmetry, mo.energy, mo.occupation);
