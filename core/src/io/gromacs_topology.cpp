@@ -72,30 +72,29 @@ class Unpacker {
   std::size_t at_ = 0;
 };
 
+// The topology's fields in one order, so that packing and unpacking cannot disagree.
+template <class Fields, class F>
+void for_each_field(Fields& t, F&& f) {
+  f(t.names);
+  f(t.resnames);
+  f(t.chains);
+  f(t.resids);
+  f(t.residues);
+  f(t.molecules);
+  f(t.charges);
+  f(t.masses);
+}
+
 std::string packed(const Topology& t) {
   Packer p;
-  p.add(t.names);
-  p.add(t.resnames);
-  p.add(t.chains);
-  p.add(t.resids);
-  p.add(t.residues);
-  p.add(t.molecules);
-  p.add(t.charges);
-  p.add(t.masses);
+  for_each_field(t, [&](const auto& field) { p.add(field); });
   return std::move(p).bytes();
 }
 
 Topology unpacked(const std::string& bytes) {
   Unpacker u(bytes);
   Topology t;
-  u.take(t.names);
-  u.take(t.resnames);
-  u.take(t.chains);
-  u.take(t.resids);
-  u.take(t.residues);
-  u.take(t.molecules);
-  u.take(t.charges);
-  u.take(t.masses);
+  for_each_field(t, [&](auto& field) { u.take(field); });
   return t;
 }
 
