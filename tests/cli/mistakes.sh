@@ -298,7 +298,7 @@ open(sys.argv[1], "wb").write(d)' "$@"
   row 60 2 "topol.tpr: libgromacs cannot read the run input: " -- rdf water.xtc --top topol.tpr --out tpr.xvg
   none_left 60 tpr.xvg
   cp "$corpus/tpr/crash-read_tpx-segfaults-in-the-child" topol.tpr
-  row 61 2 "topol.tpr: libgromacs cannot read the run input: it crashed (signal SIGSEGV): the file is damaged" -- rdf water.xtc --top topol.tpr --out tpr.xvg
+  row 61 2 "topol.tpr: libgromacs cannot read the run input: .*the file is damaged" -- rdf water.xtc --top topol.tpr --out tpr.xvg
   cp "$corpus/tpr/gmx_fatal-symtab-handle-ends-the-child" topol.tpr
   row 62 2 "topol.tpr: libgromacs cannot read the run input: GROMACS: symtab get_symtab_handle 0 not found" -- rdf water.xtc --top topol.tpr --out tpr.xvg
   grep -q "Fatal error" <<<"$last" && fail "row 62: GROMACS' banner: $last"
