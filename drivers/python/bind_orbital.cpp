@@ -108,10 +108,8 @@ void bind_orbital(py::module_& m) {
          double padding, py::object origin, py::object counts, const std::string& impl,
          const std::string& device, const std::string& precision,
          const std::string& cartesian_norm) {
-        return with_python_keywords([&] {
-          return orbital(path, mo, spin, spacing, padding, origin, counts, impl, device, precision,
-                         cartesian_norm);
-        });
+        return orbital(path, mo, spin, spacing, padding, origin, counts, impl, device, precision,
+                       cartesian_norm);
       },
       py::arg("molden"), py::arg("mo") = "homo", py::kw_only(), py::arg("spin") = "Alpha",
       py::arg("spacing") = 0.1, py::arg("padding") = 5.0, py::arg("origin") = py::none(),

@@ -24,17 +24,6 @@ void warn_empty_result(const std::string& message) {
   if (PyErr_WarnEx(empty_result_warning, message.c_str(), 1) < 0) throw py::error_already_set();
 }
 
-InputError with_python_keyword(const InputError& e) {
-  const ErrorContext& where = e.where();
-  if (where.field.rfind("--", 0) != 0) return e;
-  ErrorContext renamed = where;
-  renamed.field = where.field.substr(2);
-  for (char& c : renamed.field)
-    if (c == '-') c = '_';
-  const std::string prefix = InputError(where, "").what();
-  return InputError(renamed, std::string(e.what()).substr(prefix.size()));
-}
-
 void bad_input(const std::string& field, const std::string& expected) {
   throw InputError({"", field, -1}, "expected " + expected);
 }

@@ -29,20 +29,6 @@ namespace py = pybind11;
 
 [[noreturn]] void bad_input(const std::string& field, const std::string& expected);
 
-// The error with the command-line option it names ("--mo") renamed as the Python keyword ("mo").
-InputError with_python_keyword(const InputError& e);
-
-// Runs f, renaming the command-line option an InputError names as the Python keyword, so that a
-// message from code the command shares names what the caller typed.
-template <class F>
-auto with_python_keywords(F&& f) {
-  try {
-    return f();
-  } catch (const InputError& e) {
-    throw with_python_keyword(e);
-  }
-}
-
 // A file path as given, refused when it holds a NUL character (the C library would cut it there).
 const std::string& path_arg(const std::string& path, const std::string& name);
 
