@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -18,6 +17,7 @@
 #include <utility>
 
 #include "kmol/core/finalize_hooks.hpp"
+#include "kmol/core/runtime_notes.hpp"
 #include "kmol/core/version.hpp"
 
 #ifdef KMOL_HAVE_CUDA
@@ -26,6 +26,11 @@
 
 namespace kmol {
 namespace {
+
+std::function<void(const std::string&)>& notes() {
+  static std::function<void(const std::string&)> sink;
+  return sink;
+}
 
 // Busy and total jiffies of all CPUs from /proc/stat's first line.
 bool cpu_times(double& busy, double& total) {
@@ -56,11 +61,10 @@ int threads_for_idle_cores() {
   if (!cpu_times(busy1, total1) || !(total1 > total0)) return -1;
   const double busy_cores = (busy1 - busy0) / (total1 - total0) * cores;
   const int idle = std::clamp(cores - int(std::lround(busy_cores)), 1, cores);
-  if (idle < cores)
-    std::fprintf(stderr,
-                 "kmol: note: %d of %d cores busy with other work; running %d host thread%s "
-                 "(--threads N, or OMP_NUM_THREADS, to choose)\n",
-                 cores - idle, cores, idle, idle == 1 ? "" : "s");
+  if (idle < cores && notes())
+    notes()(std::to_string(cores - idle) + " of " + std::to_string(cores) +
+            " cores busy with other work; running " + std::to_string(idle) + " host thread" +
+            (idle == 1 ? "" : "s"));
   return idle;
 }
 
@@ -89,10 +93,20 @@ void skip_cuda_without_device() {
 void skip_cuda_without_device() {}
 #endif
 
+// Kokkos prints four lines of advice at start-up, in every program, when OMP_PROC_BIND is unset.
+// libgomp read its environment when the program loaded, so setting it now binds nothing: it
+// states the binding libgomp already chose (threads bound only where OMP_PLACES or
+// GOMP_CPU_AFFINITY gave places), which silences the advice and gives child processes the same.
+void state_thread_binding() {
+  const bool places = std::getenv("OMP_PLACES") || std::getenv("GOMP_CPU_AFFINITY");
+  setenv("OMP_PROC_BIND", places ? "true" : "false", 0);
+}
+
 }  // namespace
 
 Runtime::Runtime(const RuntimeOptions& options) {
   if (Kokkos::is_initialized()) return;
+  state_thread_binding();
   RuntimeOptions chosen = options;
 #ifdef KOKKOS_ENABLE_OPENMP
   const bool user_chose = options.host_threads > 0 || std::getenv("OMP_NUM_THREADS") ||
@@ -127,6 +141,8 @@ void release_at_finalize(std::function<void()> release) {
   const std::lock_guard<std::mutex> lock(mutex);
   Kokkos::push_finalize_hook(std::move(release));
 }
+
+void set_runtime_notes(std::function<void(const std::string&)> sink) { notes() = std::move(sink); }
 
 std::string kokkos_version() {
   const int v = KOKKOS_VERSION;

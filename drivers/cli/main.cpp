@@ -7,6 +7,7 @@
 #include "drivers/library/cluster.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/runtime.hpp"
+#include "kmol/core/runtime_notes.hpp"
 #include "kmol/core/stop.hpp"
 
 namespace {
@@ -23,10 +24,10 @@ void report(const char* what) {
 int main(int argc, char** argv) {
   kmol::Cluster cluster(argc, argv);  // MPI, when run under mpirun
   kmol::install_stop_handlers(argc, argv);
-  // Kokkos warns at start-up when OMP_PROC_BIND is unset. libgomp has read its environment before
-  // main, so these only silence that warning: threads are bound where the user's environment asks.
-  setenv("OMP_PROC_BIND", "spread", 0);
-  setenv("OMP_PLACES", "threads", 0);
+  kmol::set_runtime_notes([](const std::string& note) {
+    std::fprintf(stderr, "kmol: note: %s (--threads N, or OMP_NUM_THREADS, to choose)\n",
+                 note.c_str());
+  });
   // Every GPU kernel loaded when the runtime starts, unless the user chose otherwise: loaded on
   // first use instead, each module costs 3-4 ms inside the first call that needs it, while
   // loading all of them adds nothing measurable to the runtime's start (docs/study.md, "Scale
