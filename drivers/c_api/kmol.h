@@ -33,6 +33,10 @@ typedef struct kmol_rdf kmol_rdf;
 kmol_status kmol_initialize(void);
 kmol_status kmol_finalize(void);
 
+/* kmol's version, "major.minor.patch": the command's `kmol --version` and Python's
+ * kmol.__version__. */
+const char* kmol_version(void);
+
 /* A histogram of n_bins bins on [r_min, r_max); NULL on bad arguments (see kmol_last_error). */
 kmol_rdf* kmol_rdf_create(double r_min, double r_max, int32_t n_bins, kmol_precision precision);
 void kmol_rdf_destroy(kmol_rdf* rdf);

@@ -12,6 +12,7 @@
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/runtime.hpp"
+#include "kmol/core/version.hpp"
 
 struct kmol_rdf {
   kmol::PairHistogramSettings settings;
@@ -101,6 +102,8 @@ kmol_status kmol_initialize(void) {
 kmol_status kmol_finalize(void) {
   return guarded([] { runtime.reset(); });
 }
+
+const char* kmol_version(void) { return KMOL_VERSION; }
 
 kmol_rdf* kmol_rdf_create(double r_min, double r_max, int32_t n_bins, kmol_precision precision) {
   kmol_rdf* made = nullptr;
