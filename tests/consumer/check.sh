@@ -12,7 +12,11 @@ cmake -S "$source" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" -DKokkos_
 cmake --build "$work/build" >/dev/null
 env -u OMP_PROC_BIND -u OMP_PLACES -u OMP_NUM_THREADS "$work/build/consumer" >"$work/out" 2>&1
 cat "$work/out"
-if [[ $(wc -l <"$work/out") -ne 1 ]]; then
+# Kokkos' one line on an H100/H200 that the kernels use Ampere's instruction set (README, "The CUDA
+# configuration") is the only line allowed beside the program's own.
+grep -v '^Kokkos::Cuda::initialize WARNING: running kernels compiled for compute capability' \
+  "$work/out" >"$work/own" || true
+if [[ $(wc -l <"$work/own") -ne 1 ]]; then
   echo "consumer: expected one line of output, got the above" >&2
   exit 1
 fi

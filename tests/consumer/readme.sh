@@ -23,7 +23,11 @@ cmake -S "$work/project" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
 cmake --build "$work/build" >/dev/null
 env -u OMP_PROC_BIND -u OMP_PLACES -u OMP_NUM_THREADS "$work/build/gas" >"$work/out" 2>&1
 cat "$work/out"
-/usr/bin/python3 - "$work/out" <<'PY'
+# Kokkos' one line on an H100/H200 that the kernels use Ampere's instruction set (README, "The CUDA
+# configuration") is the only line allowed beside the program's own.
+grep -v '^Kokkos::Cuda::initialize WARNING: running kernels compiled for compute capability' \
+  "$work/out" >"$work/own" || true
+/usr/bin/python3 - "$work/own" <<'PY'
 import math, re, sys
 lines = open(sys.argv[1]).read().splitlines()
 if len(lines) != 1 or not re.fullmatch(r"\d+ pairs within 15 A", lines[0]):
