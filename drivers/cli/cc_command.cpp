@@ -17,7 +17,7 @@
 #include "drivers/cli/map_output.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
-#include "drivers/cli/with_space.hpp"
+#include "drivers/library/device_policy.hpp"
 #include "kernels/correlation/correlation.hpp"
 #include "kernels/density/density.hpp"
 #include "kmol/core/errors.hpp"

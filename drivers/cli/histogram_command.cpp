@@ -11,8 +11,8 @@
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/pool_options.hpp"
-#include "drivers/cli/with_space.hpp"
 #include "drivers/library/coordinates.hpp"
+#include "drivers/library/device_policy.hpp"
 #include "drivers/library/example_systems.hpp"
 #include "drivers/library/gpu_runtime.hpp"
 #include "drivers/library/pool_pair_histogram.hpp"
@@ -81,28 +81,36 @@ ExampleSystem load_system(const HistogramOptions& o) {
   return s;
 }
 
+// One frame on one execution space; a GPU reads the coordinates uploaded to its memory.
+template <class T, class Space>
+PairHistogramResult count_on(const Space& space, const ExampleSystem& s,
+                             const PairHistogramSettings& settings) {
+  const ConvertedCoordinates<T> xyz(s.positions);
+  return pair_histogram(space, one_set(xyz.data(), xyz.size()), settings);
+}
+
+#ifdef KOKKOS_ENABLE_CUDA
+template <class T>
+PairHistogramResult count_on(const Kokkos::Cuda& gpu, const ExampleSystem& s,
+                             const PairHistogramSettings& settings) {
+  return pair_histogram(gpu, upload_coordinates<T>(gpu, s.positions), settings);
+}
+#endif
+
 template <class T>
 PairHistogramResult compute(const HistogramOptions& o, const ExampleSystem& s,
                             const PairHistogramSettings& settings) {
-#ifdef KOKKOS_ENABLE_CUDA
-  if (!o.pool.wanted() && o.device != "cpu" && !gpu_devices().empty()) {
-    const Kokkos::Cuda gpu;
-    return pair_histogram(gpu, upload_coordinates<T>(gpu, s.positions), settings);
-  }
-#endif
+  if (!o.pool.wanted())
+    return with_space(o.device, [&](const auto& space) { return count_on<T>(space, s, settings); });
   const ConvertedCoordinates<T> xyz(s.positions);
   const auto input = one_set(xyz.data(), xyz.size());
-  if (o.pool.wanted()) {
-    // --device all: the cores the GPU threads leave go to one CPU worker.
-    const int cores = Kokkos::DefaultHostExecutionSpace().concurrency();
-    const int devices = o.pool.gpus >= 0
-                            ? int(cuda_devices(o.pool.gpus).size()) + o.pool.simulated_gpus
-                            : o.pool.simulated_gpus;
-    WorkerPool pool(pool_workers(o.pool, o.device == "all" ? 1 : 0, std::max(1, cores - devices)));
-    return pair_histogram_on_pool(pool, input, settings, TileOptions{2, o.regions});
-  }
-  return with_space(o.device,
-                    [&](const auto& space) { return pair_histogram(space, input, settings); });
+  // --device all: the cores the GPU threads leave go to one CPU worker.
+  const int cores = Kokkos::DefaultHostExecutionSpace().concurrency();
+  const int devices = o.pool.gpus >= 0
+                          ? int(cuda_devices(o.pool.gpus).size()) + o.pool.simulated_gpus
+                          : o.pool.simulated_gpus;
+  WorkerPool pool(pool_workers(o.pool, o.device == "all" ? 1 : 0, std::max(1, cores - devices)));
+  return pair_histogram_on_pool(pool, input, settings, TileOptions{2, o.regions});
 }
 
 // Writes next to the target and renames, so a failed run never leaves a half-written file.

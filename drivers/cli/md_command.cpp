@@ -14,7 +14,7 @@
 
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/option_checks.hpp"
-#include "drivers/cli/with_space.hpp"
+#include "drivers/library/device_policy.hpp"
 #include "kernels/md/health.hpp"
 #include "kernels/md/md.hpp"
 #include "kmol/core/errors.hpp"

@@ -15,7 +15,7 @@
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/slabs.hpp"
-#include "drivers/cli/with_space.hpp"
+#include "drivers/library/device_policy.hpp"
 #include "kernels/orbital/conventions.hpp"
 #include "kernels/orbital/examples.hpp"
 #include "kernels/orbital/orbital.hpp"

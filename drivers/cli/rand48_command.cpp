@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "drivers/cli/commands.hpp"
-#include "drivers/cli/with_space.hpp"
+#include "drivers/library/device_policy.hpp"
 #include "kernels/rng/rand48_fill.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/preflight.hpp"

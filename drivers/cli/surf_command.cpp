@@ -12,7 +12,7 @@
 #include "drivers/cli/map_output.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
-#include "drivers/cli/with_space.hpp"
+#include "drivers/library/device_policy.hpp"
 #include "kernels/density/density.hpp"
 #include "kernels/surface/surface.hpp"
 #include "kmol/core/errors.hpp"

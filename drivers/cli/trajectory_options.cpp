@@ -9,6 +9,7 @@
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/progress_bar.hpp"
 #include "drivers/library/cluster.hpp"
+#include "drivers/library/device_policy.hpp"
 #include "drivers/library/gpu_runtime.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/runtime.hpp"
@@ -97,13 +98,8 @@ PipelineOptions workers_for(const TrajectoryOptions& o) {
   }
   if (o.pool.inject_failures > 0)
     throw InputError({"", "--inject-failures", -1}, "needs --gpus or --simulated-gpus");
-  const bool have_gpu = !gpu_devices().empty();
-  if ((o.device == "gpu" || o.device == "all") && !have_gpu)
-    throw UnsupportedError("--device " + o.device + ": no GPU (this build: " +
-                           fmt::format("{}", fmt::join(enabled_backends(), ", ")) + ")");
-  const bool gpu = o.device == "gpu" || o.device == "all" || (o.device == "auto" && have_gpu);
-  const bool cpu = o.device == "cpu" || o.device == "all" || (o.device == "auto" && !have_gpu);
-  p.workers = frame_workers(gpu, cpu ? std::max(1, o.workers) : 0);
+  const DevicePlan devices = plan_devices(device_policy_from_string(o.device));
+  p.workers = frame_workers(devices.gpu, devices.cpu ? std::max(1, o.workers) : 0);
   return p;
 }
 
@@ -134,13 +130,6 @@ RunPlan trajectory_plan(const CLI::App& cmd, const TrajectoryOptions& o, const s
   plan.inputs = {o.trajectory, o.top};
   plan.force = force;
   return plan;
-}
-
-std::vector<std::int64_t> selected_atoms(const std::string& selection, const AtomTable& atoms,
-                                         const std::string& option) {
-  std::vector<std::int64_t> indices = select_atoms(selection, atoms, option);
-  if (indices.empty()) throw InputError({"", option, -1}, "'" + selection + "' selects no atoms");
-  return indices;
 }
 
 void set_pair_settings(const TrajectoryOptions& o, const Trajectory& t, FrameJob& job) {

@@ -49,10 +49,6 @@ PipelineOptions pipeline_workers(const TrajectoryOptions& options,
 RunPlan trajectory_plan(const CLI::App& command, const TrajectoryOptions& options,
                         const std::string& out, std::vector<std::string> extensions, bool force);
 
-// The atoms a selection option (`option`, e.g. "--sel1") selects; InputError when it selects none.
-std::vector<std::int64_t> selected_atoms(const std::string& selection, const AtomTable& atoms,
-                                         const std::string& option);
-
 // The pair-histogram settings every trajectory command takes from its options and trajectory.
 void set_pair_settings(const TrajectoryOptions& options, const Trajectory& t, FrameJob& job);
 

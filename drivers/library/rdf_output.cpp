@@ -176,4 +176,11 @@ void plot_rdf_png(const std::string& path, const RdfReport& report) {
   std::remove(data.c_str());
 }
 
+void write_rdf_outputs(const RdfOutputs& outputs, const RdfReport& report) {
+  if (!outputs.plot.empty()) plot_rdf_png(outputs.plot, report);
+  if (!outputs.h5.empty()) write_rdf_h5(outputs.h5, report);
+  if (!outputs.csv.empty()) write_rdf_csv(outputs.csv, report);
+  if (!outputs.xvg.empty()) write_rdf_xvg(outputs.xvg, report);
+}
+
 }  // namespace kmol

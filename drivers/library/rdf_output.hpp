@@ -27,4 +27,11 @@ void write_rdf_h5(const std::string& path, const RdfReport& report);
 // Runs the plotting script (Debian's python3-matplotlib) on the values.
 void plot_rdf_png(const std::string& path, const RdfReport& report);
 
+// Where a run's outputs go (empty: not written).
+struct RdfOutputs {
+  std::string xvg, csv, h5, plot;
+};
+// Writes every output named: the plot first, the one most likely to fail (a missing matplotlib).
+void write_rdf_outputs(const RdfOutputs& outputs, const RdfReport& report);
+
 }  // namespace kmol

@@ -234,4 +234,11 @@ std::vector<std::int64_t> select_atoms(const std::string& text, const AtomTable&
   return selected;
 }
 
+std::vector<std::int64_t> selected_atoms(const std::string& text, const AtomTable& atoms,
+                                         const std::string& option) {
+  std::vector<std::int64_t> indices = select_atoms(text, atoms, option);
+  if (indices.empty()) throw InputError({"", option, -1}, "'" + text + "' selects no atoms");
+  return indices;
+}
+
 }  // namespace kmol

@@ -24,4 +24,8 @@ struct AtomTable {
 std::vector<std::int64_t> select_atoms(const std::string& text, const AtomTable& atoms,
                                        const std::string& option);
 
+// The same, refusing a selection of no atoms (InputError naming `option`).
+std::vector<std::int64_t> selected_atoms(const std::string& text, const AtomTable& atoms,
+                                         const std::string& option);
+
 }  // namespace kmol

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "drivers/library/exclusion.hpp"
+#include "drivers/library/rdf_job.hpp"
 #include "drivers/library/result_check.hpp"
 #include "drivers/python/common.hpp"
 #include "kernels/pair_histogram/gr.hpp"
@@ -19,41 +20,56 @@ struct Frame {
   py::object a, b, box, species, molecules, molecules_b;
 };
 
-// One frame's counts in the working precision T; the arrays stay referenced while the GIL is off.
+// A frame's arrays in the working precision T, checked and converted once; the numpy arrays are
+// held (their data stays put), so input() may be used while the GIL is off.
+template <class T>
+struct FrameArrays {
+  Coordinates<T> a;
+  std::optional<Coordinates<T>> b;
+  std::optional<Labels> species, molecules, molecules_b;
+
+  PairHistogramInput<T> input() const {
+    PairHistogramInput<T> in{a.data(), a.size()};
+    if (b) {
+      in.b = b->data();
+      in.n_b = b->size();
+    }
+    if (species) in.species = species->data();
+    if (molecules) in.molecule_a = molecules->data();
+    if (molecules_b) in.molecule_b = molecules_b->data();
+    return in;
+  }
+};
+
+template <class T>
+FrameArrays<T> arrays_of(const Frame& f) {
+  FrameArrays<T> arrays{coordinates<T>(f.a, "a"), std::nullopt, std::nullopt, std::nullopt,
+                        std::nullopt};
+  if (arrays.a.size() == 0) bad_input("a", "at least one atom");
+  if (!f.b.is_none()) {
+    arrays.b = coordinates<T>(f.b, "b");
+    if (arrays.b->size() == 0) bad_input("b", "at least one atom");
+  }
+  if (!f.species.is_none()) arrays.species = labels(f.species, "species", arrays.a.size());
+  if (!f.molecules.is_none()) arrays.molecules = labels(f.molecules, "molecules", arrays.a.size());
+  if (!f.molecules_b.is_none()) {
+    if (!arrays.b) bad_input("molecules_b", "None for one set (give molecules)");
+    arrays.molecules_b = labels(f.molecules_b, "molecules_b", arrays.b->size());
+  }
+  if (arrays.b && f.molecules.is_none() != f.molecules_b.is_none())
+    bad_input("molecules", "both molecules and molecules_b for two sets, or neither");
+  return arrays;
+}
+
+// One frame's counts in the working precision T.
 template <class T>
 PairHistogramResult count_frame(const Frame& f, PairHistogramSettings s,
                                 const std::string& device) {
-  const Coordinates<T> a = coordinates<T>(f.a, "a");
-  if (a.size() == 0) bad_input("a", "at least one atom");
-  std::optional<Coordinates<T>> b;
-  if (!f.b.is_none()) {
-    b = coordinates<T>(f.b, "b");
-    if (b->size() == 0) bad_input("b", "at least one atom");
-  }
-  PairHistogramInput<T> in{a.data(), a.size()};
-  if (b) {
-    in.b = b->data();
-    in.n_b = b->size();
-  }
-  Labels species, molecules, molecules_b;
-  if (!f.species.is_none()) {
-    species = labels(f.species, "species", a.size());
-    in.species = species.data();
-  }
-  if (!f.molecules.is_none()) {
-    molecules = labels(f.molecules, "molecules", a.size());
-    in.molecule_a = molecules.data();
-  }
-  if (!f.molecules_b.is_none()) {
-    if (!b) bad_input("molecules_b", "None for one set (give molecules)");
-    molecules_b = labels(f.molecules_b, "molecules_b", b->size());
-    in.molecule_b = molecules_b.data();
-  }
-  if (b && (in.molecule_a == nullptr) != (in.molecule_b == nullptr))
-    bad_input("molecules", "both molecules and molecules_b for two sets, or neither");
+  const FrameArrays<T> arrays = arrays_of<T>(f);
   s.box = box_from(f.box);
   return without_gil([&] {
-    return on_device(device, [&](const auto& space) { return pair_histogram(space, in, s); });
+    return on_device(device,
+                     [&](const auto& space) { return pair_histogram(space, arrays.input(), s); });
   });
 }
 
@@ -178,98 +194,74 @@ HistogramOut histogram(py::object a, py::object b, double r_max, std::int32_t bi
   return out;
 }
 
-// g(r) over frames: counts summed, the mean 1/V of the boxes, normalised by normalize_rdf. Every
-// frame must be like the first (sets, their sizes, exclusions, a box or none): one that is not is
-// refused before it is counted, naming its number.
+// kmol.RDF: the RDF job (rdf_job.hpp) with Python's names, the device keyword and the precision
+// of each frame ('auto': its dtype).
+RdfSettings rdf_settings(double r_max, std::int32_t bins, double r_min, const std::string& norm,
+                         const std::string& impl, const std::string& device, bool allow_empty) {
+  RdfSettings s;
+  s.r_min = r_min;
+  s.r_max = r_max;
+  s.bins = bins;
+  s.norm = rdf_normalization_from_string(norm);
+  s.impl = pair_histogram_impl_from_string(impl);
+  s.device = device_policy_from_string(device, python_device);
+  s.device_option = python_device;
+  s.result = python_result_options(allow_empty);
+  s.names.r_min = "r_min";
+  s.names.r_max = "r_max";
+  s.names.bins = "bins";
+  s.names.norm = "norm";
+  return s;
+}
+
 class RdfAccumulator {
  public:
-  RdfAccumulator(double r_max, std::int32_t bins, double r_min, std::string norm, std::string impl,
-                 std::string device, std::string precision, bool allow_empty)
-      : settings_(settings_of(r_min, r_max, bins, impl)),
-        norm_(rdf_normalization_from_string(norm)),
-        device_(std::move(device)),
-        precision_(std::move(precision)),
-        allow_empty_(allow_empty) {
-    summary_.counts.assign(std::size_t(bins), 0);
-    summary_.r_min = r_min;
-    summary_.r_max = r_max;
-    use_gpu(device_);
+  RdfAccumulator(double r_max, std::int32_t bins, double r_min, const std::string& norm,
+                 const std::string& impl, const std::string& device, std::string precision,
+                 bool allow_empty)
+      : job_(rdf_settings(r_max, bins, r_min, norm, impl, device, allow_empty)),
+        precision_(std::move(precision)) {
     if (precision_ != "auto") precision_from(precision_, py::none());
   }
 
   void add_frame(py::object a, py::object b, py::object box, py::object molecules,
                  py::object molecules_b) {
-    const Precision p = precision_from(precision_, a);
-    const std::int64_t n_a = py::len(a), n_b = b.is_none() ? 0 : py::len(b);
-    const BoxSpec spec = box_from(box);
-    const std::int64_t excluded =
-        molecules.is_none() ? 0 : refuse_molecules_excluding_every_pair(molecules, b, molecules_b);
-    refuse_unlike_frame(n_a, n_b, b.is_none(), spec.kind != BoxKind::none, excluded);
     const Frame f{a, b, box, py::none(), molecules, molecules_b};
-    const PairHistogramResult r = count_frame(f, settings_, device_, p);
-    for (std::size_t k = 0; k < r.counts.size(); ++k) summary_.counts[k] += r.counts[k];
-    summary_.n_a = n_a;
-    summary_.n_b = n_b;
-    summary_.one_set = b.is_none();
-    summary_.excluded_pairs = excluded;
-    periodic_ = spec.kind != BoxKind::none;
-    inverse_volume_sum_ += spec.kind == BoxKind::none ? 0 : 1 / volume(validated(spec));
-    ++summary_.frames;
-    summary_.mean_inverse_volume = inverse_volume_sum_ / double(summary_.frames);
-    impl_ = to_string(r.impl_used);
+    if (precision_from(precision_, a) == Precision::single)
+      add<float>(f);
+    else
+      add<double>(f);
   }
 
   // The normalised result, unchecked (for its bins).
-  Rdf values() const { return normalize_rdf(summary_, norm_); }
+  Rdf values() const { return job_.values(); }
   // The normalised result, checked: not finite, or no pair counted, raises ValueError (with
   // allow_empty=True an empty one is returned with a kmol.EmptyResultWarning, once per state).
   Rdf result() {
-    const Rdf rdf = normalize_rdf(summary_, norm_);
-    ResultOptions options = python_result_options(allow_empty_);
-    const std::string warning = check_rdf(summary_, rdf, options);
-    if (!warning.empty() && warned_at_ != summary_.frames) {
-      warned_at_ = summary_.frames;
-      warn_empty_result(warning);
+    RdfResult r = job_.result();
+    if (!r.warning.empty() && warned_at_ != job_.frames()) {
+      warned_at_ = job_.frames();
+      warn_empty_result(r.warning);
     }
-    return rdf;
+    return std::move(r.rdf);
   }
-  const RdfCountsSummary& summary() const { return summary_; }
-  const std::string& impl() const { return impl_; }
-  std::string norm() const { return to_string(norm_); }
+  const RdfCountsSummary& summary() const { return job_.summary(); }
+  const std::string& impl() const { return job_.impl(); }
+  std::string norm() const { return to_string(job_.settings().norm); }
 
  private:
-  void refuse_unlike_frame(std::int64_t n_a, std::int64_t n_b, bool one_set, bool periodic,
-                           std::int64_t excluded) const {
-    if (summary_.frames == 0) return;
-    const std::string frame = "frame " + std::to_string(summary_.frames) + ": ";
-    const std::string earlier =
-        summary_.frames == 1 ? "frame 0" : "frames 0 to " + std::to_string(summary_.frames - 1);
-    const auto refuse = [&](const std::string& field, const std::string& what) {
-      throw InputError({"", field, -1}, frame + what);
-    };
-    if (periodic != periodic_)
-      refuse("box", periodic ? "a periodic box, but " + earlier + " had none (box=None)"
-                             : "None, but " + earlier +
-                                   " had a periodic box: give every frame "
-                                   "its box");
-    if (one_set != summary_.one_set)
-      refuse("b", one_set ? "None (one set), but " + earlier + " had two sets"
-                          : "a second set, but " + earlier + " had one (b=None)");
-    if (n_a != summary_.n_a || n_b != summary_.n_b)
-      refuse(n_a != summary_.n_a ? "a" : "b",
-             std::to_string(n_a) + " and " + std::to_string(n_b) + " atoms, but " + earlier +
-                 " had " + std::to_string(summary_.n_a) + " and " + std::to_string(summary_.n_b));
-    if (excluded != summary_.excluded_pairs)
-      refuse("molecules", "they exclude " + std::to_string(excluded) + " pairs, but those of " +
-                              earlier + " " + std::to_string(summary_.excluded_pairs));
+  // Checked and added with the GIL held; counted without it.
+  template <class T>
+  void add(const Frame& f) {
+    const FrameArrays<T> arrays = arrays_of<T>(f);
+    const RdfFrame<T> frame{arrays.input(), box_from(f.box)};
+    const RdfPairs pairs = job_.check_frame(frame);
+    const PairHistogramResult counted = without_gil([&] { return job_.count(frame); });
+    job_.add_counted(frame, pairs, counted);
   }
 
-  PairHistogramSettings settings_;
-  RdfNormalization norm_;
-  std::string device_, precision_, impl_;
-  bool allow_empty_ = false, periodic_ = false;
-  RdfCountsSummary summary_;
-  double inverse_volume_sum_ = 0;
+  RdfJob job_;
+  std::string precision_;
   std::int64_t warned_at_ = -1;  // frames when the empty result was last warned about
 };
 

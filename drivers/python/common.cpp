@@ -207,20 +207,7 @@ Precision precision_from(const std::string& name, const py::handle& like) {
 }
 
 bool use_gpu(const std::string& device) {
-  if (device != "auto" && device != "cpu" && device != "gpu")
-    bad_input("device", "'auto', 'cpu' or 'gpu', not '" + device + "'");
-  if (device == "cpu") return false;
-#ifdef KOKKOS_ENABLE_CUDA
-  const bool present = !gpu_devices().empty();
-  if (device == "gpu" && !present)
-    throw UnsupportedError("device='gpu': this CUDA build of kmol finds no GPU on this machine");
-  return present;
-#else
-  if (device == "gpu")
-    throw UnsupportedError(
-        "device='gpu': this build of kmol has no GPU backend (build with KMOL_CONFIG=cuda)");
-  return false;
-#endif
+  return plan_devices(device_policy_from_string(device, python_device), python_device).gpu;
 }
 
 }  // namespace kmol::python

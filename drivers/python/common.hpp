@@ -16,10 +16,12 @@
 #include <utility>
 #include <vector>
 
+#include "drivers/library/device_policy.hpp"
 #include "kmol/core/box.hpp"
 #include "kmol/core/cancel.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/opendx.hpp"
+#include "kmol/core/precision.hpp"
 #include "kmol/core/runtime.hpp"
 #include "kmol/core/vec3.hpp"
 
@@ -115,24 +117,19 @@ py::object box_to_python(const BoxSpec& box);
 // A regular grid from origin (3,), spacing (scalar or (3,)) and counts (3,).
 Grid grid_from(const py::handle& origin, const py::handle& spacing, const py::handle& counts);
 
-enum class Precision { single, double_ };
 // "single", "double", or "auto": the dtype of `like` (float32: single; anything else: double).
 Precision precision_from(const std::string& name, const py::handle& like);
 
-// Whether `device` ("cpu", "gpu", or "auto": the GPU when the build has one and a GPU is present)
-// means the GPU. Throws UnsupportedError for "gpu" without one.
+// The device keyword ("auto", "cpu" or "gpu") under kmol's one device policy.
+inline const DeviceOption python_device{"device", true, false};
+
+// Whether `device` means the GPU; UnsupportedError for "gpu" where there is none.
 bool use_gpu(const std::string& device);
 
 // Calls f with the execution space `device` names.
-
 template <class F>
 auto on_device(const std::string& device, F&& f) {
-#ifdef KOKKOS_ENABLE_CUDA
-  if (use_gpu(device)) return f(Kokkos::Cuda());
-#else
-  use_gpu(device);
-#endif
-  return f(Kokkos::DefaultHostExecutionSpace());
+  return with_space(device, std::forward<F>(f), python_device);
 }
 
 // Ctrl-C during a call. Python runs its SIGINT handler only between bytecodes, so while a kernel

@@ -141,7 +141,7 @@ def test_the_c_api_refuses_unlike_frames_and_empty_results():
                           text=True)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert "box: frame 1: NULL, but the first frame had a box" in lines[0], lines
+    assert "box: frame 1: NULL, but frame 0 had a periodic box" in lines[0], lines
     assert "r_max: no pair within r_max 1.2 Angstrom was counted" in lines[1], lines
     assert "kmol_rdf_allow_empty" in lines[1], lines
     assert "kept as asked" in lines[2], lines

@@ -1,0 +1,78 @@
+#include "drivers/library/rdf_selection.hpp"
+
+#include <fmt/core.h>
+
+#include "drivers/library/exclusion.hpp"
+#include "drivers/library/result_check.hpp"
+#include "kmol/core/errors.hpp"
+
+namespace kmol {
+namespace {
+
+template <class V>
+std::vector<V> gather(const std::vector<V>& values, const std::vector<std::int64_t>& atoms) {
+  std::vector<V> out;
+  out.reserve(atoms.size());
+  for (auto i : atoms) out.push_back(values[i]);
+  return out;
+}
+
+// The pairs the selections and exclusions leave to count; none is refused before the run.
+void refuse_no_pairs(const RdfSelectionOptions& o, const RdfPairs& p) {
+  const std::int64_t pairs = distinct_pairs(p.n_a, p.n_b, p.one_set, p.shared_atoms);
+  if (!o.exclude_same.empty())
+    refuse_excluding_every_pair(pairs, p.excluded_pairs, o.exclude_option, o.exclude_same);
+  if (pairs <= 0)
+    throw InputError({"", o.sel1_option, -1}, "'" + o.sel1 + "' selects one atom and there is no " +
+                                                  o.sel2_option + ": there is no pair");
+}
+
+}  // namespace
+
+RdfSelection select_rdf_pairs(const Trajectory& t, const RdfSelectionOptions& o) {
+  RdfSelection s;
+  s.atoms_a = selected_atoms(o.sel1, t.atoms, o.sel1_option);
+  s.sel2 = o.sel2.empty() ? o.sel1 : o.sel2;
+  const auto atoms_b = selected_atoms(s.sel2, t.atoms, o.sel2_option);
+  RdfPairs& p = s.pairs;
+  p.one_set = atoms_b == s.atoms_a;
+  if (!p.one_set) s.atoms_b = atoms_b;
+  p.n_a = std::int64_t(s.atoms_a.size());
+  p.n_b = std::int64_t(atoms_b.size());
+
+  if (!p.one_set) {
+    std::vector<char> in_a(std::size_t(t.atoms.n_atoms), 0);
+    for (auto i : s.atoms_a) in_a[i] = 1;
+    for (auto j : s.atoms_b) p.shared_atoms += in_a[j];
+  }
+  if (!o.exclude_same.empty()) {
+    const auto& groups = grouping(t, o.exclude_same);
+    if (o.exclude_same == "molecule" && !t.topology->note.empty() && !o.quiet)
+      fmt::print(stderr, "kmol: note: {}\n", t.topology->note);
+    s.molecule_a = gather(groups, s.atoms_a);
+    if (!p.one_set) s.molecule_b = gather(groups, s.atoms_b);
+    p.excluded_pairs = excluded_pairs(s.molecule_a, s.molecule_b, p.one_set) - p.shared_atoms;
+  } else if (p.shared_atoms > 0) {
+    // An atom in both selections is not paired with itself: label every atom as its own group.
+    std::vector<std::int32_t> self(std::size_t(t.atoms.n_atoms));
+    for (std::size_t i = 0; i < self.size(); ++i) self[i] = std::int32_t(i);
+    s.molecule_a = gather(self, s.atoms_a);
+    s.molecule_b = gather(self, s.atoms_b);
+  }
+  refuse_no_pairs(o, p);
+  return s;
+}
+
+FrameJob rdf_frame_job(const RdfJob& job, const RdfSelection& selection) {
+  FrameJob frames;
+  frames.atoms_a = selection.atoms_a;
+  frames.atoms_b = selection.atoms_b;
+  frames.molecule_a = selection.molecule_a;
+  frames.molecule_b = selection.molecule_b;
+  frames.settings = job.count_settings();
+  frames.periodic = job.settings().periodic;
+  frames.precision = job.settings().precision;
+  return frames;
+}
+
+}  // namespace kmol
