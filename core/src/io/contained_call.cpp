@@ -70,7 +70,7 @@ std::int64_t mapped_bytes() {
                             std::int64_t parent_bytes, const sigset_t& parent_mask) {
   // Default actions: the parent's handlers (kmol's safe stops, a sanitizer's or fuzzer's
   // reports) act for the parent; a crash here only has to end this process.
-  for (int s : {SIGALRM, SIGINT, SIGTERM, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+  for (int s : {SIGALRM, SIGXCPU, SIGINT, SIGTERM, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
     signal(s, SIG_DFL);
   sigprocmask(SIG_SETMASK, &parent_mask, nullptr);
   // Library notes and banners are the parent's to report.
@@ -89,7 +89,12 @@ std::int64_t mapped_bytes() {
   // A library that exits (libgromacs does on some errors) ends the child with that reason, before
   // any handler the parent registered runs.
   std::atexit([] { finish(reply_failure, "it ended the process (the file is damaged)"); });
-  alarm(unsigned(std::ceil(limits.seconds)));
+  // CPU time ends a loop however loaded the machine is; the alarm, at twice that in wall time,
+  // ends a child that waits forever.
+  const auto cpu = rlim_t(std::ceil(limits.seconds));
+  const rlimit cpu_time{cpu, cpu + 1};
+  setrlimit(RLIMIT_CPU, &cpu_time);
+  alarm(unsigned(2 * cpu));
   try {
     finish(reply_result, work());
   } catch (const InputError& e) {
@@ -127,7 +132,8 @@ ChildOutcome outcome_of(int status, const std::string& reply) {
     const int signal = WTERMSIG(status);
     if (signal == SIGINT || signal == SIGTERM)
       throw Interrupted(signal, "stopped while a child process read a file");
-    return {signal == SIGALRM ? ChildOutcome::timed_out : ChildOutcome::signalled, signal, ""};
+    const bool late = signal == SIGALRM || signal == SIGXCPU;
+    return {late ? ChildOutcome::timed_out : ChildOutcome::signalled, signal, ""};
   }
   const int code = WEXITSTATUS(status);
   if (reply.empty()) return {ChildOutcome::failed, code, ""};
@@ -222,7 +228,7 @@ ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildL
   // The child's alarm ends a loop in user code; the deadline ends one that blocks it. The reply
   // is read as it comes (a long one fills the pipe); slices of 50 ms, since another child of this
   // process may hold a copy of the write end and keep it from closing.
-  const double deadline = now() + limits.seconds + 2;
+  const double deadline = now() + 2 * std::ceil(limits.seconds) + 2;
   std::string reply;
   int status = 0;
   for (;;) {
@@ -270,8 +276,11 @@ std::string contained_call(const std::string& path, const std::string& what,
     case ChildOutcome::could_not_start:
       throw RunFailure(path + ": cannot start a process to read it: " + outcome.description());
     case ChildOutcome::timed_out:
-      why = "it did not finish in " + std::to_string(int(std::ceil(limits.seconds))) +
-            " s (the file is damaged)";
+      why = outcome.detail == SIGXCPU
+                ? "it did not finish in " + std::to_string(int(std::ceil(limits.seconds))) +
+                      " s of computing (the file is damaged)"
+                : "it did not finish in " + std::to_string(2 * int(std::ceil(limits.seconds))) +
+                      " s (the file is damaged)";
       break;
     case ChildOutcome::signalled:
       why = "it crashed (" + signal_name(outcome.detail) + "): the file is damaged";
