@@ -49,7 +49,7 @@ void refuse_no_pairs(const RdfOptions& o, std::int64_t pairs, std::int64_t exclu
 // --allow-empty, warned about), in the lengths the outputs use.
 void check_result(const RdfOptions& o, const Trajectory& t, RdfCountsSummary summary,
                   const Rdf& rdf) {
-  ResultOptions options = result_options(o.trajectory);
+  ResultOptions options = result_options(o.trajectory, t);
   if (o.gmx) {
     options.unit = "nm";
     options.unit_per_angstrom = 0.1;
