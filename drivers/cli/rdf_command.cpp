@@ -42,7 +42,7 @@ RdfSettings rdf_settings(const RdfOptions& o, const Trajectory& t) {
   s.periodic = !to.no_pbc;
   s.impl = pair_histogram_impl_from_string(to.impl);
   s.precision = to.precision == "double" ? Precision::double_ : Precision::single;
-  s.result = result_options(to);
+  s.result = result_options(to, t);
   return s;
 }
 

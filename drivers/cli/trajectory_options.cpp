@@ -178,15 +178,18 @@ TrajectoryRun run_resumable(Trajectory& t, const FrameJob& job, const Trajectory
   return {std::move(state), stats, std::move(state_path)};
 }
 
-ResultOptions result_options(const TrajectoryOptions& o) {
+ResultOptions result_options(const TrajectoryOptions& o, const Trajectory& t) {
   ResultOptions r;
   r.allow_empty = o.allow_empty;
+  r.input = t.reader->path();
+  r.range_origin = t.r_max_origin;
   return r;
 }
 
 void check_counts(const TrajectoryOptions& o, const std::vector<std::uint64_t>& counts,
                   const Trajectory& t, std::int64_t pairs) {
-  const std::string warning = check_pair_counts(counts, t.r_min, t.r_max, pairs, result_options(o));
+  const std::string warning =
+      check_pair_counts(counts, t.r_min, t.r_max, pairs, result_options(o, t));
   if (!warning.empty()) fmt::print(stderr, "kmol: warning: {}\n", warning);
 }
 

@@ -76,7 +76,7 @@ void check_counts(const TrajectoryOptions& options, const std::vector<std::uint6
                   const Trajectory& t, std::int64_t pairs);
 
 // The result options of a trajectory command: --rmin/--rmax, --allow-empty.
-ResultOptions result_options(const TrajectoryOptions& options);
+ResultOptions result_options(const TrajectoryOptions& options, const Trajectory& t);
 
 // One line on frames, rates, devices and the implementation, for the end of a run.
 std::string describe_stats(const PipelineStats& stats, std::int64_t frames);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "drivers/library/frame_list.hpp"
+#include "drivers/library/result_check.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/units.hpp"
 
@@ -66,6 +67,8 @@ Trajectory open_trajectory(const TrajectorySource& o) {
     if (t.first_box.kind == BoxKind::none)
       throw InputError({"", "--rmax", -1}, "required without a periodic box");
     t.r_max = 0.999999 * inscribed_radius(validated(t.first_box));
+    t.r_max_origin =
+        inscribed_radius_origin(t.first_box, fmt::format("of frame {}", t.frames.front()));
   } else {
     t.r_max = length_option(o.r_max, "--rmax", o, t.notes);
   }
