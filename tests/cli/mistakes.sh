@@ -363,4 +363,10 @@ row 72 2 "water.molden: --iso: the isosurfaces psi = +-100 of the orbital are em
 none_left 72 orb.ply orb.cube
 row 72 0 "+ lobe: 0 triangles" -- orbital water.molden --spacing 0.5 --iso 100 --mesh orb.ply --out orb.cube --allow-empty
 row 72 2 "\-\-allow-empty: applies only with --mesh" -- orbital water.molden --spacing 0.5 --out orb.cube --allow-empty
+printf 'MODEL        1\nATOM      1  C   ALA A   1       1.000   2.000   3.000  1.00  0.00           C\nATOM      2  O   ALA A   1       2.200   2.000   3.000  1.00  0.00           O\nENDMDL\nMODEL        2\nATOM      1  C   ALA A   1       1.000   2.000   3.000  1.00  0.00           C\nENDMDL\n' > models.pdb
+row 73 2 "models.pdb: MODEL: \[7\] model 2 has 1 atoms, the first 2" -- surf models.pdb --spacing 0.5 --mesh m73.ply
+none_left 73 m73.ply
+printf 'CRYST1   20.000   20.000   20.000  10.00  10.00 150.00 P 1           1\nATOM      1  C   ALA A   1       1.000   2.000   3.000  1.00  0.00           C\n' > cell.pdb
+row 74 2 "cell.pdb: CRYST1: \[1\] the cell angles make no cell with volume" -- surf cell.pdb --spacing 0.5 --mesh m74.ply
+none_left 74 m74.ply
 echo "every mistake in docs/errors.md: ok"
