@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "kmol/core/cell.hpp"
 #include "kmol/core/errors.hpp"
 
 namespace kmol {
@@ -89,6 +90,20 @@ BoxSpec BoxSpec::triclinic(Vec3<double> a, Vec3<double> b, Vec3<double> c) {
   box.edges[1] = b;
   box.edges[2] = c;
   return box;
+}
+
+BoxSpec box_from_cell(double a, double b, double c, double alpha, double beta, double gamma) {
+  if (alpha == 90 && beta == 90 && gamma == 90) return BoxSpec::orthorhombic(a, b, c);
+  const double radian = M_PI / 180;
+  const double ca = std::cos(alpha * radian), cb = std::cos(beta * radian);
+  const double cg = std::cos(gamma * radian), sg = std::sin(gamma * radian);
+  const double cx = c * cb, cy = c * (ca - cb * cg) / sg;
+  const double cz2 = c * c - cx * cx - cy * cy;
+  if (!(cz2 > 0))
+    throw InputError({"", "box", -1}, "cell angles " + std::to_string(alpha) + ", " +
+                                          std::to_string(beta) + ", " + std::to_string(gamma) +
+                                          " make no cell with volume");
+  return BoxSpec::triclinic({a, 0, 0}, {b * cg, b * sg, 0}, {cx, cy, std::sqrt(cz2)});
 }
 
 BoxSpec validated(const BoxSpec& box) {

@@ -126,9 +126,13 @@ inline const DeviceOption python_device{"device", true, false};
 // Whether `device` means the GPU; UnsupportedError for "gpu" where there is none.
 bool use_gpu(const std::string& device);
 
+// Starts Kokkos if it has not started (at the first computation, with kmol.set_threads' count).
+void ensure_started();
+
 // Calls f with the execution space `device` names.
 template <class F>
 auto on_device(const std::string& device, F&& f) {
+  ensure_started();
   return with_space(device, std::forward<F>(f), python_device);
 }
 
@@ -205,5 +209,6 @@ void bind_maps(py::module_& m);
 void bind_orbital(py::module_& m);
 void bind_md(py::module_& m);
 void bind_rand48(py::module_& m);
+void bind_trajectory(py::module_& m);
 
 }  // namespace kmol::python

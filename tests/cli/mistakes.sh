@@ -361,4 +361,10 @@ fi
 printf '1\nalone\nO 0 0 0\n' > one.xyz
 row 75 2 "one.xyz: no pair to count: the selections hold no two distinct atoms" -- histogram --xyz one.xyz --box 12 12 12 --out one.csv
 none_left 75 one.csv
+printf 'MODEL        1\nATOM      1  C   ALA A   1       1.000   2.000   3.000  1.00  0.00           C\nATOM      2  O   ALA A   1       2.200   2.000   3.000  1.00  0.00           O\nENDMDL\nMODEL        2\nATOM      1  C   ALA A   1       1.000   2.000   3.000  1.00  0.00           C\nENDMDL\n' > models.pdb
+row 76 2 "models.pdb: MODEL: \[7\] model 2 has 1 atoms, the first 2" -- surf models.pdb --spacing 0.5 --mesh m73.ply
+none_left 76 m73.ply
+printf 'CRYST1   20.000   20.000   20.000  10.00  10.00 150.00 P 1           1\nATOM      1  C   ALA A   1       1.000   2.000   3.000  1.00  0.00           C\n' > cell.pdb
+row 77 2 "cell.pdb: CRYST1: \[1\] the cell angles make no cell with volume" -- surf cell.pdb --spacing 0.5 --mesh m74.ply
+none_left 77 m74.ply
 echo "every mistake in docs/errors.md: ok"
