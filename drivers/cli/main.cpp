@@ -39,12 +39,12 @@ int main(int argc, char** argv) {
   // Subcommands inherit this: --help shows every option's default.
   app.option_defaults()->always_capture_default();
   std::map<CLI::App*, kmol::cli::Action> actions;
-  for (auto add :
-       {kmol::cli::add_info_command, kmol::cli::add_histogram_command,
-        kmol::cli::add_rand48_command, kmol::cli::add_potential_command, kmol::cli::add_md_command,
-        kmol::cli::add_rdf_command, kmol::cli::add_histograms_command,
-        kmol::cli::add_example_trajectory_command, kmol::cli::add_surf_command,
-        kmol::cli::add_cc_command, kmol::cli::add_orbital_command}) {
+  for (auto add : {kmol::cli::add_info_command, kmol::cli::add_histogram_command,
+                   kmol::cli::add_rand48_command, kmol::cli::add_potential_command,
+                   kmol::cli::add_md_command, kmol::cli::add_rdf_command,
+                   kmol::cli::add_histograms_command, kmol::cli::add_example_trajectory_command,
+                   kmol::cli::add_surf_command, kmol::cli::add_cc_command,
+                   kmol::cli::add_orbital_command, kmol::cli::add_scattering_command}) {
     const std::size_t before = app.get_subcommands({}).size();
     auto action = add(app);
     actions[app.get_subcommands({})[before]] = action;

@@ -120,4 +120,5 @@ PYBIND11_MODULE(_kmol, m) {
   bind_orbital(m);
   bind_md(m);
   bind_rand48(m);
+  bind_scattering(m);
 }
