@@ -184,10 +184,11 @@ kmol_scattering* kmol_scattering_create(const char* const* elements, int64_t n_a
     s->settings.names.q_min = "q_min", s->settings.names.q_max = "q_max";
     s->settings.names.q_bins = "q_bins", s->settings.names.d2o = "d2o";
     s->settings.names.element = "elements";
+    s->settings.names.element_hint = "elements (one symbol per atom)";
     kmol::check_settings(s->settings);
     for (int64_t i = 0; i < n_atoms; ++i)
       s->atoms.elements.push_back(elements[i] != nullptr ? elements[i] : "");
-    s->atoms.source = "elements";
+    s->atoms.source = "";
   });
   return status == KMOL_OK ? s.release() : nullptr;
 }

@@ -30,6 +30,8 @@ std::string to_string(Probe probe);
 struct ScatteringNames {
   std::string q_min = "--qmin", q_max = "--qmax", q_bins = "--qbins", bin_width = "--bin-width";
   std::string accuracy = "--accuracy", d2o = "--d2o", element = "--element", r_max = "--rmax";
+  // How a refusal of unknown elements says to set them.
+  std::string element_hint = "--element NAME=ELEMENT (e.g. --element OW=O)";
 };
 
 struct ScatteringSettings {

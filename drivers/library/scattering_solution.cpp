@@ -83,14 +83,15 @@ ScatteringResult excess_intensity(const ScatteringResult& a, const ScatteringRes
   ScatteringResult out = a;
   out.partial.clear();
   out.pair_names.clear();
+  // Relative to the excess at the lowest q: Delta I crosses zero, a pointwise ratio would not
+  // say how good the curve is.
   out.max_relative_error = 0;
+  const double scale = std::max(std::abs(a.intensity[0] - b.intensity[0]), 1e-300);
   for (std::size_t k = 0; k < a.q.size(); ++k) {
     out.intensity[k] = a.intensity[k] - b.intensity[k];
     out.sigma[k] = std::sqrt(a.sigma[k] * a.sigma[k] + b.sigma[k] * b.sigma[k]);
     out.error[k] = a.error[k] + b.error[k];
-    if (out.intensity[k] != 0)
-      out.max_relative_error =
-          std::max(out.max_relative_error, out.error[k] / std::abs(out.intensity[k]));
+    out.max_relative_error = std::max(out.max_relative_error, out.error[k] / scale);
   }
   out.guinier = guinier_fit(out.q, out.intensity);
   return out;

@@ -113,10 +113,8 @@ ScatteringTypes scattering_types(const AtomIdentity& atoms,
     for (std::size_t k = 0; k < unknown.size() && k < 8; ++k)
       list += (k ? ", " : "") + describe_atom(atoms, unknown[k]);
     if (unknown.size() > 8) list += fmt::format(" and {} more", unknown.size() - 8);
-    throw InputError(
-        where, fmt::format("cannot tell the element of {} atom(s): {}; set it with "
-                           "{} NAME=ELEMENT (e.g. {} OW=O)",
-                           unknown.size(), list, settings.names.element, settings.names.element));
+    throw InputError(where, fmt::format("cannot tell the element of {} atom(s): {}; set it with {}",
+                                        unknown.size(), list, settings.names.element_hint));
   }
   const bool neutron = settings.probe == Probe::neutron;
   for (std::size_t i = 0; i < n; ++i)

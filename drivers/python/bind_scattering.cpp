@@ -15,6 +15,7 @@ ScatteringNames python_names() {
   ScatteringNames n;
   n.q_min = "q_min", n.q_max = "q_max", n.q_bins = "q_bins", n.bin_width = "bin_width";
   n.accuracy = "accuracy", n.d2o = "d2o", n.element = "elements", n.r_max = "r_max";
+  n.element_hint = "elements (one symbol per atom, e.g. ['O', 'H', 'H'])";
   return n;
 }
 
@@ -45,7 +46,7 @@ class ScatteringAccumulator {
     atoms_.elements = strings(elements);
     atoms_.names = strings(names);
     atoms_.resnames = strings(resnames);
-    atoms_.source = "elements";
+    atoms_.source = "";
     impl_ = impl == "direct" ? ScatteringImpl::direct : ScatteringImpl::histogram;
     use_gpu(device_);
   }

@@ -17,8 +17,9 @@ from ._kmol import (MD, RDF, Correlation, EmptyResultWarning, Map, Mesh, PairHis
                     UnsupportedError, __version__, cross_correlation, density, info,
                     marching_cubes, molden_orbitals, orbital, pair_histogram, potential, read_map,
                     read_pqr, write_example_molden)
+from ._kmol import Scattering, scattering
 
 __all__ = ["MD", "RDF", "Correlation", "EmptyResultWarning", "Map", "Mesh", "PairHistogram",
            "Rand48", "UnsupportedError", "__version__", "cross_correlation", "density", "info",
            "marching_cubes", "molden_orbitals", "orbital", "pair_histogram", "potential",
-           "read_map", "read_pqr", "write_example_molden"]
+           "read_map", "read_pqr", "write_example_molden", "Scattering", "scattering"]
