@@ -18,13 +18,14 @@
 namespace kmol {
 namespace {
 
+// An upper bound of the largest pair distance: twice the largest distance from the centroid.
 double extent(const std::vector<Vec3<double>>& xyz) {
-  Vec3<double> lo = xyz.front(), hi = xyz.front();
-  for (const auto& r : xyz) {
-    lo = {std::min(lo.x, r.x), std::min(lo.y, r.y), std::min(lo.z, r.z)};
-    hi = {std::max(hi.x, r.x), std::max(hi.y, r.y), std::max(hi.z, r.z)};
-  }
-  return std::sqrt(norm2(hi - lo));
+  Vec3<double> centre{0, 0, 0};
+  for (const auto& r : xyz) centre = centre + r;
+  centre = (1.0 / double(xyz.size())) * centre;
+  double largest = 0;
+  for (const auto& r : xyz) largest = std::max(largest, norm2(r - centre));
+  return 2 * std::sqrt(largest);
 }
 
 // The range: a solute's every pair (its extent, with room for frames that spread), or a periodic
@@ -35,7 +36,7 @@ DebyeRange range_of(const ScatteringSettings& s, const std::vector<Vec3<double>>
   range.width = width;
   double r_max = 0;
   if (box.kind == BoxKind::none) {
-    r_max = s.r_max > 0 ? s.r_max : 1.2 * extent(xyz) + 2.0;
+    r_max = s.r_max > 0 ? s.r_max : 1.1 * extent(xyz) + 2.0;
     range.bins = std::int32_t(std::ceil(r_max / width));
   } else {
     const double limit = 0.999999 * inscribed_radius(box);
