@@ -31,7 +31,7 @@ int run(int argc, char** argv) {
   for (auto add :
        {add_info_command, add_histogram_command, add_rand48_command, add_potential_command,
         add_md_command, add_rdf_command, add_histograms_command, add_example_trajectory_command,
-        add_surf_command, add_cc_command, add_orbital_command}) {
+        add_surf_command, add_cc_command, add_orbital_command, add_scattering_command}) {
     const std::size_t before = app.get_subcommands({}).size();
     auto action = add(app);
     actions[app.get_subcommands({})[before]] = action;

@@ -210,5 +210,6 @@ void bind_orbital(py::module_& m);
 void bind_md(py::module_& m);
 void bind_rand48(py::module_& m);
 void bind_trajectory(py::module_& m);
+void bind_scattering(py::module_& m);
 
 }  // namespace kmol::python

@@ -168,4 +168,5 @@ PYBIND11_MODULE(_kmol, m) {
   bind_md(m);
   bind_rand48(m);
   bind_trajectory(m);
+  bind_scattering(m);
 }

@@ -367,4 +367,25 @@ none_left 76 m73.ply
 printf 'CRYST1   20.000   20.000   20.000  10.00  10.00 150.00 P 1           1\nATOM      1  C   ALA A   1       1.000   2.000   3.000  1.00  0.00           C\n' > cell.pdb
 row 77 2 "cell.pdb: CRYST1: \[1\] the cell angles make no cell with volume" -- surf cell.pdb --spacing 0.5 --mesh m74.ply
 none_left 77 m74.ply
+# scattering: elements, the q the bins resolve, the solvent's composition, the observation sphere
+printf 'ATOM      1  C   ALA A   1       0.000   0.000   0.000  1.00  0.00           C\nATOM      2  O   ALA A   1       1.200   0.000   0.000  1.00  0.00           O\nATOM      3  Q1  XYZ A   2       3.000   0.000   0.000  1.00  0.00\nEND\n' > odd.pdb
+row 78 2 "odd.pdb: element: cannot tell the element of 1 atom(s): atom 3 'Q1' in XYZ; set it with --element NAME=ELEMENT" -- scattering odd.pdb --out odd.dat
+none_left 78 odd.dat
+row 78 0 "Guinier" -- scattering odd.pdb --element Q1=S --out odd.dat
+row 79 2 "\-\-bin-width: 1 Angstrom supports q up to 1 1/Angstrom (q w <= 1), but --qmax is 2 1/Angstrom" -- scattering two.pqr --qmax 2 --bin-width 1 --out bins.dat
+none_left 79 bins.dat
+"$kmol" example-trajectory --example gas --atoms 300 --length 30 --frames 2 --out sol.h5 > /dev/null || fail "setup: sol.h5"
+"$kmol" example-trajectory --example gas --atoms 200 --length 30 --frames 2 --seed 7 --out solvent.h5 > /dev/null || fail "setup: solvent.h5"
+pdb_of() {  # pdb_of N ELEMENT: N atoms of ELEMENT at the origin (a topology of names)
+  for ((i = 1; i <= $1; i++)); do printf 'ATOM  %5d  %-3s SOL A%4d       0.000   0.000   0.000  1.00  0.00          %2s\n' "$i" "$2" "$i" "$2"; done
+}
+pdb_of 300 O > sol.pdb
+pdb_of 200 NA > solvent-na.pdb
+pdb_of 200 O > solvent.pdb
+row 80 2 "solvent.h5: --solvent: is not the solution's solvent: it has Na; the solution's atoms outside --solute have O, which it lacks" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent-na.pdb --radius 12 --out excess.dat
+none_left 80 excess.dat
+row 81 2 "sol.h5: --radius: the observation sphere of radius 20 Angstrom does not fit in the box (the largest sphere inside has radius 15 Angstrom)" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --radius 20 --out excess.dat
+none_left 81 excess.dat
+row 81 0 "wrote excess.dat" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --radius 12 --out excess.dat
+
 echo "every mistake in docs/errors.md: ok"
