@@ -83,6 +83,7 @@ int run_rdf(RdfOptions& o) {
 
   const std::string command = fmt::format("rdf sel1={} sel2={} exclude={} gmx={}", o.sel1,
                                           selection.sel2, o.exclude_same, o.gmx);
+  to.on_progress = progress_bar(to);
   const auto [state, stats, state_path] = run_resumable(t, rdf_frame_job(job, selection), to, 1,
                                                         o.out, run_fingerprint(command, to, t));
   if (!Cluster::root()) {  // rank 0 writes the outputs

@@ -1,4 +1,4 @@
-#include "drivers/cli/map_output.hpp"
+#include "drivers/library/map_output.hpp"
 
 #include <fmt/core.h>
 #include <fmt/os.h>
@@ -24,7 +24,7 @@
 #include "kmol/core/io/trajectory_reader.hpp"
 #include "kmol/core/stop.hpp"
 
-namespace kmol::cli {
+namespace kmol {
 namespace {
 
 bool ends_with(const std::string& s, const std::string& tail) {
@@ -201,4 +201,4 @@ void plot_timeline(const std::string& png, const std::string& csv, const std::st
   run_plot(png, fmt::format("timeline '{}' --title '{}'", csv, title));
 }
 
-}  // namespace kmol::cli
+}  // namespace kmol

@@ -12,7 +12,7 @@
 #include "kmol/core/io/opendx.hpp"
 #include "kmol/core/vec3.hpp"
 
-namespace kmol::cli {
+namespace kmol {
 
 // grid.points() values: float, or binary16 bits when `half_bits` is not null (then `values` is
 // ignored).
@@ -43,4 +43,4 @@ void plot_map_slice(const std::string& png, const Grid& grid, const std::vector<
 // Draws a CSV of frame,time,cc with tools/plot_map.py (timeline mode).
 void plot_timeline(const std::string& png, const std::string& csv, const std::string& title);
 
-}  // namespace kmol::cli
+}  // namespace kmol
