@@ -34,7 +34,7 @@ for tng in "$fuzz"/corpus/tng/*.tng; do
     [[ $rc == 0 || $rc == 2 || ($rc == 1 && $message == *"kmol: error: "*) ]] ||
       fail "kmol $command: exit $rc: $message"
     [[ $rc == 2 ]] && ! grep -q "$name" <<<"$message" && fail "kmol $command: $name not named: $message"
-    (( SECONDS - start <= 20 )) || fail "kmol $command: $((SECONDS - start)) s"
+    (( SECONDS - start <= 25 )) || fail "kmol $command: $((SECONDS - start)) s"
     [[ -z $(ls -A temporaries) ]] || fail "kmol $command left $(ls temporaries)"
     rm -f tng.* tng-md.*
   done

@@ -56,6 +56,8 @@ void write_all(int fd, const char* data, std::size_t size) {
   _exit(0);  // no atexit handlers, no stdio flush: those are the parent's
 }
 
+int wall_seconds(const ChildLimits& limits) { return int(std::ceil(limits.seconds)) + 8; }
+
 // The address space this process maps now (the parent's threads and arrays come with the fork).
 std::int64_t mapped_bytes() {
   long pages = 0;
@@ -89,12 +91,12 @@ std::int64_t mapped_bytes() {
   // A library that exits (libgromacs does on some errors) ends the child with that reason, before
   // any handler the parent registered runs.
   std::atexit([] { finish(reply_failure, "it ended the process (the file is damaged)"); });
-  // CPU time ends a loop however loaded the machine is; the alarm, at twice that in wall time,
-  // ends a child that waits forever.
+  // CPU time ends a loop however loaded the machine is; the alarm, 8 s later in wall time, ends a
+  // child that waits forever (or one a loaded machine starves).
   const auto cpu = rlim_t(std::ceil(limits.seconds));
   const rlimit cpu_time{cpu, cpu + 1};
   setrlimit(RLIMIT_CPU, &cpu_time);
-  alarm(unsigned(2 * cpu));
+  alarm(unsigned(wall_seconds(limits)));
   try {
     finish(reply_result, work());
   } catch (const InputError& e) {
@@ -228,7 +230,7 @@ ChildOutcome run_in_child(const std::function<std::string()>& work, const ChildL
   // The child's alarm ends a loop in user code; the deadline ends one that blocks it. The reply
   // is read as it comes (a long one fills the pipe); slices of 50 ms, since another child of this
   // process may hold a copy of the write end and keep it from closing.
-  const double deadline = now() + 2 * std::ceil(limits.seconds) + 2;
+  const double deadline = now() + wall_seconds(limits) + 2;
   std::string reply;
   int status = 0;
   for (;;) {
@@ -279,7 +281,7 @@ std::string contained_call(const std::string& path, const std::string& what,
       why = outcome.detail == SIGXCPU
                 ? "it did not finish in " + std::to_string(int(std::ceil(limits.seconds))) +
                       " s of computing (the file is damaged)"
-                : "it did not finish in " + std::to_string(2 * int(std::ceil(limits.seconds))) +
+                : "it did not finish in " + std::to_string(wall_seconds(limits)) +
                       " s (the file is damaged)";
       break;
     case ChildOutcome::signalled:

@@ -14,7 +14,7 @@
 namespace kmol::io {
 
 struct ChildLimits {
-  double seconds = 10;  // CPU time of the work; twice that in wall time
+  double seconds = 10;                               // CPU time of the work; 8 s more in wall time
   std::int64_t extra_bytes = std::int64_t(1) << 30;  // address space it may add to the parent's
 
   // For reading a file of `bytes`: 10 s (CPU) plus 1 s per 5 MB, 2 GiB plus 100 bytes per byte (a
