@@ -84,7 +84,7 @@ PY
 fi
 
 # S(q) of a Lennard-Jones liquid: by g(r) (Lorch window) and over the box's wave vectors.
-"$kmol" md --atoms 500 --steps 1500 --every 100 --temperature 1.0 --thermostat langevin \
+"$kmol" md --atoms 864 --steps 1500 --every 100 --temperature 1.0 --thermostat langevin \
   --out lj.h5 --log lj.csv --quiet > /dev/null || fail "kmol md"
 for method in debye direct; do
   "$kmol" scattering lj.h5 --frames 5: --element '*=Ar' --qmin 1 --qmax 12 --qbins 45 \
@@ -98,7 +98,7 @@ q, sa, sb = a["q"][:], a["structure_factor"][:], b["structure_factor"][:]
 peak = (q > 5.5) & (q < 7.8)
 assert abs(q[sa.argmax()] - q[sb.argmax()]) <= 0.5, (q[sa.argmax()], q[sb.argmax()])
 assert sb.max() > 1.8, "no liquid peak"
-assert np.abs(sa - sb)[~peak].max() < 0.1, np.abs(sa - sb)[~peak].max()
+assert np.abs(sa - sb)[~peak].max() < 0.12, np.abs(sa - sb)[~peak].max()
 assert abs(sa.max() / sb.max() - 1) < 0.2, (sa.max(), sb.max())
 print("S(q) by g(r) and by wave vectors: max |diff| off the peak %.3f, peaks %.2f and %.2f"
       % (np.abs(sa - sb)[~peak].max(), sa.max(), sb.max()))
