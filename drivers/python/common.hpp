@@ -163,6 +163,7 @@ class CancelOnInterrupt {
 template <class F>
 auto without_gil(F&& f) {
   using Result = decltype(f());
+  ensure_started();  // kernels reached without on_device (the RDF job's) need Kokkos too
   CancelOnInterrupt cancel;
   std::exception_ptr stopped;
   std::optional<std::conditional_t<std::is_void_v<Result>, bool, Result>> result;
