@@ -189,7 +189,8 @@ Action add_histogram_command(CLI::App& app) {
     settings.r_min = o->r_min;
     if (o->r_max <= 0 && system.box.kind == BoxKind::none)
       throw InputError({"", "--rmax", -1}, "required when there is no periodic box");
-    settings.r_max = o->r_max > 0 ? o->r_max : 0.999999 * inscribed_radius(validated(system.box));
+    settings.r_max =
+        o->r_max > 0 ? o->r_max : 0.999999 * minimum_image_radius(validated(system.box));
     o->r_max = settings.r_max;
     settings.n_bins = o->bins;
     settings.impl = pair_histogram_impl_from_string(o->impl);
