@@ -35,12 +35,12 @@ std::string empty_range(const std::string& what, const ResultOptions& o) {
 
 }  // namespace
 
-std::string inscribed_radius_origin(const BoxSpec& box, const std::string& where) {
+std::string minimum_image_radius_origin(const BoxSpec& box, const std::string& where) {
   const auto length = [](const Vec3<double>& e) {
     return std::sqrt(e.x * e.x + e.y * e.y + e.z * e.z);
   };
   return fmt::format(
-      "the default is the inscribed radius of the box {} ({:.6g} x {:.6g} x {:.6g} "
+      "the default is the minimum-image radius of the box {} ({:.6g} x {:.6g} x {:.6g} "
       "Angstrom{})",
       where, length(box.edges[0]), length(box.edges[1]), length(box.edges[2]),
       box.kind == BoxKind::triclinic ? ", triclinic" : "");

@@ -355,7 +355,7 @@ if "$kmol" info | grep -q "GROMACS XTC, TRR, TNG"; then
   /usr/bin/python3 -c 'import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read()); d[16:20] = struct.pack(">f", 0.0046875)
 open("thin.xtc", "wb").write(d)' "$seeds/xtc/water.xtc" || fail "setup: thin.xtc"
-  row 74 2 "thin.xtc: --rmax: no pair within --rmax 0.0234375 Angstrom was counted: .*; the default is the inscribed radius of the box of frame 0 (0.046875 x 12 x 12 Angstrom); check that box, or give --rmax" -- histograms thin.xtc --top "$seeds/gro/water.gro" --bins 10 --out thin.h5
+  row 74 2 "thin.xtc: --rmax: no pair within --rmax 0.0234375 Angstrom was counted: .*; the default is the minimum-image radius of the box of frame 0 (0.046875 x 12 x 12 Angstrom); check that box, or give --rmax" -- histograms thin.xtc --top "$seeds/gro/water.gro" --bins 10 --out thin.h5
   none_left 74 thin.h5
 fi
 printf '1\nalone\nO 0 0 0\n' > one.xyz
