@@ -363,4 +363,9 @@ row 72 2 "water.molden: --iso: the isosurfaces psi = +-100 of the orbital are em
 none_left 72 orb.ply orb.cube
 row 72 0 "+ lobe: 0 triangles" -- orbital water.molden --spacing 0.5 --iso 100 --mesh orb.ply --out orb.cube --allow-empty
 row 72 2 "\-\-allow-empty: applies only with --mesh" -- orbital water.molden --spacing 0.5 --out orb.cube --allow-empty
+"$kmol" example-trajectory --example gas --atoms 300 --length 20 --frames 2 --out kbgas.h5 > /dev/null || fail "setup: kbgas.h5"
+row 73 2 "\-\-kb: Kirkwood-Buff integrals need a periodic box" -- rdf kbgas.h5 --no-pbc --norm none --rmax 5 --kb kb.csv --out kb.xvg
+none_left 73 kb.csv kb.xvg
+row 74 0 "wrote" -- rdf kbgas.h5 --rmax 25 --bins 50 --out far.xvg
+grep -q "every image within r_max" far.xvg || fail "row 74: the xvg does not say every image counts"
 echo "every mistake in docs/errors.md: ok"
