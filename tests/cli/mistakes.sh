@@ -388,4 +388,9 @@ row 81 2 "sol.h5: --radius: the observation sphere of radius 20 Angstrom does no
 none_left 81 excess.dat
 row 81 0 "wrote excess.dat" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --radius 12 --out excess.dat
 
+"$kmol" example-trajectory --example gas --atoms 300 --length 20 --frames 2 --out kbgas.h5 > /dev/null || fail "setup: kbgas.h5"
+row 82 2 "\-\-kb: Kirkwood-Buff integrals need a periodic box" -- rdf kbgas.h5 --no-pbc --norm none --rmax 5 --kb kb.csv --out kb.xvg
+none_left 82 kb.csv kb.xvg
+row 83 0 "wrote" -- rdf kbgas.h5 --rmax 25 --bins 50 --out far.xvg
+grep -q "every image within r_max" far.xvg || fail "row 83: the xvg does not say every image counts"
 echo "every mistake in docs/errors.md: ok"
