@@ -58,7 +58,7 @@ double inverse_length(const std::string& text, const std::string& option) {
 }
 
 std::vector<std::string> elements_of_pdb(const std::string& path, std::size_t atoms) {
-  if (path.empty() || !is_structure_file(path)) return {};
+  if (path.empty() || !is_scattering_structure(path)) return {};
   StructureFrame f = read_structure_file(path);
   return f.atoms.elements.size() == atoms ? f.atoms.elements : std::vector<std::string>{};
 }
@@ -356,7 +356,7 @@ int run_scattering(const CLI::App& cmd, ScatteringOptions& o) {
                      "--probe neutron");
   check_settings(s);
   const ScatteringImpl impl = impl_of(o, to);
-  if (is_structure_file(to.trajectory)) {
+  if (is_scattering_structure(to.trajectory)) {
     if (!to.top.empty())
       throw InputError({"", "--top", -1}, "a structure file names its own atoms");
     return run_structure(o, impl);

@@ -130,7 +130,7 @@ StructureFrame read_pqr_frame(const std::string& path) {
 
 }  // namespace
 
-bool is_structure_file(const std::string& path) {
+bool is_scattering_structure(const std::string& path) {
   const std::string e = extension(path);
   return e == ".pdb" || e == ".ent" || e == ".gro" || e == ".pqr";
 }

@@ -17,7 +17,7 @@ struct StructureFrame {
 };
 
 // Whether `path` names a structure file by its extension.
-bool is_structure_file(const std::string& path);
+bool is_scattering_structure(const std::string& path);
 
 // Throws InputError naming the file and line for a record that cannot be read, or for none.
 StructureFrame read_structure_file(const std::string& path);
