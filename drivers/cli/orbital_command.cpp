@@ -162,8 +162,8 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
   const Grid& grid = l;
   check_map(grid, map.values.data(),
             {"orbital map", o.out,
-             "a basis exponent or coefficient too large for the arithmetic"
-             " (--precision double keeps more range)",
+             "a basis exponent or coefficient of " + o.input +
+                 " too large for the arithmetic (--precision double keeps more range)",
              true,
              "the lattice misses the orbital (check --origin and --counts), or " + o.input +
                  " gives it no coefficient that is not zero"});
