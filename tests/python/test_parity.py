@@ -176,7 +176,7 @@ def test_reprs_say_what_each_result_holds(pqr):
 def test_errors_name_python_keywords_not_options():
     xyz = np.random.default_rng(3).uniform(0, 10, (50, 3))
     refusals = [
-        lambda: kmol.pair_histogram(xyz, r_max=9, bins=10, box=[10, 10, 10]),
+        lambda: kmol.pair_histogram(xyz, r_max=9, bins=0, box=[10, 10, 10]),
         lambda: kmol.RDF(r_max=5, bins=10, norm="cube"),
         lambda: kmol.potential(xyz, np.ones(50), method="mdh"),
         lambda: kmol.potential(xyz, np.ones(50), impl="nope"),
