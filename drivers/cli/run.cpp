@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <map>
+#include <new>
 #include <string>
 
 #include "drivers/cli/commands.hpp"
@@ -46,6 +47,13 @@ int run(int argc, char** argv) {
   try {
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
+  } catch (const std::bad_alloc&) {
+    // An allocation the preflight checks did not foresee (a damaged file's sizes, a memory limit):
+    // said in kmol's words, a failed run.
+    report(
+        "out of memory: the run needs more memory than this process may use; check the "
+        "input's atom count and box, and the sizes asked for (--bins, --spacing, --atoms)");
+    return Cluster::fail(exit_failure);
   } catch (const std::exception& e) {
     report(e.what());
     return Cluster::fail(exit_code(e));
