@@ -126,7 +126,8 @@ ResultOptions result_options(const TrajectoryRunOptions& o, const Trajectory& t)
 
 void check_counts(const TrajectoryRunOptions& o, const std::vector<std::uint64_t>& counts,
                   const Trajectory& t, std::int64_t pairs) {
-  const std::string warning = check_pair_counts(counts, t.r_min, t.r_max, pairs, result_options(o, t));
+  const std::string warning =
+      check_pair_counts(counts, t.r_min, t.r_max, pairs, result_options(o, t));
   if (!warning.empty()) fmt::print(stderr, "kmol: warning: {}\n", warning);
 }
 
