@@ -187,7 +187,7 @@ Grid grid_around(const Vec3<double>* positions, std::int64_t n, double spacing, 
     if (s.atom >= 0 && (uncountable ? std::isfinite(s.points_without)
                                     : (n > 8 || huge) && s.points_without * 64 < points))
       refuse_stretch(positions, names, s, size, points);
-    if (huge)
+    if (uncountable)
       throw InputError({"", "--spacing", -1},
                        "gives a lattice of " + size + " around the atoms (they span " +
                            number(hi[0] - lo[0]) + " x " + number(hi[1] - lo[1]) + " x " +

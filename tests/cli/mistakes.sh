@@ -348,7 +348,7 @@ none_left 72 orb.ply orb.cube
 row 72 0 "+ lobe: 0 triangles" -- orbital water.molden --spacing 0.5 --iso 100 --mesh orb.ply --out orb.cube --allow-empty
 row 72 2 "\-\-allow-empty: applies only with --mesh" -- orbital water.molden --spacing 0.5 --out orb.cube --allow-empty
 if "$kmol" info | grep -q "GROMACS XTC, TRR, TNG"; then
-  cp "$corpus/tng/segv-cc-numeric-1854556962.tng" crash.tng
+  cp "$corpus/tng/segv-closing-byterun-2184457623.tng" crash.tng
   row 73 2 "crash.tng: libgromacs cannot read the TNG trajectory: .*the file is damaged" -- rdf crash.tng --out crash.xvg
   none_left 73 crash.xvg
   # Frame 0's box edge x set to 0.0047 nm: the default --rmax follows it down to 0.023 Angstrom.
