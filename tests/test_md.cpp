@@ -10,6 +10,7 @@
 #include "kernels/md/host/lj_host.hpp"
 #include "kernels/md/md.hpp"
 #include "kernels/md/selection.hpp"
+#include "kernels/md/validation.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
@@ -258,6 +259,22 @@ TEST(Md, RefusesBadInput) {
   EXPECT_EQ(kmol::md_list_from_string("full"), kmol::MdList::full);
   EXPECT_THROW(kmol::md_list_from_string("quarter"), kmol::InputError);
   EXPECT_THROW(kmol::fcc_lattice({1, 1, 1}, -1), kmol::InputError);
+}
+
+TEST(Md, CoincidentAtomsAreRefused) {
+  MdState s = kmol::fcc_lattice({4, 4, 4}, 0.8442);
+  EXPECT_FALSE(kmol::md::coincident_atoms(s.positions, s.box));
+  s.positions[9] = s.positions[5];
+  s.positions[2] = s.positions[40];
+  const auto pair = kmol::md::coincident_atoms(s.positions, s.box);
+  ASSERT_TRUE(pair);
+  EXPECT_EQ(pair->first, 2u);
+  EXPECT_EQ(pair->second, 40u);
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  EXPECT_THROW((kmol::MdSimulation<Host, double>(Host(), s, {})), kmol::InputError);
+  s.positions[2].x += 1e-9;  // apart, however little
+  EXPECT_EQ(kmol::md::coincident_atoms(s.positions, s.box),
+            (std::pair<std::size_t, std::size_t>{5, 9}));
 }
 
 // The conservation check at full length (ctest -L long, configured with

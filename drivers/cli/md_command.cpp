@@ -17,6 +17,7 @@
 #include "drivers/library/device_policy.hpp"
 #include "kernels/md/health.hpp"
 #include "kernels/md/md.hpp"
+#include "kernels/md/validation.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/h5md_writer.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
@@ -103,6 +104,11 @@ MdState restart_state(io::TrajectoryReader& reader, const MdOptions& o) {
                      "kmol md needs an orthorhombic periodic box; this frame's is " +
                          std::string(b.kind == BoxKind::none ? "absent" : "triclinic"));
   s.box = {b.edges[0].x, b.edges[1].y, b.edges[2].z};
+  if (const auto pair = md::coincident_atoms(s.positions, s.box))
+    throw InputError({o.restart, "positions", long(frame)},
+                     fmt::format("atoms {} and {} of this frame sit at the same point, where the "
+                                 "force between them is infinite (a damaged frame?)",
+                                 pair->first, pair->second));
   s.step = info.step;
   s.time = info.time;
   std::string note = ", with its velocities";

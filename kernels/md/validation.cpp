@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -19,7 +21,31 @@ std::string short_number(double x) {
   return text;
 }
 
+double wrapped(double x, double side) { return x - side * std::floor(x / side); }
+
 }  // namespace
+
+std::optional<std::pair<std::size_t, std::size_t>> coincident_atoms(
+    const std::vector<Vec3<double>>& positions, Vec3<double> box) {
+  // Without a proper box, raw coordinates; non-finite points are other checks' business.
+  const bool periodic = positive(box.x) && positive(box.y) && positive(box.z);
+  std::vector<std::array<double, 3>> at(positions.size());
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const Vec3<double>& p = positions[i];
+    at[i] = periodic ? std::array{wrapped(p.x, box.x), wrapped(p.y, box.y), wrapped(p.z, box.z)}
+                     : std::array{p.x, p.y, p.z};
+    if (std::isfinite(at[i][0]) && std::isfinite(at[i][1]) && std::isfinite(at[i][2]))
+      order.push_back(i);
+  }
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return at[a] != at[b] ? at[a] < at[b] : a < b; });
+  std::optional<std::pair<std::size_t, std::size_t>> first;
+  for (std::size_t k = 1; k < order.size(); ++k)
+    if (at[order[k - 1]] == at[order[k]] && (!first || order[k - 1] < first->first))
+      first = std::pair{order[k - 1], order[k]};
+  return first;
+}
 
 void validate(const MdState& start, const MdSettings& s) {
   const std::size_t n = start.positions.size();
@@ -66,6 +92,11 @@ void validate(const MdState& start, const MdSettings& s) {
         throw InputError({"", "velocities", long(i)}, "velocities must be finite");
     }
   }
+  if (const auto pair = coincident_atoms(start.positions, start.box))
+    throw InputError({"", "positions", long(pair->second)},
+                     "atoms " + std::to_string(pair->first) + " and " +
+                         std::to_string(pair->second) +
+                         " sit at the same point: the force between them is infinite");
 }
 
 }  // namespace kmol::md

@@ -12,7 +12,8 @@ fuzz=$(realpath "$(dirname "$0")/../fuzz")
 cd "$dir" || exit 1
 
 # TNG files the whole-command campaign damaged (tests/fuzz/corpus/tng/, each named for what
-# libgromacs' TNG library did on it: a crash reading or closing it, or a loop). kmol decodes TNG
+# it did: libgromacs' TNG library crashing reading or closing it, or looping; atoms piled at one
+# point that an MD restart must refuse). kmol decodes TNG
 # only in a child process: each is read, or refused naming it (exit 2), within the child's limit.
 seeds=$fuzz/seeds
 mkdir temporaries

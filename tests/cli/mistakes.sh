@@ -393,4 +393,9 @@ row 82 2 "\-\-kb: Kirkwood-Buff integrals need a periodic box" -- rdf kbgas.h5 -
 none_left 82 kb.csv kb.xvg
 row 83 0 "wrote" -- rdf kbgas.h5 --rmax 25 --bins 50 --out far.xvg
 grep -q "every image within r_max" far.xvg || fail "row 83: the xvg does not say every image counts"
+if "$kmol" info | grep -q "GROMACS XTC, TRR, TNG"; then
+  cp "$corpus/tng/piled-md-restart-byterun-1810690043.tng" piled.tng
+  row 84 2 "piled.tng: positions: \[4\] atoms 183 and 184 of this frame sit at the same point" -- md --restart piled.tng --steps 2 --out piled.h5 --log piled.csv
+  none_left 84 piled.h5 piled.csv
+fi
 echo "every mistake in docs/errors.md: ok"
