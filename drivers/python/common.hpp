@@ -205,5 +205,6 @@ void bind_maps(py::module_& m);
 void bind_orbital(py::module_& m);
 void bind_md(py::module_& m);
 void bind_rand48(py::module_& m);
+void bind_site_histogram(py::module_& m);
 
 }  // namespace kmol::python
