@@ -15,6 +15,7 @@
 #include "drivers/library/potential_hdf5.hpp"
 #include "kernels/density/half.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/elements.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
 #include "kmol/core/io/mrc.hpp"
 #include "kmol/core/io/pqr.hpp"
@@ -74,8 +75,7 @@ std::string element_of_name(const std::string& name) {
 // two-letter elements only for single-atom residues named after them (GROMACS' NA, CL, CA, ZN
 // ions), so that CA in a protein stays a carbon.
 std::string element_of_trimmed_name(const std::string& name, const std::string& resname) {
-  if (upper(name) == upper(resname) && !std::isnan(element_mass(name))) return upper(name);
-  return element_of_name(" " + name);  // as a name in column 14: one letter
+  return io::element_of_name(name, resname);
 }
 
 std::string trim_spaces(const std::string& s) {
@@ -131,15 +131,7 @@ double element_radius(const std::string& element, double fallback) {
   return it == radii.end() ? fallback : it->second;
 }
 
-double element_mass(const std::string& element) {
-  static const std::map<std::string, double> masses = {
-      {"H", 1.008},   {"C", 12.011},  {"N", 14.007},  {"O", 15.999},  {"F", 18.998},
-      {"NA", 22.990}, {"MG", 24.305}, {"P", 30.974},  {"S", 32.06},   {"CL", 35.45},
-      {"K", 39.098},  {"CA", 40.078}, {"MN", 54.938}, {"FE", 55.845}, {"CU", 63.546},
-      {"ZN", 65.38},  {"SE", 78.971}, {"BR", 79.904}, {"I", 126.90}};
-  const auto it = masses.find(upper(element));
-  return it == masses.end() ? NAN : it->second;
-}
+double element_mass(const std::string& element) { return io::mass_of_element(element); }
 
 Structure read_structure(const std::string& path, std::int64_t frame, const std::string& topology,
                          double fallback_radius) {

@@ -363,4 +363,25 @@ row 72 2 "water.molden: --iso: the isosurfaces psi = +-100 of the orbital are em
 none_left 72 orb.ply orb.cube
 row 72 0 "+ lobe: 0 triangles" -- orbital water.molden --spacing 0.5 --iso 100 --mesh orb.ply --out orb.cube --allow-empty
 row 72 2 "\-\-allow-empty: applies only with --mesh" -- orbital water.molden --spacing 0.5 --out orb.cube --allow-empty
+# frames, selections and molecular centres
+row 73 2 "\-\-frames: frames are chosen by position (--frames) or by time (--begin, --end, --dt), not both" -- rdf gas.h5 --frames 1: --begin 0.5 --rmax 5 --out both.xvg
+none_left 73 both.xvg
+row 74 2 "gas.h5: \-\-begin: \-\-begin 1000 picks none of the 2 frames, whose times run from 0 to" -- rdf gas.h5 --begin 1000 --rmax 5 --out late.xvg
+none_left 74 late.xvg
+row 75 2 "\-\-frames: '0:2' picks 2 frames; surf maps one: give one frame N (-1: the last)" -- surf gas.h5 --frames 0:2 --out two.dx
+none_left 75 two.dx
+row 76 2 "\-\-first: frames are chosen with --frames, as in every kmol command" -- cc gas.h5 --ref pot.dx --resolution 4 --timeline first.csv --first 1
+none_left 76 first.csv
+row 77 2 "\-\-sel1: 'name OX' selects no atoms; the atoms are" -- rdf gas.h5 --top conf.pdb --sel1 'name OX' --rmax 5 --out ox.xvg
+grep -q "atom names: OW (100)" <<<"$last" && grep -q "residue names: SOL (100)" <<<"$last" || fail "row 77: no names listed: $last"
+none_left 77 ox.xvg
+row 78 2 "\-\-sel1: 'around' selects by position, frame by frame" -- rdf gas.h5 --top conf.pdb --sel1 'around 3 resname SOL' --rmax 5 --out around.xvg
+none_left 78 around.xvg
+row 79 2 "\-\-pos1: res_com: centres of mass need masses, which neither the topology nor the trajectory gives" -- rdf gas.h5 --top conf.pdb --pos1 res_com --rmax 5 --out com.xvg
+none_left 79 com.xvg
+for i in $(seq 1 100); do
+  printf 'ATOM  %5d  AR  GAS A%4d       0.000   0.000   0.000  1.00  0.00          AR\n' $i $(( i <= 50 ? 1 : 2 ))
+done > halves.pdb
+row 80 2 "gas.h5: frame: \[0\] \-\-pos1: molecule 0 cannot be made whole: without bonds in the topology" -- rdf gas.h5 --top halves.pdb --pos1 mol_cog --rmax 5 --out whole.xvg
+none_left 80 whole.xvg
 echo "every mistake in docs/errors.md: ok"

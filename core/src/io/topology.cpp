@@ -1,12 +1,14 @@
 #include "kmol/core/io/topology.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <utility>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/elements.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
 #ifdef KMOL_HAVE_GROMACS
 #include "gromacs_readers.hpp"
@@ -141,6 +143,8 @@ Topology read_pdb(const std::string& path, std::ifstream& in) {
     t.resids.push_back(
         integer(column(line, 22, 4), {path, "residue number (columns 23-26)", number}));
     t.molecules.push_back(molecule);
+    t.segids.push_back(column(line, 72, 4));
+    t.elements.push_back(column(line, 76, 2));
   }
   for (long serial : repeated) atom_of_serial.erase(serial);
   if (!ter_between && !t.names.empty()) {
@@ -170,6 +174,17 @@ Topology read_gro(const std::string& path, std::ifstream& in) {
     t.chains.emplace_back();
   }
   return t;
+}
+
+// Elements the file leaves out (every GRO and PQR atom, PDB atoms with blank columns 77-78) are
+// told from the atom's name; "" where it suggests none.
+void name_elements(Topology& t) {
+  t.elements.resize(t.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    std::string& e = t.elements[i];
+    if (e.size() == 2) e[1] = char(std::tolower((unsigned char)e[1]));  // "CL" -> "Cl"
+    if (e.empty()) e = element_of_name(t.names[i], t.resnames[i]);
+  }
 }
 
 Topology read_tpr_topology(const std::string& path) {
@@ -213,6 +228,9 @@ Topology read_topology(const std::string& path) {
   }
   if (t.size() == 0) throw InputError({path, "", -1}, "no atoms found");
   number_residues(t);
+  name_elements(t);
+  if (std::all_of(t.segids.begin(), t.segids.end(), [](const auto& s) { return s.empty(); }))
+    t.segids.clear();
   if (t.molecules.empty()) t.molecules = t.residues;
   return t;
 }
