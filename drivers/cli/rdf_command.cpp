@@ -27,7 +27,7 @@ struct RdfOptions {
   bool force = false;
   std::string sel1 = "all", sel2, norm = "rdf", exclude_same;
   std::string pos1 = "atom", pos2;  // gmx's position names; empty pos2: pos1
-  std::string out = "rdf.xvg", csv, h5, plot, cn;
+  std::string out = "rdf.xvg", csv, h5, plot;
   bool gmx = false;  // gmx rdf's bins, normalisation and units in every output
 };
 
@@ -115,7 +115,7 @@ int run_rdf(RdfOptions& o) {
   report.state = &state;
   report.frames = t.frames;
   report.header = header(o, t, job, selection);
-  write_rdf_outputs({o.out, o.csv, o.h5, o.plot, o.cn}, report);
+  write_rdf_outputs({o.out, o.csv, o.h5, o.plot}, report);
   std::remove(state_path.c_str());
   if (!to.quiet) {
     for (const auto& note : t.notes) fmt::print("{}\n", note);
@@ -129,8 +129,6 @@ void preflight_rdf(const CLI::App& cmd, const RdfOptions& o) {
   plan.outputs.push_back({o.csv, "--csv", {".csv"}, 0, false});
   plan.outputs.push_back({o.h5, "--h5", {".h5", ".hdf5"}, 0, false});
   plan.outputs.push_back({o.plot, "--plot", {".png"}, 0, false});
-  plan.outputs.push_back({o.cn, "--cn", {".xvg"}, 0, false});
-  needs_option(cmd, {"--cn"}, "--gmx");
   preflight(plan);
 }
 
@@ -158,8 +156,6 @@ Action add_rdf_command(CLI::App& app) {
       ->check(CLI::IsMember({"residue", "molecule"}));
   cmd->add_option("--out", o->out, "Grace .xvg output (r, g, n), as gmx rdf writes");
   cmd->add_option("--csv", o->csv, "Also write CSV (r_low, r_high, r_centre, count, g, n)");
-  cmd->add_option("--cn", o->cn,
-                  "With --gmx: also write the cumulative number n(r) as gmx rdf -cn writes it");
   cmd->add_option("--h5", o->h5,
                   "Also write HDF5: counts, edges, g, n, partial sums per interval, metadata");
   cmd->add_option("--plot", o->plot, "Also plot g(r) and n(r) to this PNG file");

@@ -176,29 +176,10 @@ void plot_rdf_png(const std::string& path, const RdfReport& report) {
   std::remove(data.c_str());
 }
 
-void write_gmx_cn_xvg(const std::string& path, const RdfReport& report) {
-  write_atomically(path, [&](const std::string& temporary) {
-    auto f = fmt::output_file(temporary);
-    f.print("# This file was created by kmol {} in gmx rdf's conventions (-cn)\n", kmol_version());
-    for (const auto& line : report.header) f.print("# {}\n", line);
-    f.print("@    title \"Cumulative Number RDF\"\n");
-    f.print("@    xaxis  label \"r (nm)\"\n");
-    f.print("@    yaxis  label \"number\"\n");
-    f.print("@TYPE xy\n");
-    f.print("@ subtitle \"reference {}\"\n", report.selections.at(0));
-    f.print("@ legend on\n@ s0 legend \"{}\"\n", report.selections.at(1));
-    const auto& r = report.rdf;
-    const double width = 2 * r.edges.at(1);  // gmx's first bin is [0, w/2)
-    for (std::size_t k = 0; k < r.coordination.size(); ++k)
-      f.print("{:10.4f} {:12.6f}\n", r.centres[k] + width, r.coordination[k]);
-  });
-}
-
 void write_rdf_outputs(const RdfOutputs& outputs, const RdfReport& report) {
   if (!outputs.plot.empty()) plot_rdf_png(outputs.plot, report);
   if (!outputs.h5.empty()) write_rdf_h5(outputs.h5, report);
   if (!outputs.csv.empty()) write_rdf_csv(outputs.csv, report);
-  if (!outputs.cn.empty()) write_gmx_cn_xvg(outputs.cn, report);
   if (!outputs.xvg.empty()) write_rdf_xvg(outputs.xvg, report);
 }
 

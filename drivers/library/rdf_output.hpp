@@ -22,9 +22,6 @@ struct RdfReport {
 };
 
 void write_rdf_xvg(const std::string& path, const RdfReport& report);
-// gmx rdf -cn's file: the cumulative number of the second selection around a reference site,
-// bin k's n(r) at r = (k + 1) w, as gmx writes it.
-void write_gmx_cn_xvg(const std::string& path, const RdfReport& report);
 void write_rdf_csv(const std::string& path, const RdfReport& report);
 void write_rdf_h5(const std::string& path, const RdfReport& report);
 // Runs the plotting script (Debian's python3-matplotlib) on the values.
@@ -33,7 +30,6 @@ void plot_rdf_png(const std::string& path, const RdfReport& report);
 // Where a run's outputs go (empty: not written).
 struct RdfOutputs {
   std::string xvg, csv, h5, plot;
-  std::string cn;  // gmx rdf -cn's cumulative number (a gmx report only)
 };
 // Writes every output named: the plot first, the one most likely to fail (a missing matplotlib).
 void write_rdf_outputs(const RdfOutputs& outputs, const RdfReport& report);

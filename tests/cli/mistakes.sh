@@ -384,6 +384,4 @@ for i in $(seq 1 100); do
 done > halves.pdb
 row 80 2 "gas.h5: frame: \[0\] \-\-pos1: molecule 0 cannot be made whole: without bonds in the topology" -- rdf gas.h5 --top halves.pdb --pos1 mol_cog --rmax 5 --out whole.xvg
 none_left 80 whole.xvg
-row 81 2 "\-\-cn: applies only with --gmx" -- rdf gas.h5 --rmax 5 --cn cn.xvg --out cn-rdf.xvg
-none_left 81 cn.xvg cn-rdf.xvg
 echo "every mistake in docs/errors.md: ok"
