@@ -1,6 +1,7 @@
 // Atom selections: every keyword, the operators and their precedence, and parse errors that point.
 #include <gtest/gtest.h>
 
+#include "drivers/library/elements.hpp"
 #include "drivers/library/selection.hpp"
 #include "kmol/core/errors.hpp"
 
@@ -116,6 +117,7 @@ TEST(Selection, TypesElementsChainsAndClasses) {
   EXPECT_EQ(of("type opls_2*"), (V{4, 5, 6}));
   EXPECT_EQ(of("element O"), (V{0, 7}));
   EXPECT_EQ(of("element Na"), V{3});
+  EXPECT_EQ(of("element NA \"o\""), (V{0, 3, 7}));  // symbols in any case
   EXPECT_EQ(of("chain A"), (V{4, 5}));
   EXPECT_EQ(of("protein"), (V{4, 5, 6}));
   EXPECT_EQ(of("water"), (V{0, 1, 2}));
@@ -169,6 +171,18 @@ TEST(Selection, WhatExistsIsListed) {
   AtomTable bare;
   bare.n_atoms = 3;
   EXPECT_NE(labels_that_exist(bare).find("name none of their 3 atoms"), std::string::npos);
+}
+
+// `element` selects by what tells each atom's element: the file's symbol, a TPR's atomic number,
+// a force field's element mass (not a united atom's), then the name.
+TEST(Selection, ElementsOfATopology) {
+  io::Topology t;
+  t.names = {"X1", "X2", "X3", "C1", "NA", "CA"};
+  t.resnames = {"MOL", "MOL", "MOL", "MOL", "NA", "ALA"};
+  t.elements = {"Cl", "", "", "", "", ""};
+  t.atomic_numbers = {0, 8, 0, 0, 0, 0};
+  t.masses = {35.45, 15.999, 14.027, 12.011, 22.99, 0};
+  EXPECT_EQ(topology_elements(t), (std::vector<std::string>{"CL", "O", "X", "C", "NA", "C"}));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "drivers/library/selection.hpp"
 
 #include <fnmatch.h>
+#include <strings.h>
 
 #include <algorithm>
 #include <cctype>
@@ -88,8 +89,11 @@ Node around(Node reference, double radius, const std::string& option) {
   return n;
 }
 
-bool matches(const Token& value, const std::string& label) {
-  return value.quoted ? value.text == label : fnmatch(value.text.c_str(), label.c_str(), 0) == 0;
+// Element symbols match in any case ("Na", "NA", "na"): files write them either way.
+bool matches(const Token& value, const std::string& label, bool any_case = false) {
+  if (!value.quoted)
+    return fnmatch(value.text.c_str(), label.c_str(), any_case ? FNM_CASEFOLD : 0) == 0;
+  return any_case ? strcasecmp(value.text.c_str(), label.c_str()) == 0 : value.text == label;
 }
 
 // Recursive descent: expr := term (or term)*; term := factor (and factor)*;
@@ -183,10 +187,12 @@ class Parser {
   }
 
   // Every atom whose label matches one of the values.
-  SelectionMask labelled(const std::vector<std::string>& labels, const std::vector<Token>& values) {
+  SelectionMask labelled(const std::vector<std::string>& labels, const std::vector<Token>& values,
+                         bool any_case) {
     SelectionMask m(labels.size(), 0);
     for (const Token& v : values)
-      for (std::size_t i = 0; i < labels.size(); ++i) m[i] = m[i] || matches(v, labels[i]);
+      for (std::size_t i = 0; i < labels.size(); ++i)
+        m[i] = m[i] || matches(v, labels[i], any_case);
     return m;
   }
 
@@ -253,7 +259,7 @@ class Parser {
         return constant(residue_numbers(keyword, tokens_.values(keyword)));
       if (k == "species") return constant(species(keyword, tokens_.values(keyword)));
       if (const auto* labels = labels_of(keyword))
-        return constant(labelled(*labels, tokens_.values(keyword)));
+        return constant(labelled(*labels, tokens_.values(keyword), k == "element"));
       if (k == ")" || k == "and" || k == "or" || k == "to")
         tokens_.fail(keyword.at, "unexpected '" + k + "'");
     }

@@ -137,8 +137,13 @@ template <class ExecSpace, class T>
 void SiteHistograms<ExecSpace, T>::add_frame(const Vec3<T>* positions, const BoxSpec& box) {
   State& s = *state_;
   const BoxSpec checked = validated(box);
-  if (checked.kind != BoxKind::none)
-    require_within_inscribed_radius(checked, double(s.range.r_max), "range[1] (r_max)");
+  // Each pair counts once, at its minimum image: exact only within the inscribed radius.
+  if (checked.kind != BoxKind::none && double(s.range.r_max) > inscribed_radius(checked))
+    throw UnsupportedError(
+        "site histograms: range[1] (r_max) = " + std::to_string(double(s.range.r_max)) +
+        " exceeds the box's inscribed radius (" + std::to_string(inscribed_radius(checked)) +
+        "), beyond which a pair may have several images in range: count such "
+        "frames with kmol.pair_histogram, which sums every image");
   Kokkos::deep_copy(s.space, s.positions,
                     Kokkos::View<const Vec3<T>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                         positions, std::size_t(s.n_positions)));

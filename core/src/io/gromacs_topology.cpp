@@ -5,7 +5,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "contained_call.hpp"
 #include "gromacs/fileio/confio.h"
 #include "gromacs/pbcutil/pbc.h"
 #include "gromacs/topology/atoms.h"
@@ -16,7 +15,7 @@
 #include "gromacs_api.hpp"
 #include "gromacs_readers.hpp"
 #include "kmol/core/errors.hpp"
-#include "kmol/core/io/elements.hpp"
+#include "kmol/core/io/contained_call.hpp"
 
 namespace kmol::io::gromacs {
 namespace {
@@ -88,6 +87,7 @@ void for_each_field(Fields& t, F&& f) {
   f(t.masses);
   f(t.types);
   f(t.elements);
+  f(t.atomic_numbers);
   f(t.segids);
   f(t.bonds);
 }
@@ -120,12 +120,10 @@ void check_indices(const t_topology& top) {
       throw std::runtime_error("molecule " + std::to_string(m) + ": its atom range is damaged");
 }
 
-// An atom's element: the file's symbol, else its atomic number, else its mass (grompp leaves
-// atomic numbers unset for types that give none).
+// An atom's element symbol as the TPR stores it, or "" (the library tells elements from atomic
+// numbers and masses where the file has no symbol).
 std::string element_of(const t_atom& a) {
-  if (a.elem[0] != '\0') return std::string(a.elem, strnlen(a.elem, sizeof a.elem));
-  if (a.atomnumber > 0) return element_of_number(a.atomnumber);
-  return element_of_mass(a.m);
+  return std::string(a.elem, strnlen(a.elem, sizeof a.elem));
 }
 
 // What holds each molecule together: chemical bonds and constraints (two atoms), SETTLE waters
@@ -173,6 +171,7 @@ Topology read_here(const std::string& path) {
   t.charges.resize(n);
   t.masses.resize(n);
   t.elements.resize(n);
+  t.atomic_numbers.resize(n);
   if (atoms.haveType && atoms.atomtype) t.types.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const t_atom& a = atoms.atom[i];
@@ -186,6 +185,7 @@ Topology read_here(const std::string& path) {
     t.charges[i] = a.q;
     t.masses[i] = a.m;
     t.elements[i] = element_of(a);
+    t.atomic_numbers[i] = a.atomnumber;
     if (!t.types.empty() && atoms.atomtype[i] && *atoms.atomtype[i])
       t.types[i] = *atoms.atomtype[i];
   }

@@ -1,14 +1,12 @@
 #include "kmol/core/io/topology.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <utility>
 
 #include "kmol/core/errors.hpp"
-#include "kmol/core/io/elements.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
 #ifdef KMOL_HAVE_GROMACS
 #include "gromacs_readers.hpp"
@@ -176,15 +174,10 @@ Topology read_gro(const std::string& path, std::ifstream& in) {
   return t;
 }
 
-// Elements the file leaves out (every GRO and PQR atom, PDB atoms with blank columns 77-78) are
-// told from the atom's name; "" where it suggests none.
-void name_elements(Topology& t) {
-  t.elements.resize(t.size());
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    std::string& e = t.elements[i];
-    if (e.size() == 2) e[1] = char(std::tolower((unsigned char)e[1]));  // "CL" -> "Cl"
-    if (e.empty()) e = element_of_name(t.names[i], t.resnames[i]);
-  }
+// A column that is blank in every record (a PDB without elements or segment ids) gives nothing.
+void clear_if_blank(std::vector<std::string>& column) {
+  if (std::all_of(column.begin(), column.end(), [](const auto& e) { return e.empty(); }))
+    column.clear();
 }
 
 Topology read_tpr_topology(const std::string& path) {
@@ -228,9 +221,8 @@ Topology read_topology(const std::string& path) {
   }
   if (t.size() == 0) throw InputError({path, "", -1}, "no atoms found");
   number_residues(t);
-  name_elements(t);
-  if (std::all_of(t.segids.begin(), t.segids.end(), [](const auto& s) { return s.empty(); }))
-    t.segids.clear();
+  clear_if_blank(t.elements);
+  clear_if_blank(t.segids);
   if (t.molecules.empty()) t.molecules = t.residues;
   return t;
 }

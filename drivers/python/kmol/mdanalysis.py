@@ -239,8 +239,14 @@ class InterRDF_s(_ReadAhead):
     has shape (len(A), len(B), nbins): the histogram of every atom pair. nbins, range (Angstrom),
     norm ('rdf', 'density', 'none') and density (deprecated: norm='density') as in MDAnalysis.
     Each frame's positions of the groups' atoms (their union, read once) are counted in one pass
-    over every requested pair of every group pair (kmol.SiteHistograms).
+    over every requested pair of every group pair (kmol.SiteHistograms). A frame whose box is
+    narrower than twice range[1] is counted with kmol.pair_histogram instead, every image within
+    range[1] included (as InterRDF here; MDAnalysis counts one image per pair).
     """
+
+    # Largest (A block + B block) per kmol.pair_histogram call: the partial histograms of one call
+    # hold S (S + 1) / 2 species pairs of nbins counts each.
+    _block = 256
 
     def __init__(self, u, ags, nbins=75, range=(0.0, 15.0), norm="rdf", density=False, *,
                  device="auto", impl="auto", precision="double", **kwargs):
@@ -274,6 +280,8 @@ class InterRDF_s(_ReadAhead):
         self._atoms = self.ags[0][0].universe.atoms[self._union]
         requests = [(np.searchsorted(self._union, ag1.indices),
                      np.searchsorted(self._union, ag2.indices)) for ag1, ag2 in self.ags]
+        self._requests = requests
+        self._image_counts = None  # frames counted with every image, added at the end
         # One array holds every count, request after request; results.count[k] are views of it.
         sizes = [ag1.n_atoms * ag2.n_atoms * self._bins for ag1, ag2 in self.ags]
         self._counts = np.zeros(sum(sizes), dtype=np.float64)
@@ -291,14 +299,46 @@ class InterRDF_s(_ReadAhead):
     def _snapshot(self, ts):
         return self._atoms.positions.copy(), _box(ts.dimensions), ts.volume
 
+    def _site_counts(self, target, a, b, box):
+        """Adds the per-pair histograms of a x b, every image, into target (len(a), len(b),
+        nbins): a and b go into one set, one species per atom, with only the (a, b) species pairs
+        switched on."""
+        half = self._block // 2
+        for i0 in np.arange(0, len(a), half):
+            for j0 in np.arange(0, len(b), half):
+                block_a, block_b = a[i0:i0 + half], b[j0:j0 + half]
+                n_a, n_b = len(block_a), len(block_b)
+                species_count = n_a + n_b
+                s = np.arange(n_a)[:, None]
+                t = n_a + np.arange(n_b)[None, :]
+                index = s * (2 * species_count - s - 1) // 2 + t  # species_pair_index(s, t)
+                mask = np.zeros(species_count * (species_count + 1) // 2, dtype=np.uint8)
+                mask[index.ravel()] = 1
+                h = _histogram(np.concatenate([block_a, block_b]), box=box, r_max=self._r_max,
+                               r_min=self._r_min, bins=self._bins,
+                               species=np.arange(species_count, dtype=np.int32),
+                               species_pairs=mask, **self._kmol)
+                target[i0:i0 + n_a, j0:j0 + n_b] += h.counts[index]
+
+    def _count_every_image(self, positions, box):
+        if self._image_counts is None:
+            self._image_counts = [np.zeros_like(c) for c in self.results.count]
+        for target, (a, b) in zip(self._image_counts, self._requests):
+            self._site_counts(target, positions[a], positions[b], box)
+
     def _count(self, snapshot):
         positions, box, volume = snapshot
-        self._sites.add_frame(positions, box)
+        try:
+            self._sites.add_frame(positions, box)
+        except _kmol.UnsupportedError:  # refused before counting: range[1] beyond the box's limit
+            self._count_every_image(positions, box)
         if self.norm == "rdf":
             self.volume_cum += volume
 
     def _conclude(self):
         self._sites.finish()
+        for count, images in zip(self.results.count, self._image_counts or []):
+            count += images
         _warn_if_empty([np.any(c) for c in self.results.count], self._r_min, self._r_max,
                        self.n_frames)
         norm = self.n_frames

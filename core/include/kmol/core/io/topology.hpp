@@ -24,8 +24,11 @@ struct Topology {
   std::vector<std::int32_t> molecules;  // 0-based
   std::vector<double> charges, masses;  // elementary charges and g/mol, or empty
   std::vector<std::string> types;       // force-field atom types (TPR), or empty
-  std::vector<std::string> elements;    // element symbols ("" where unknown), or empty
-  std::vector<std::string> segids;      // PDB segment ids, or empty
+  // Element symbols as the file writes them ("" where it does not), or empty; the library's
+  // topology_elements tells the others from atomic numbers, masses and names.
+  std::vector<std::string> elements;
+  std::vector<std::int32_t> atomic_numbers;  // TPR's (0 where unset), or empty
+  std::vector<std::string> segids;           // PDB segment ids, or empty
   // Bonded atom pairs (i, j, i, j, ...): the TPR's chemical bonds, constraints, SETTLE water
   // bonds and virtual sites tied to their first constructing atom; empty for other files.
   std::vector<std::int32_t> bonds;
