@@ -36,7 +36,8 @@ struct CcOptions {
   std::string input, top, ref, local, sim, timeline, plot, device = "auto", impl = "auto";
   std::string weight = "unit";
   double resolution = 0, threshold = NAN, cut = 0.01;
-  std::int64_t first = 0, last = -1, every = 1;
+  FrameChoice frames;                              // of a trajectory input
+  std::int64_t first = -1, last = -1, every = -1;  // refused, translated into --frames
   int threads = -1;
   bool force = false;
 };
@@ -125,13 +126,24 @@ FrameResult compare_on(const Space& space, const std::vector<Vec3<float>>& xyz,
   return r;
 }
 
-// Frame options only apply to a trajectory, ranges of frames only to its timeline.
+// Every trajectory command chooses frames with --frames or --begin/--end/--dt; the range options
+// cc once had are refused with their translation.
+void refuse_frame_range_options(const CLI::App& cmd) {
+  for (const char* option : {"--first", "--last", "--every"})
+    if (given(cmd, option))
+      throw UsageError({"", option, -1},
+                       "frames are chosen with --frames, as in every kmol command: --frames N for "
+                       "one frame (-1: the last), --frames FIRST:LAST+1:EVERY with --timeline, or "
+                       "--begin/--end/--dt in the file's time unit");
+}
+
+// Frame options only apply to a trajectory.
 void check_option_use(const CLI::App& cmd, const CcOptions& o) {
   const bool trajectory = io::sniff_file(o.input) != io::FileKind::text;
-  needs_mode(cmd, {"--first", "--timeline", "--top"}, trajectory,
+  refuse_frame_range_options(cmd);
+  needs_mode(cmd, {"--frames", "--begin", "--end", "--dt", "--timeline", "--top"}, trajectory,
              "a trajectory (H5MD, XTC, ...) input");
   needs_mode(cmd, {"--top"}, o.weight == "mass", "--weight mass");
-  needs_option(cmd, {"--last", "--every"}, "--timeline");
 }
 
 void preflight_cc(const CcOptions& o) {
@@ -188,7 +200,7 @@ int cc(const CcOptions& o) {
                                         g.counts[1], g.counts[2], g.spacing[0]);
   const bool trajectory = io::sniff_file(o.input) != io::FileKind::text && !o.timeline.empty();
   if (!trajectory) {
-    const Structure s = read_structure(o.input, o.first, o.top, 1.5);
+    const Structure s = read_structure(o.input, one_frame(o.input, o.frames, "cc"), o.top, 1.5);
     heights = gaussian_heights(o, s);
     check_positions(s.positions, {o.input, "position", -1});
     check_overlap(s.positions, ref, o.ref, o.input, "");
@@ -218,14 +230,9 @@ int cc(const CcOptions& o) {
   }
   const auto opened = io::open_trajectory_file(o.input);
   io::TrajectoryReader& reader = *opened;
-  const std::int64_t last = o.last < 0 ? reader.n_frames() - 1 : o.last;
-  if (o.first < 0 || o.first >= reader.n_frames())
-    throw InputError({o.input, "--first", long(o.first)}, "no such frame");
-  if (last < o.first || last >= reader.n_frames())
-    throw InputError({o.input, "--last", long(last)}, "no such frame");
-  if (o.every < 1) throw InputError({"", "--every", -1}, "must be at least 1");
+  const std::vector<std::int64_t> chosen = choose_frames(o.frames, reader);
   const Structure masses =
-      o.weight == "mass" ? read_structure(o.input, o.first, o.top, 1.5) : Structure();
+      o.weight == "mass" ? read_structure(o.input, chosen.front(), o.top, 1.5) : Structure();
   heights = gaussian_heights(o, masses);
   std::vector<Vec3<double>> xyz(std::size_t(reader.n_atoms()));
   std::vector<Vec3<float>> positions(xyz.size());
@@ -236,11 +243,11 @@ int cc(const CcOptions& o) {
     out.print("# kmol cc: {} against {}, resolution {} A (sigma {:.4g} A), {}{}\nframe,time,cc\n",
               o.input, o.ref, o.resolution, sigma, weighting(o, masses),
               cs.threshold ? fmt::format(", voxels above {}", *cs.threshold) : "");
-    for (std::int64_t f = o.first; f <= last; f += o.every) {
+    for (const std::int64_t f : chosen) {
       const io::FrameInfo info = reader.read_frame(f, xyz.data());
       for (std::size_t a = 0; a < xyz.size(); ++a) positions[a] = xyz[a].cast<float>();
       check_positions(positions, {o.input, "frame", long(f)});
-      if (f == o.first)
+      if (f == chosen.front())
         check_overlap(positions, ref, o.ref, o.input, fmt::format(" of frame {}", f));
       const FrameResult r = run(positions);
       check_result(r, {o.input, "frame", long(f)}, o.ref);
@@ -267,8 +274,8 @@ Action add_cc_command(CLI::App& app) {
       "(global, local 8^3 tiles, per-frame timeline)");
   cmd->add_option(
          "input", o->input,
-         "Structure: PQR, PDB, or a trajectory (H5MD, XTC, TRR, TNG, NetCDF: frame --first, or "
-         "every frame with --timeline)")
+         "Structure: PQR, PDB, or a trajectory (H5MD, XTC, TRR, TNG, NetCDF: frame --frames N, "
+         "or the frames --frames a:b:c of a --timeline)")
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--top", o->top,
@@ -293,9 +300,14 @@ Action add_cc_command(CLI::App& app) {
                   "Write the local cross-correlation (8^3 tiles) map: .dx, .h5 or .mrc");
   cmd->add_option("--sim", o->sim, "Write the simulated map: .dx, .h5 or .mrc");
   cmd->add_option("--timeline", o->timeline, "H5MD input: per-frame CSV (frame,time,cc)");
-  cmd->add_option("--first", o->first, "H5MD input: first frame (0-based)");
-  cmd->add_option("--last", o->last, "H5MD input: last frame (default: the last)");
-  cmd->add_option("--every", o->every, "H5MD input: every n-th frame");
+  cmd->add_option("--frames,--frame", o->frames.frames,
+                  "Trajectory input: the frame to compare (N, -1 the last), or with --timeline "
+                  "the frames start:stop:step (Python slice; default all)");
+  add_time_options(cmd, o->frames.begin, o->frames.end, o->frames.dt);
+  // Refused with their translation into --frames (refuse_frame_range_options).
+  cmd->add_option("--first", o->first)->group("");
+  cmd->add_option("--last", o->last)->group("");
+  cmd->add_option("--every", o->every)->group("");
   cmd->add_option("--plot", o->plot,
                   "PNG: the timeline (with --timeline), else a plane of the local map");
   cmd->add_option("--device", o->device, "auto, cpu or gpu")

@@ -16,6 +16,7 @@
 #include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/pool_options.hpp"
 #include "drivers/cli/slabs.hpp"
+#include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/cluster.hpp"
 #include "drivers/library/coordinates.hpp"
 #include "drivers/library/device_policy.hpp"
@@ -48,7 +49,8 @@ struct PotentialOptions {
   std::vector<std::int64_t> counts;
   bool faces_only = false, compensated = false, force = false;
   int threads = -1;
-  std::int64_t frame = 0, atoms = 96600;
+  FrameChoice frames;  // of a trajectory input
+  std::int64_t atoms = 96600;
   PoolOptions pool;
   std::int64_t slabs = 0;
 };
@@ -65,14 +67,16 @@ void check_option_use(const CLI::App& cmd, const PotentialOptions& o) {
                      "--example water");
   excludes(cmd, "input", "--example");
   needs_mode(cmd, {"--atoms"}, !o.example.empty(), "--example water");
-  needs_mode(cmd, {"--top", "--frame"}, !o.input.empty(), "an input file");
+  needs_mode(cmd, {"--top", "--frames", "--begin", "--end", "--dt"}, !o.input.empty(),
+             "an input file");
   needs_mode(cmd, {"--ionic-strength", "--faces-only"}, o.method == "mdh", "--method mdh");
   needs_mode(cmd, {"--cutoff"}, o.method == "cutoff", "--method cutoff");
   // A damaged trajectory can read as text: the refusal names the file, the likelier mistake.
-  if (given(cmd, "--frame") && !o.input.empty() && io::sniff_file(o.input) == io::FileKind::text)
-    throw UsageError({o.input, "--frame", -1},
-                     "applies only with a trajectory input, and this file reads as a text "
-                     "structure (a damaged or truncated trajectory?)");
+  for (const char* option : {"--frames", "--begin", "--end", "--dt"})
+    if (given(cmd, option) && !o.input.empty() && io::sniff_file(o.input) == io::FileKind::text)
+      throw UsageError({o.input, option, -1},
+                       "applies only with a trajectory input, and this file reads as a text "
+                       "structure (a damaged or truncated trajectory?)");
   needs_option(cmd, {"--plot-axis", "--plot-at"}, "--plot");
   needs_mode(cmd, {"--slabs"}, o.pool.wanted(), "--gpus or --simulated-gpus");
   excludes(cmd, "--padding", "--origin");
@@ -107,9 +111,6 @@ io::PqrAtoms read_h5md_charges(const std::string& path, std::int64_t frame, Coul
   if (method == CoulombMethod::mdh)
     throw InputError({path, "radius", -1},
                      "H5MD files carry no atomic radii, which mdh needs: use a PQR file");
-  if (frame < 0 || frame >= reader.n_frames())
-    throw InputError({path, "--frame", frame},
-                     "the file has " + std::to_string(reader.n_frames()) + " frames");
   for (const auto& warning : reader.warnings()) fmt::print(stderr, "kmol: warning: {}\n", warning);
   io::PqrAtoms atoms;
   atoms.positions.resize(std::size_t(reader.n_atoms()));
@@ -134,9 +135,6 @@ io::PqrAtoms read_trajectory_charges(const std::string& path, const std::string&
     throw InputError({top, "", -1}, "has " + std::to_string(topology.size()) +
                                         " atoms, the trajectory " + path + " " +
                                         std::to_string(reader->n_atoms()));
-  if (frame < 0 || frame >= reader->n_frames())
-    throw InputError({path, "--frame", frame},
-                     "the file has " + std::to_string(reader->n_frames()) + " frames");
   for (const auto& warning : reader->warnings()) fmt::print(stderr, "kmol: warning: {}\n", warning);
   io::PqrAtoms atoms;
   atoms.positions.resize(std::size_t(reader->n_atoms()));
@@ -169,12 +167,13 @@ io::PqrAtoms read_atoms(const PotentialOptions& o, CoulombMethod method) {
     return io::read_pqr(o.input);
   }
   if (o.top.empty()) {
-    if (kind == io::FileKind::h5md_or_hdf5) return read_h5md_charges(o.input, o.frame, method);
+    if (kind == io::FileKind::h5md_or_hdf5)
+      return read_h5md_charges(o.input, one_frame(o.input, o.frames, "potential"), method);
     throw InputError({o.input, "--top", -1},
                      "is " + io::describe_file(o.input) +
                          ", which has no charges: give them with --top (a TPR, say)");
   }
-  return read_trajectory_charges(o.input, o.top, o.frame, method);
+  return read_trajectory_charges(o.input, o.top, one_frame(o.input, o.frames, "potential"), method);
 }
 
 template <class T, class Space>
@@ -304,7 +303,7 @@ Action add_potential_command(CLI::App& app) {
       ->check(CLI::IsMember({"water"}));
   cmd->add_option("--atoms", o->atoms, "water: number of atoms (rounded down to 3 k)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--frame", o->frame, "Trajectory input: frame to map (0-based)");
+  add_one_frame_options(cmd, o->frames, "Trajectory input");
   cmd->add_option("--top", o->top,
                   "Trajectory input: charges from this topology (TPR or PQR, atoms in order)");
   cmd->add_option("--method", o->method,

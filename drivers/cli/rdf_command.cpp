@@ -9,6 +9,7 @@
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
+#include "drivers/library/centres.hpp"
 #include "drivers/library/cluster.hpp"
 #include "drivers/library/kb_output.hpp"
 #include "drivers/library/rdf_job.hpp"
@@ -26,6 +27,7 @@ struct RdfOptions {
   TrajectoryOptions trajectory;
   bool force = false;
   std::string sel1 = "all", sel2, norm = "rdf", exclude_same;
+  std::string pos1 = "atom", pos2;  // gmx's position names; empty pos2: pos1
   std::string out = "rdf.xvg", csv, h5, plot, kb;
   std::string plane = "none";
   bool xy = false;   // --plane xy, as gmx rdf -xy
@@ -58,7 +60,12 @@ std::vector<std::string> header(const RdfOptions& o, const Trajectory& t, const 
       fmt::format("selections: \"{}\" ({} atoms) and \"{}\" ({} atoms){}", o.sel1,
                   selection.pairs.n_a, selection.sel2, selection.pairs.n_b,
                   selection.pairs.one_set ? ", one set: each pair once" : ""),
-      fmt::format("frames: {} ({} frames)", o.trajectory.frames, t.frames.size()),
+      fmt::format("positions: {} ({} sites) and {} ({} sites){}",
+                  name_of(site_position_names, selection.pos1), selection.pairs.n_a,
+                  name_of(site_position_names, selection.pos2), selection.pairs.n_b,
+                  selection.sites_a ? "; molecules made whole across the boundaries" : ""),
+      fmt::format("frames: {} ({} frames)", o.trajectory.frame_choice().describe(),
+                  t.frames.size()),
       fmt::format("excluded: {}",
                   o.exclude_same.empty() ? "none" : "pairs in the same " + o.exclude_same)};
   for (auto& line : job.describe()) lines.push_back(std::move(line));
@@ -79,6 +86,8 @@ int run_rdf(RdfOptions& o) {
   chosen.sel1 = o.sel1;
   chosen.sel2 = o.sel2;
   chosen.exclude_same = o.exclude_same;
+  chosen.pos1 = o.pos1;
+  chosen.pos2 = o.pos2;
   chosen.quiet = to.quiet;
   const RdfSelection selection = select_rdf_pairs(t, chosen);
   if (o.gmx && !o.h5.empty())
@@ -91,8 +100,10 @@ int run_rdf(RdfOptions& o) {
     throw InputError({"", "--xy", -1}, "means --plane xy, not --plane " + o.plane);
   RdfJob job(rdf_settings(o, t));
 
-  const std::string command = fmt::format("rdf sel1={} sel2={} exclude={} gmx={}", o.sel1,
-                                          selection.sel2, o.exclude_same, o.gmx);
+  const std::string command = fmt::format(
+      "rdf sel1={} sel2={} exclude={} gmx={} pos1={} pos2={} plane={}", o.sel1, selection.sel2,
+      o.exclude_same, o.gmx, name_of(site_position_names, selection.pos1),
+      name_of(site_position_names, selection.pos2), o.xy ? "xy" : o.plane);
   to.on_progress = progress_bar(to);
   const auto [state, stats, state_path] = run_resumable(t, rdf_frame_job(job, selection), to, 1,
                                                         o.out, run_fingerprint(command, to, t));
@@ -146,6 +157,11 @@ Action add_rdf_command(CLI::App& app) {
       "First selection (e.g. 'species 0', 'name OW', 'index 0:99 and not resname SOL')");
   cmd->add_option("--sel2", o->sel2,
                   "Second selection (default: the first; then each pair counts once)");
+  cmd->add_option("--pos1", o->pos1,
+                  "Sites of the first selection, gmx's names: atom, or the centre of mass or "
+                  "geometry of each residue's or molecule's selected atoms: res_com, res_cog, "
+                  "mol_com, mol_cog (molecules made whole first; needs --top)");
+  cmd->add_option("--pos2", o->pos2, "Sites of the second selection (default: --pos1)");
   cmd->add_option("--norm", o->norm, "rdf (g(r)), density or none")
       ->check(CLI::IsMember({"rdf", "density", "none"}));
   cmd->add_option("--exclude-same", o->exclude_same,

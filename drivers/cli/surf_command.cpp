@@ -11,6 +11,7 @@
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
+#include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/device_policy.hpp"
 #include "drivers/library/map_output.hpp"
 #include "kernels/density/density.hpp"
@@ -31,7 +32,7 @@ struct SurfOptions {
   double spacing = 1.0, scale = 1.0, threshold = 0.01, radius = 1.5, iso = 0.5, padding = -1,
          memory_budget = 0;
   double plot_at = NAN;
-  std::int64_t frame = 0;
+  FrameChoice frames;  // of a trajectory input
   int threads = -1;
   bool force = false, mesh_defaulted = false, allow_empty = false;
 };
@@ -43,7 +44,8 @@ void check_option_use(const CLI::App& cmd, const SurfOptions& o) {
               "--memory-budget", "--impl", "--out"},
              o.map.empty(), "a structure (they shape its density map, not a --map)");
   const bool trajectory = !o.input.empty() && io::sniff_file(o.input) != io::FileKind::text;
-  needs_mode(cmd, {"--frame", "--top"}, trajectory, "a trajectory (H5MD, XTC, ...) input");
+  needs_mode(cmd, {"--frames", "--begin", "--end", "--dt", "--top"}, trajectory,
+             "a trajectory (H5MD, XTC, ...) input");
   needs_option(cmd, {"--plot-axis", "--plot-at"}, "--plot");
 }
 
@@ -119,7 +121,8 @@ int surf(const SurfOptions& o) {
     source = fmt::format("map {} ({} x {} x {})", o.map, map.grid.counts[0], map.grid.counts[1],
                          map.grid.counts[2]);
   } else {
-    const Structure s = read_structure(o.input, o.frame, o.top, o.radius);
+    const Structure s =
+        read_structure(o.input, one_frame(o.input, o.frames, "surf"), o.top, o.radius);
     DensitySettings settings;
     settings.scale = o.scale;
     settings.threshold = o.threshold;
@@ -237,7 +240,7 @@ Action add_surf_command(CLI::App& app) {
   cmd->add_option("--map", o->map,
                   "Triangulate this map instead (OpenDX .dx, MRC/CCP4 .mrc/.map/.ccp4)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--frame", o->frame, "H5MD input: frame (0-based)");
+  add_one_frame_options(cmd, o->frames, "Trajectory input");
   cmd->add_option("--top", o->top,
                   "H5MD input: PDB/GRO/PQR topology giving atom names (radii by element)")
       ->check(CLI::ExistingFile);

@@ -20,7 +20,9 @@ void add_trajectory_options(CLI::App* cmd, TrajectoryOptions& o, std::int64_t de
       "Topology, atoms in trajectory order: TPR (names, molecules, charges, masses), PDB, GRO "
       "or PQR");
   cmd->add_option("--frames", o.frames,
-                  "Frames start:stop:step (Python slice: stop excluded; default all)");
+                  "Frames start:stop:step (Python slice: stop excluded, negatives count from the "
+                  "end; default all)");
+  add_time_options(cmd, o.begin, o.end, o.dt);
   cmd->add_option("--rmin", o.r_min, "Smallest distance binned (Angstrom; or 0.1nm, 100pm)");
   cmd->add_option("--rmax", o.r_max,
                   "Largest distance binned (Angstrom; or 1.2nm); default: the first box's limit");
@@ -52,6 +54,27 @@ void add_trajectory_options(CLI::App* cmd, TrajectoryOptions& o, std::int64_t de
   cmd->add_flag("--quiet", o.quiet, "No progress bar or summary");
   cmd->add_flag("--allow-empty", o.allow_empty,
                 "Write a result with no pair in range (a warning) instead of refusing it");
+}
+
+void add_time_options(CLI::App* cmd, std::string& begin, std::string& end, std::string& dt) {
+  cmd->add_option("--begin", begin,
+                  "First time to read, as gmx -b (the file's time unit: ps for GROMACS files)");
+  cmd->add_option("--end", end, "Last time to read, as gmx -e (inclusive)");
+  cmd->add_option("--dt", dt,
+                  "Only frames whose time from the first frame is a multiple of this, as gmx -dt");
+}
+
+void add_one_frame_options(CLI::App* cmd, FrameChoice& choice, const std::string& what) {
+  cmd->add_option("--frames,--frame", choice.frames,
+                  what + ": the frame to map, 0-based; -1 is the last");
+  add_time_options(cmd, choice.begin, choice.end, choice.dt);
+}
+
+std::int64_t one_frame(const std::string& path, const FrameChoice& choice,
+                       const std::string& command) {
+  if (choice.frames.empty() && !choice.by_time()) return 0;
+  const auto reader = io::open_trajectory_file(path);
+  return choose_one_frame(choice, *reader, command);
 }
 
 std::function<void(const PipelineProgress&)> progress_bar(const TrajectoryOptions& o) {

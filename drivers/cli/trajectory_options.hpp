@@ -27,6 +27,17 @@ using TrajectoryOptions = TrajectoryRunOptions;
 void add_trajectory_options(CLI::App* command, TrajectoryOptions& options,
                             std::int64_t default_interval);
 
+// --begin, --end and --dt: frames by time (frame_list.hpp), for every trajectory command.
+void add_time_options(CLI::App* command, std::string& begin, std::string& end, std::string& dt);
+
+// --frames (alias --frame) and --begin/--end/--dt for a command that maps one frame (potential,
+// surf, cc without --timeline); `what` says which inputs they apply to.
+void add_one_frame_options(CLI::App* command, FrameChoice& choice, const std::string& what);
+
+// The frame of `path` a one-frame command maps: frame 0 when the choice is empty.
+std::int64_t one_frame(const std::string& path, const FrameChoice& choice,
+                       const std::string& command);
+
 // A progress bar on a terminal, on rank 0, unless --quiet.
 std::function<void(const PipelineProgress&)> progress_bar(const TrajectoryOptions& options);
 

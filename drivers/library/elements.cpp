@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "drivers/library/scattering_elements.hpp"
+
 namespace kmol {
 namespace {
 
@@ -56,9 +58,21 @@ std::string element_of_trimmed_name(const std::string& name, const std::string& 
 }
 
 std::vector<std::string> topology_elements(const io::Topology& top) {
+  const auto told = [&](std::size_t a) -> const ElementData* {
+    if (a < top.atomic_numbers.size() && top.atomic_numbers[a] > 0)
+      return element_of_number(top.atomic_numbers[a]);
+    return a < top.masses.size() ? element_of_force_field_mass(top.masses[a]) : nullptr;
+  };
   std::vector<std::string> elements;
-  for (std::size_t a = 0; a < top.size(); ++a)
-    elements.push_back(element_of_trimmed_name(top.names[a], top.resnames[a]));
+  for (std::size_t a = 0; a < top.size(); ++a) {
+    const ElementData* e = told(a);
+    if (a < top.elements.size() && !top.elements[a].empty())
+      elements.push_back(upper(top.elements[a]));
+    else if (e != nullptr)
+      elements.push_back(upper(e->symbol));
+    else
+      elements.push_back(element_of_trimmed_name(top.names[a], top.resnames[a]));
+  }
   return elements;
 }
 

@@ -25,7 +25,9 @@ std::string element_of_name(const std::string& name);
 // ions), so that CA in a protein stays a carbon.
 std::string element_of_trimmed_name(const std::string& name, const std::string& resname);
 
-// The element of every atom of a topology (element_of_trimmed_name of its names and residues).
+// The element of every atom of a topology, upper case ("CL"; "" where nothing tells): the file's
+// symbol, else the TPR's atomic number, else a force field's element mass (within 0.015 g/mol,
+// so that united atoms stay unknown), else element_of_trimmed_name of its name and residue.
 std::vector<std::string> topology_elements(const io::Topology& top);
 
 // Per-atom masses (g/mol) of a topology: its own (TPR), else by the elements of its atom names

@@ -134,8 +134,7 @@ class Pipeline {
     for (const WorkerSpec& w : workers_) pinned = pinned || w.kind == WorkerKind::gpu;
     // A slot for each worker's frame, each reader's and one ready in between.
     for (std::size_t k = 0; k < workers_.size() + readers_.size() + 1; ++k) {
-      slots_.push_back(
-          std::make_unique<FrameSlot<T>>(job.atoms_a.size(), job.atoms_b.size(), pinned));
+      slots_.push_back(std::make_unique<FrameSlot<T>>(job.size_a(), job.size_b(), pinned));
       free_.push(slots_.back().get());
     }
   }
@@ -248,6 +247,7 @@ class Pipeline {
 
   void read_frames(io::TrajectoryReader& reader) {
     std::vector<Vec3<T>> all(std::size_t(reader.n_atoms()));
+    std::vector<Vec3<double>> whole(job_.sites_a || job_.sites_b ? all.size() : 0);
     double seconds = 0;
     while (!failure_.stopped()) {
       auto slot = free_.pop();
@@ -257,9 +257,11 @@ class Pipeline {
       const std::int64_t frame = options_.frames[std::size_t(unit_positions_[std::size_t(unit)])];
       const auto begin = Clock::now();
       io::FrameInfo info;
+      FrameSlot<T>& s = **slot;
       try {
         info = reader.read_frame(frame, all.data());
         refuse_box_change(reader, frame, info.box);
+        gather(all, job_.periodic ? info.box : BoxSpec::none(), whole, reader, frame, s);
       } catch (...) {
         // Later frames are left; earlier ones, being read by other readers, still count.
         std::lock_guard<std::mutex> lock(frames_mutex_);
@@ -270,12 +272,9 @@ class Pipeline {
         frame_ready_.notify_all();
         break;
       }
-      FrameSlot<T>& s = **slot;
       s.position = unit_positions_[std::size_t(unit)];
       s.frame = frame;
       s.box = job_.periodic ? info.box : BoxSpec::none();
-      for (std::size_t k = 0; k < job_.atoms_a.size(); ++k) s.a.data()[k] = all[job_.atoms_a[k]];
-      for (std::size_t k = 0; k < job_.atoms_b.size(); ++k) s.b.data()[k] = all[job_.atoms_b[k]];
       seconds += seconds_since(begin);
       {
         std::lock_guard<std::mutex> lock(frames_mutex_);
@@ -285,6 +284,26 @@ class Pipeline {
     }
     std::lock_guard<std::mutex> lock(frames_mutex_);
     read_seconds_ += seconds;
+  }
+
+  // The frame's sets into the slot: the selected atoms, or the centres of their residues or
+  // molecules (a molecule that cannot be made whole is refused naming the file and frame).
+  void gather(const std::vector<Vec3<T>>& all, const BoxSpec& box, std::vector<Vec3<double>>& whole,
+              const io::TrajectoryReader& reader, std::int64_t frame, FrameSlot<T>& s) const {
+    const auto one = [&](const std::shared_ptr<const SiteMap>& sites,
+                         const std::vector<std::int64_t>& atoms, Vec3<T>* out) {
+      if (!sites) {
+        for (std::size_t k = 0; k < atoms.size(); ++k) out[k] = all[std::size_t(atoms[k])];
+        return;
+      }
+      try {
+        site_positions(*sites, all.data(), box, whole, out);
+      } catch (const InputError& e) {
+        throw InputError({reader.path(), "frame", long(frame)}, e.what());
+      }
+    };
+    one(job_.sites_a, job_.atoms_a, s.a.data());
+    one(job_.sites_b, job_.atoms_b, s.b.data());
   }
 
   // Periodic runs take every frame's box: a frame without one (or one in a trajectory whose first
@@ -375,7 +394,7 @@ class Pipeline {
     PairHistogramInput<T> input;
     input.a = s.a.data();
     input.n_a = std::int64_t(s.a.size());
-    if (!job_.atoms_b.empty()) {
+    if (job_.size_b() > 0) {
       input.b = s.b.data();
       input.n_b = std::int64_t(s.b.size());
     }

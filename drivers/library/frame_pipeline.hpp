@@ -23,9 +23,11 @@
 // by the caller.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "drivers/library/centres.hpp"
 #include "drivers/library/worker_pool.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
@@ -36,11 +38,18 @@ namespace kmol {
 // What every frame becomes: one pair-histogram call with fixed selections and labels.
 struct FrameJob {
   std::vector<std::int64_t> atoms_a, atoms_b;  // indices into the file's atoms; b empty: one set
-  std::vector<std::int32_t> species;           // per atom of A (partial histograms), or empty
+  // Centres of residues or molecules (centres.hpp) in place of atoms_a (atoms_b), computed from
+  // each frame by its reader; null: the atoms themselves.
+  std::shared_ptr<const SiteMap> sites_a, sites_b;
+  std::vector<std::int32_t> species;                 // per atom of A (partial histograms), or empty
   std::vector<std::int32_t> molecule_a, molecule_b;  // exclusion labels, or empty
   PairHistogramSettings settings;                    // settings.box is replaced by each frame's box
   bool periodic = true;  // false: plain distances, ignoring the file's box
   Precision precision = Precision::single;
+
+  // What each frame's sets hold: sites where there are, else atoms (b: 0 for one set).
+  std::size_t size_a() const { return sites_a ? std::size_t(sites_a->size()) : atoms_a.size(); }
+  std::size_t size_b() const { return sites_b ? std::size_t(sites_b->size()) : atoms_b.size(); }
 };
 
 struct FrameResult {

@@ -27,6 +27,29 @@ void refuse_no_pairs(const RdfSelectionOptions& o, const RdfPairs& p) {
                                                   o.sel2_option + ": there is no pair");
 }
 
+// The sites of the two sets where either counts centres (RdfSelection::sites_a, sites_b).
+void choose_sites(const Trajectory& t, const RdfSelectionOptions& o, RdfSelection& s,
+                  const std::vector<std::int64_t>& atoms_b) {
+  s.pos1 = site_position_named(o.pos1, o.pos1_option);
+  s.pos2 = o.pos2.empty() ? s.pos1 : site_position_named(o.pos2, o.pos2_option);
+  s.pairs.one_set = atoms_b == s.atoms_a && s.pos1 == s.pos2;
+  if (s.pos1 == SitePosition::atom && s.pos2 == SitePosition::atom) return;
+  const std::vector<double>& masses =
+      t.topology && !t.topology->masses.empty() ? t.topology->masses : t.reader->masses();
+  s.sites_a = std::make_shared<SiteMap>(
+      make_sites(s.atoms_a, s.pos1, t.topology.get(), masses, o.pos1_option));
+  if (!s.pairs.one_set)
+    s.sites_b = std::make_shared<SiteMap>(make_sites(
+        atoms_b, s.pos2, t.topology.get(), masses, o.pos2.empty() ? o.pos1_option : o.pos2_option));
+}
+
+// Exclusion labels of the sets' sites from per-atom groups.
+void label_sites(RdfSelection& s, const std::vector<std::int32_t>& groups) {
+  s.molecule_a = s.sites_a ? site_groups(*s.sites_a, groups) : gather(groups, s.atoms_a);
+  if (!s.pairs.one_set)
+    s.molecule_b = s.sites_b ? site_groups(*s.sites_b, groups) : gather(groups, s.atoms_b);
+}
+
 }  // namespace
 
 RdfSelection select_rdf_pairs(const Trajectory& t, const RdfSelectionOptions& o) {
@@ -34,13 +57,14 @@ RdfSelection select_rdf_pairs(const Trajectory& t, const RdfSelectionOptions& o)
   s.atoms_a = selected_atoms(o.sel1, t.atoms, o.sel1_option);
   s.sel2 = o.sel2.empty() ? o.sel1 : o.sel2;
   const auto atoms_b = selected_atoms(s.sel2, t.atoms, o.sel2_option);
+  choose_sites(t, o, s, atoms_b);
   RdfPairs& p = s.pairs;
-  p.one_set = atoms_b == s.atoms_a;
   if (!p.one_set) s.atoms_b = atoms_b;
-  p.n_a = std::int64_t(s.atoms_a.size());
-  p.n_b = std::int64_t(atoms_b.size());
+  const bool centres = s.sites_a != nullptr;
+  p.n_a = centres ? s.sites_a->size() : std::int64_t(s.atoms_a.size());
+  p.n_b = p.one_set ? p.n_a : s.sites_b ? s.sites_b->size() : std::int64_t(atoms_b.size());
 
-  if (!p.one_set) {
+  if (!p.one_set && !centres) {
     std::vector<char> in_a(std::size_t(t.atoms.n_atoms), 0);
     for (auto i : s.atoms_a) in_a[i] = 1;
     for (auto j : s.atoms_b) p.shared_atoms += in_a[j];
@@ -49,15 +73,18 @@ RdfSelection select_rdf_pairs(const Trajectory& t, const RdfSelectionOptions& o)
     const auto& groups = grouping(t, o.exclude_same);
     if (o.exclude_same == "molecule" && !t.topology->note.empty() && !o.quiet)
       fmt::print(stderr, "kmol: note: {}\n", t.topology->note);
-    s.molecule_a = gather(groups, s.atoms_a);
-    if (!p.one_set) s.molecule_b = gather(groups, s.atoms_b);
+    label_sites(s, groups);
     p.excluded_pairs = excluded_pairs(s.molecule_a, s.molecule_b, p.one_set) - p.shared_atoms;
+  } else if (centres && !p.one_set) {
+    // Two sets of centres: two centres of one residue or molecule are never paired.
+    label_sites(s, of_residues(s.pos1) && of_residues(s.pos2) ? t.topology->residues
+                                                              : t.topology->molecules);
+    p.shared_atoms = excluded_pairs(s.molecule_a, s.molecule_b, false);
   } else if (p.shared_atoms > 0) {
     // An atom in both selections is not paired with itself: label every atom as its own group.
     std::vector<std::int32_t> self(std::size_t(t.atoms.n_atoms));
     for (std::size_t i = 0; i < self.size(); ++i) self[i] = std::int32_t(i);
-    s.molecule_a = gather(self, s.atoms_a);
-    s.molecule_b = gather(self, s.atoms_b);
+    label_sites(s, self);
   }
   refuse_no_pairs(o, p);
   return s;
@@ -69,6 +96,8 @@ FrameJob rdf_frame_job(const RdfJob& job, const RdfSelection& selection) {
   frames.atoms_b = selection.atoms_b;
   frames.molecule_a = selection.molecule_a;
   frames.molecule_b = selection.molecule_b;
+  frames.sites_a = selection.sites_a;
+  frames.sites_b = selection.sites_b;
   frames.settings = job.count_settings();
   frames.periodic = job.settings().periodic;
   frames.precision = job.settings().precision;

@@ -1,12 +1,16 @@
 #pragma once
 // The pairs an RDF over a trajectory counts: two selections of the file's atoms (the second
 // defaulting to the first, then one set, each pair once), the pairs within one residue or molecule
-// left out on request, and an atom in both selections never paired with itself. Selections that
-// leave no pair are refused before the run.
+// left out on request, and an atom in both selections never paired with itself. The sets' sites
+// are their atoms or, with pos1/pos2, the centres of their residues or molecules (centres.hpp);
+// two centres of one residue or molecule are never paired. Selections that leave no pair are
+// refused before the run.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "drivers/library/centres.hpp"
 #include "drivers/library/frame_pipeline.hpp"
 #include "drivers/library/rdf_job.hpp"
 #include "drivers/library/trajectory.hpp"
@@ -14,16 +18,21 @@
 namespace kmol {
 
 struct RdfSelectionOptions {
-  std::string sel1 = "all", sel2;  // empty sel2: the first
-  std::string exclude_same;        // "", "residue" or "molecule"
-  bool quiet = false;              // no note on how molecules were found
+  std::string sel1 = "all", sel2;   // empty sel2: the first
+  std::string exclude_same;         // "", "residue" or "molecule"
+  std::string pos1 = "atom", pos2;  // sites (centres.hpp); empty pos2: pos1
+  bool quiet = false;               // no note on how molecules were found
   // How the front end names them in refusals.
   std::string sel1_option = "--sel1", sel2_option = "--sel2", exclude_option = "--exclude-same";
+  std::string pos1_option = "--pos1", pos2_option = "--pos2";
 };
 
 struct RdfSelection {
   std::vector<std::int64_t> atoms_a, atoms_b;        // indices into the file; b empty: one set
-  std::vector<std::int32_t> molecule_a, molecule_b;  // exclusion labels, or empty
+  std::vector<std::int32_t> molecule_a, molecule_b;  // exclusion labels (of sites), or empty
+  // Centres counted in place of the atoms (null: the atoms), and the positions as named.
+  std::shared_ptr<const SiteMap> sites_a, sites_b;
+  SitePosition pos1 = SitePosition::atom, pos2 = SitePosition::atom;
   RdfPairs pairs;
   std::string sel2;  // the second selection as used
 };

@@ -145,6 +145,11 @@ const ElementData* element_of_mass(double mass) {
   return best;
 }
 
+const ElementData* element_of_force_field_mass(double mass) {
+  const ElementData* e = element_of_mass(mass);
+  return e != nullptr && std::abs(e->mass - mass) <= 0.015 ? e : nullptr;
+}
+
 const ElementData* element_of_atom_name(const std::string& name, const std::string& resname) {
   std::string letters;
   for (char c : name) {

@@ -30,6 +30,9 @@ const ElementData* element_of_number(std::int32_t z);
 // The element whose standard weight is within 0.1 g/mol of `mass` (hydrogen also for deuterium's
 // 2.014 and united-atom masses 13.019/14.027/15.035 of CH, CH2, CH3 are refused: null).
 const ElementData* element_of_mass(double mass);
+// The element of a force field's element mass: element_of_mass within 0.015 g/mol of its
+// standard weight, not united atoms (CH2's 14.027 is not nitrogen's 14.007).
+const ElementData* element_of_force_field_mass(double mass);
 // The element an atom name suggests, as PDB and GRO files name atoms: the leading letters
 // ("CA" is carbon alpha, "OW" oxygen, "HW1" hydrogen), tried as two letters only where the name
 // is a known ion alone ("NA", "CL", "MG", "ZN", ...), or null.

@@ -28,13 +28,6 @@ std::unordered_map<std::string, const ElementData*> parse_overrides(
   return out;
 }
 
-// Masses within 0.015 g/mol of a standard weight: force fields' element masses, not united atoms
-// (CH2's 14.027 is not nitrogen's 14.007).
-const ElementData* element_of_force_field_mass(double mass) {
-  const ElementData* e = element_of_mass(mass);
-  return e != nullptr && std::abs(e->mass - mass) <= 0.015 ? e : nullptr;
-}
-
 const ElementData* element_of_atom(const AtomIdentity& atoms, std::size_t i,
                                    const std::unordered_map<std::string, const ElementData*>& set,
                                    std::vector<std::string>& unknown_symbols) {

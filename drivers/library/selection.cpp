@@ -1,100 +1,141 @@
 #include "drivers/library/selection.hpp"
 
 #include <fnmatch.h>
+#include <strings.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 
+#include "drivers/library/residue_classes.hpp"
+#include "drivers/library/selection_tokens.hpp"
 #include "kmol/core/errors.hpp"
 
 namespace kmol {
-namespace {
 
-using Mask = std::vector<char>;
-
-struct Token {
-  std::string text;
-  std::size_t at = 0;  // offset in the selection text
+// A parsed piece of a selection: its mask, for a frame where it depends on positions.
+struct SelectionNode {
+  bool per_frame = false;
+  std::function<SelectionMask(const SelectionFrame*)> mask;
 };
 
-std::vector<Token> tokenize(const std::string& text) {
-  std::vector<Token> tokens;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (std::isspace(static_cast<unsigned char>(text[i]))) {
-      ++i;
-    } else if (text[i] == '(' || text[i] == ')') {
-      tokens.push_back({std::string(1, text[i]), i});
-      ++i;
-    } else {
-      const std::size_t start = i;
-      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])) &&
-             text[i] != '(' && text[i] != ')')
-        ++i;
-      tokens.push_back({text.substr(start, i - start), start});
-    }
-  }
-  return tokens;
+namespace {
+
+using Node = std::shared_ptr<const SelectionNode>;
+
+Node constant(SelectionMask m) {
+  auto n = std::make_shared<SelectionNode>();
+  n->mask = [m = std::move(m)](const SelectionFrame*) { return m; };
+  return n;
 }
 
-bool is_keyword(const std::string& word) {
-  for (const char* k :
-       {"and", "or", "not", "all", "none", "index", "species", "name", "resname", "resid"})
-    if (word == k) return true;
-  return false;
+// Combines two nodes atom by atom; constant when both are.
+Node combined(Node a, Node b, bool both) {
+  auto n = std::make_shared<SelectionNode>();
+  n->per_frame = a->per_frame || b->per_frame;
+  n->mask = [a, b, both](const SelectionFrame* f) {
+    SelectionMask m = a->mask(f);
+    const SelectionMask r = b->mask(f);
+    for (std::size_t i = 0; i < m.size(); ++i) m[i] = both ? (m[i] && r[i]) : (m[i] || r[i]);
+    return m;
+  };
+  return n->per_frame ? Node(n) : constant(n->mask(nullptr));
+}
+
+Node negated(Node a) {
+  auto n = std::make_shared<SelectionNode>();
+  n->per_frame = a->per_frame;
+  n->mask = [a](const SelectionFrame* f) {
+    SelectionMask m = a->mask(f);
+    for (auto& v : m) v = !v;
+    return m;
+  };
+  return n->per_frame ? Node(n) : constant(n->mask(nullptr));
+}
+
+// The atoms within `radius` of the reference's atoms (minimum image), the reference left out.
+SelectionMask around_mask(const SelectionMask& reference, double radius, const SelectionFrame& f) {
+  const std::size_t n = reference.size();
+  std::vector<Vec3<double>> centres;
+  for (std::size_t j = 0; j < n; ++j)
+    if (reference[j]) centres.push_back(f.positions[j]);
+  SelectionMask m(n, 0);
+  const double r2 = radius * radius;
+  visit_box<double>(f.box, [&](const auto& box) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (reference[i]) continue;
+      for (const Vec3<double>& c : centres)
+        if (norm2(box.minimum_image(f.positions[i] - c)) <= r2) {
+          m[i] = 1;
+          break;
+        }
+    }
+  });
+  return m;
+}
+
+Node around(Node reference, double radius, const std::string& option) {
+  auto n = std::make_shared<SelectionNode>();
+  n->per_frame = true;
+  n->mask = [reference, radius, option](const SelectionFrame* f) {
+    if (!f)
+      throw InputError({"", option, -1},
+                       "'around' selects by position, frame by frame, and this option takes a "
+                       "selection fixed for the whole run");
+    return around_mask(reference->mask(f), radius, *f);
+  };
+  return n;
+}
+
+// Element symbols match in any case ("Na", "NA", "na"): files write them either way.
+bool matches(const Token& value, const std::string& label, bool any_case = false) {
+  if (!value.quoted)
+    return fnmatch(value.text.c_str(), label.c_str(), any_case ? FNM_CASEFOLD : 0) == 0;
+  return any_case ? strcasecmp(value.text.c_str(), label.c_str()) == 0 : value.text == label;
 }
 
 // Recursive descent: expr := term (or term)*; term := factor (and factor)*;
-// factor := not factor | ( expr ) | primary.
+// factor := not factor | around R factor | ( expr ) | primary.
 class Parser {
  public:
   Parser(const std::string& text, const AtomTable& atoms, const std::string& option)
-      : text_(text), atoms_(atoms), option_(option), tokens_(tokenize(text)) {}
+      : tokens_(text, option), atoms_(atoms), option_(option) {}
 
-  Mask parse() {
-    if (tokens_.empty()) fail(0, "empty selection (try 'all')");
-    Mask m = expression();
-    if (position_ < tokens_.size())
-      fail(tokens_[position_].at,
-           "expected 'and', 'or' or the end, found '" + tokens_[position_].text + "'");
+  Node parse() {
+    if (tokens_.done()) tokens_.fail(0, "empty selection (try 'all')");
+    Node m = expression();
+    if (!tokens_.done())
+      tokens_.fail(tokens_.here(),
+                   "expected 'and', 'or' or the end, found '" + tokens_.peek().text + "'");
     return m;
   }
 
  private:
-  [[noreturn]] void fail(std::size_t at, const std::string& what) const {
-    throw InputError({"", option_, -1},
-                     what + "\n  " + text_ + "\n  " + std::string(at, ' ') + "^");
-  }
-  std::size_t end_offset() const { return text_.size(); }
-  bool peek(const char* word) const {
-    return position_ < tokens_.size() && tokens_[position_].text == word;
-  }
-
-  Mask expression() {
-    Mask m = term();
-    while (peek("or")) {
-      ++position_;
-      const Mask r = term();
-      for (std::size_t i = 0; i < m.size(); ++i) m[i] = m[i] || r[i];
+  Node expression() {
+    Node m = term();
+    while (tokens_.at_word("or")) {
+      tokens_.next();
+      m = combined(m, term(), false);
     }
     return m;
   }
 
-  Mask term() {
-    Mask m = factor();
-    while (peek("and")) {
-      ++position_;
-      const Mask r = factor();
-      for (std::size_t i = 0; i < m.size(); ++i) m[i] = m[i] && r[i];
+  Node term() {
+    Node m = factor();
+    while (tokens_.at_word("and")) {
+      tokens_.next();
+      m = combined(m, factor(), true);
     }
     return m;
   }
 
-  Mask factor() {
-    if (position_ >= tokens_.size())
-      fail(end_offset(), "the selection ends where an atom property was expected");
-    const Token& t = tokens_[position_];
-    // Each 'not' and '(' recurses: a bound keeps absurd input from exhausting the stack.
+  Node factor() {
+    if (tokens_.done())
+      tokens_.fail(tokens_.here(), "the selection ends where an atom property was expected");
+    const Token t = tokens_.peek();
+    // Each 'not', 'around' and '(' recurses: a bound keeps absurd input from exhausting the stack.
     constexpr int deepest = 256;
     struct Level {
       int& depth;
@@ -102,142 +143,186 @@ class Parser {
       ~Level() { --depth; }
     } level(depth_);
     if (depth_ > deepest)
-      fail(t.at, "nested more than " + std::to_string(deepest) + " levels deep ('not' and '(')");
-    if (t.text == "not") {
-      ++position_;
-      Mask m = factor();
-      for (auto& v : m) v = !v;
-      return m;
+      tokens_.fail(t.at, "nested more than " + std::to_string(deepest) +
+                             " levels deep ('not', 'around' and '(')");
+    if (tokens_.at_word("not")) {
+      tokens_.next();
+      return negated(factor());
     }
-    if (t.text == "(") {
-      ++position_;
-      Mask m = expression();
-      if (!peek(")"))
-        fail(position_ < tokens_.size() ? tokens_[position_].at : end_offset(), "expected ')'");
-      ++position_;
+    if (tokens_.at_word("around")) {
+      tokens_.next();
+      const double radius = distance(t);
+      return around(factor(), radius, option_);
+    }
+    if (tokens_.at_word("(")) {
+      tokens_.next();
+      Node m = expression();
+      if (!tokens_.at_word(")")) tokens_.fail(tokens_.here(), "expected ')'");
+      tokens_.next();
       return m;
     }
     return primary();
   }
 
-  // The values after a keyword, up to the next keyword or parenthesis.
-  std::vector<Token> values(const Token& keyword) {
-    std::vector<Token> v;
-    while (position_ < tokens_.size() && tokens_[position_].text != "(" &&
-           tokens_[position_].text != ")" && !is_keyword(tokens_[position_].text))
-      v.push_back(tokens_[position_++]);
-    if (v.empty())
-      fail(position_ < tokens_.size() ? tokens_[position_].at : end_offset(),
-           "expected a value after '" + keyword.text + "'");
-    return v;
-  }
-
-  // "a" or "a:b" (inclusive) as a closed interval.
-  std::pair<long long, long long> range(const Token& t) const {
-    const std::size_t colon = t.text.find(':');
-    auto number = [&](const std::string& s, std::size_t offset) {
-      char* end = nullptr;
-      const long long v = std::strtoll(s.c_str(), &end, 10);
-      if (s.empty() || *end != '\0') fail(t.at + offset, "expected an integer, found '" + s + "'");
-      return v;
-    };
-    if (colon == std::string::npos) {
-      const long long v = number(t.text, 0);
-      return {v, v};
-    }
-    const long long a = number(t.text.substr(0, colon), 0),
-                    b = number(t.text.substr(colon + 1), colon + 1);
-    if (b < a) fail(t.at, "empty range " + t.text + " (a:b includes both ends, a <= b)");
-    return {a, b};
+  // The radius after 'around': a non-negative number of Angstrom.
+  double distance(const Token& keyword) {
+    if (tokens_.done() || tokens_.peek().quoted)
+      tokens_.fail(tokens_.here(), "expected a distance in Angstrom after 'around'");
+    const Token t = tokens_.next();
+    char* end = nullptr;
+    const double r = std::strtod(t.text.c_str(), &end);
+    if (*end != '\0' || !(r >= 0) || !std::isfinite(r))
+      tokens_.fail(t.at, "expected a distance in Angstrom after '" + keyword.text + "', found '" +
+                             t.text + "'");
+    return r;
   }
 
   template <class V>
   const std::vector<V>& need(const std::vector<V>& property, const Token& keyword,
-                             const char* source) const {
+                             const std::string& source) const {
     if (property.empty())
-      fail(keyword.at, "the trajectory has no " + keyword.text + "s; " + source);
+      tokens_.fail(keyword.at, "the files give no " + keyword.text +
+                                   (keyword.text == "species" ? "" : "s") + "; " + source);
     return property;
   }
 
-  Mask primary() {
-    const Token keyword = tokens_[position_++];
-    const std::size_t n = std::size_t(atoms_.n_atoms);
-    Mask m(n, 0);
-    const std::string& k = keyword.text;
-    if (k == "all" || k == "none") {
-      std::fill(m.begin(), m.end(), k == "all");
-    } else if (k == "index" || k == "resid") {
-      const auto ranges = values(keyword);
-      for (const auto& t : ranges) {
-        const auto [a, b] = range(t);
-        if (k == "index") {
-          for (long long i = std::max(a, 0LL); i <= b && i < (long long)n; ++i) m[i] = 1;
-        } else {
-          const auto& resids =
-              need(atoms_.resids, keyword, "give a topology with --top (TPR, PDB, GRO or PQR)");
-          for (std::size_t i = 0; i < n; ++i) m[i] = m[i] || (resids[i] >= a && resids[i] <= b);
-        }
+  // Every atom whose label matches one of the values.
+  SelectionMask labelled(const std::vector<std::string>& labels, const std::vector<Token>& values,
+                         bool any_case) {
+    SelectionMask m(labels.size(), 0);
+    for (const Token& v : values)
+      for (std::size_t i = 0; i < labels.size(); ++i)
+        m[i] = m[i] || matches(v, labels[i], any_case);
+    return m;
+  }
+
+  SelectionMask indices(const std::vector<Token>& values) {
+    const auto n = std::int64_t(atoms_.n_atoms);
+    SelectionMask m(std::size_t(n), 0);
+    for (const auto& [a, b] : tokens_.ranges(values))
+      for (long long i = std::max(a, 0LL); i <= b && i < n; ++i) m[std::size_t(i)] = 1;
+    return m;
+  }
+
+  SelectionMask residue_numbers(const Token& keyword, const std::vector<Token>& values) {
+    const auto& resids = need(atoms_.resids, keyword, topology_hint);
+    SelectionMask m(resids.size(), 0);
+    for (const auto& [a, b] : tokens_.ranges(values))
+      for (std::size_t i = 0; i < resids.size(); ++i)
+        m[i] = m[i] || (resids[i] >= a && resids[i] <= b);
+    return m;
+  }
+
+  SelectionMask species(const Token& keyword, const std::vector<Token>& values) {
+    const auto& species =
+        need(atoms_.species, keyword,
+             "the H5MD file has no particles/<group>/species and the topology no atom types");
+    SelectionMask m(species.size(), 0);
+    for (const Token& t : values) {
+      char* end = nullptr;
+      const long long s = std::strtoll(t.text.c_str(), &end, 10);
+      if (!t.quoted && !t.text.empty() && *end == '\0') {
+        for (std::size_t i = 0; i < species.size(); ++i) m[i] = m[i] || species[i] == s;
+        continue;
       }
-    } else if (k == "species") {
-      const auto& species =
-          need(atoms_.species, keyword, "the H5MD file has no particles/<group>/species");
-      for (const auto& t : values(keyword)) {
-        std::vector<char> wanted;
-        char* end = nullptr;
-        const long long s = std::strtoll(t.text.c_str(), &end, 10);
-        if (*end == '\0') {
-          for (std::size_t i = 0; i < n; ++i) m[i] = m[i] || species[i] == s;
-          continue;
-        }
-        if (atoms_.species_names.empty())
-          fail(t.at, "the file names no species: select species by number");
-        bool known = false;
-        for (std::size_t s2 = 0; s2 < atoms_.species_names.size(); ++s2) {
-          if (fnmatch(t.text.c_str(), atoms_.species_names[s2].c_str(), 0) != 0) continue;
-          known = true;
-          for (std::size_t i = 0; i < n; ++i) m[i] = m[i] || species[i] == std::int32_t(s2);
-        }
-        if (!known) fail(t.at, "no species named '" + t.text + "'");
+      if (atoms_.species_names.empty())
+        tokens_.fail(t.at, "the file names no species: select species by number");
+      bool known = false;
+      for (std::size_t s2 = 0; s2 < atoms_.species_names.size(); ++s2) {
+        if (!matches(t, atoms_.species_names[s2])) continue;
+        known = true;
+        for (std::size_t i = 0; i < species.size(); ++i)
+          m[i] = m[i] || species[i] == std::int32_t(s2);
       }
-    } else if (k == "name" || k == "resname") {
-      const auto& labels = need(k == "name" ? atoms_.names : atoms_.resnames, keyword,
-                                "give a topology with --top (TPR, PDB, GRO or PQR)");
-      for (const auto& t : values(keyword))
-        for (std::size_t i = 0; i < n; ++i)
-          m[i] = m[i] || fnmatch(t.text.c_str(), labels[i].c_str(), 0) == 0;
-    } else if (k == ")" || k == "and" || k == "or") {
-      fail(keyword.at, "unexpected '" + k + "'");
-    } else {
-      fail(keyword.at,
-           "unknown keyword '" + k +
-               "' (expected all, none, index, species, name, resname, resid, not or '(')");
+      if (!known) tokens_.fail(t.at, "no species named '" + t.text + "'");
     }
     return m;
   }
 
-  const std::string& text_;
+  SelectionMask residue_class(const Token& keyword, bool (*in_class)(const std::string&)) {
+    const auto& resnames = need(atoms_.resnames, keyword, topology_hint);
+    SelectionMask m(resnames.size(), 0);
+    for (std::size_t i = 0; i < m.size(); ++i) m[i] = in_class(resnames[i]);
+    return m;
+  }
+
+  Node primary() {
+    const Token keyword = tokens_.next();
+    const std::string& k = keyword.text;
+    const std::size_t n = std::size_t(atoms_.n_atoms);
+    if (!keyword.quoted) {
+      if (k == "all" || k == "none") return constant(SelectionMask(n, k == "all"));
+      if (k == "protein") return constant(residue_class(keyword, is_protein_residue));
+      if (k == "water") return constant(residue_class(keyword, is_water_residue));
+      if (k == "index") return constant(indices(tokens_.values(keyword)));
+      if (k == "resid" || k == "resnum")
+        return constant(residue_numbers(keyword, tokens_.values(keyword)));
+      if (k == "species") return constant(species(keyword, tokens_.values(keyword)));
+      if (const auto* labels = labels_of(keyword))
+        return constant(labelled(*labels, tokens_.values(keyword), k == "element"));
+      if (k == ")" || k == "and" || k == "or" || k == "to")
+        tokens_.fail(keyword.at, "unexpected '" + k + "'");
+    }
+    tokens_.fail(keyword.at, "unknown keyword '" + k +
+                                 "' (expected all, none, index, species, name, resname, resid, "
+                                 "resnum, type, element, chain, segid, protein, water, around, "
+                                 "not or '(')");
+  }
+
+  // The per-atom labels a string keyword selects by, or null for another keyword.
+  const std::vector<std::string>* labels_of(const Token& keyword) const {
+    const std::string& k = keyword.text;
+    if (k == "name") return &need(atoms_.names, keyword, topology_hint);
+    if (k == "resname") return &need(atoms_.resnames, keyword, topology_hint);
+    if (k == "type")
+      return &need(atoms_.types, keyword, "atom types come from a GROMACS TPR given with --top");
+    if (k == "element") return &need(atoms_.elements, keyword, topology_hint);
+    if (k == "chain") return &need(atoms_.chains, keyword, topology_hint);
+    if (k == "segid")
+      return &need(atoms_.segids, keyword,
+                   "segment ids come from columns 73-76 of a PDB given with --top (try chain)");
+    return nullptr;
+  }
+
+  static constexpr const char* topology_hint = "give a topology with --top (TPR, PDB, GRO or PQR)";
+
+  Tokens tokens_;
   const AtomTable& atoms_;
   const std::string& option_;
-  std::vector<Token> tokens_;
-  std::size_t position_ = 0;
   int depth_ = 0;  // nesting of the factor being parsed
 };
 
-}  // namespace
-
-std::vector<std::int64_t> select_atoms(const std::string& text, const AtomTable& atoms,
-                                       const std::string& option) {
-  const Mask m = Parser(text, atoms, option).parse();
+std::vector<std::int64_t> indices_of(const SelectionMask& m) {
   std::vector<std::int64_t> selected;
   for (std::size_t i = 0; i < m.size(); ++i)
     if (m[i]) selected.push_back(std::int64_t(i));
   return selected;
 }
 
+}  // namespace
+
+Selection::Selection(const std::string& text, const AtomTable& atoms, const std::string& option)
+    : text_(text), option_(option), table_(&atoms), root_(Parser(text, atoms, option).parse()) {}
+
+bool Selection::per_frame() const { return root_->per_frame; }
+
+std::vector<std::int64_t> Selection::atoms() const { return indices_of(root_->mask(nullptr)); }
+
+std::vector<std::int64_t> Selection::atoms(const SelectionFrame& frame) const {
+  return indices_of(root_->mask(&frame));
+}
+
+std::vector<std::int64_t> select_atoms(const std::string& text, const AtomTable& atoms,
+                                       const std::string& option) {
+  return Selection(text, atoms, option).atoms();
+}
+
 std::vector<std::int64_t> selected_atoms(const std::string& text, const AtomTable& atoms,
                                          const std::string& option) {
   std::vector<std::int64_t> indices = select_atoms(text, atoms, option);
-  if (indices.empty()) throw InputError({"", option, -1}, "'" + text + "' selects no atoms");
+  if (indices.empty())
+    throw InputError({"", option, -1},
+                     "'" + text + "' selects no atoms; " + labels_that_exist(atoms));
   return indices;
 }
 

@@ -4,7 +4,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 
+#include "drivers/library/elements.hpp"
 #include "drivers/library/frame_list.hpp"
 #include "drivers/library/result_check.hpp"
 #include "kmol/core/errors.hpp"
@@ -32,6 +34,19 @@ double length_option(const std::string& text, const std::string& option, const T
   return value;
 }
 
+// A trajectory without species of its own (XTC, TRR, TNG, NetCDF) takes them from the topology's
+// atom types, numbered in order of first appearance: `kmol histograms` then gives the partials of
+// every pair of types, as it does for an H5MD file with species.
+void species_from_types(AtomTable& atoms) {
+  std::map<std::string, std::int32_t> number;
+  atoms.species.reserve(atoms.types.size());
+  for (const auto& type : atoms.types) {
+    const auto [it, added] = number.emplace(type, std::int32_t(atoms.species_names.size()));
+    if (added) atoms.species_names.push_back(type);
+    atoms.species.push_back(it->second);
+  }
+}
+
 }  // namespace
 
 Trajectory open_trajectory(const TrajectorySource& o) {
@@ -42,7 +57,7 @@ Trajectory open_trajectory(const TrajectorySource& o) {
     for (const auto& w : r.warnings()) fmt::print(stderr, "kmol: warning: {}\n", w);
   if (r.n_frames() == 0)
     throw InputError({o.trajectory, "frames", -1}, "the trajectory has no frames");
-  t.frames = frame_list(o.frames, r.n_frames());
+  t.frames = choose_frames(o.frame_choice(), r);
   t.atoms.n_atoms = r.n_atoms();
   t.atoms.species = r.species();
   t.atoms.species_names = r.species_names();
@@ -55,6 +70,11 @@ Trajectory open_trajectory(const TrajectorySource& o) {
     t.atoms.names = t.topology->names;
     t.atoms.resnames = t.topology->resnames;
     t.atoms.resids = t.topology->resids;
+    t.atoms.types = t.topology->types;
+    t.atoms.elements = topology_elements(*t.topology);
+    t.atoms.chains = t.topology->chains;
+    t.atoms.segids = t.topology->segids;
+    if (t.atoms.species.empty() && !t.atoms.types.empty()) species_from_types(t.atoms);
   }
   if (!o.no_pbc && r.box_kind() == BoxKind::none)
     throw InputError({o.trajectory, "box", -1},

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "drivers/library/frame_list.hpp"
 #include "drivers/library/selection.hpp"
 #include "kmol/core/box.hpp"
 #include "kmol/core/io/topology.hpp"
@@ -15,16 +16,19 @@ namespace kmol {
 
 // Where the frames come from and which of them, as a user names them.
 struct TrajectorySource {
-  std::string trajectory;  // path
-  std::string group;       // H5MD particle group; empty: the only one, or 'all'
-  std::string top;         // topology path (TPR, PDB, GRO or PQR), or empty
-  std::string frames = "::";
+  std::string trajectory;          // path
+  std::string group;               // H5MD particle group; empty: the only one, or 'all'
+  std::string top;                 // topology path (TPR, PDB, GRO or PQR), or empty
+  std::string frames = "::";       // --frames
+  std::string begin, end, dt;      // --begin, --end, --dt (frame_list.hpp); empty: not given
   std::string r_min = "0", r_max;  // lengths with units; empty r_max: the first box's limit
   bool no_pbc = false;             // plain distances, ignoring the file's box
   bool quiet = false;              // no warnings on stderr
   // The unit of a length typed as a bare number (kmol rdf --gmx: "nm", its output unit), with the
   // reason the notes give; empty: Angstrom.
   std::string bare_length_unit, bare_length_reason;
+
+  FrameChoice frame_choice() const { return {frames == "::" ? "" : frames, begin, end, dt}; }
 };
 
 struct Trajectory {

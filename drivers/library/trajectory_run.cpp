@@ -86,7 +86,7 @@ namespace {
 // frames another saved.
 std::string slice_of(const TrajectoryRunOptions& o, const Trajectory& t) {
   for (std::size_t p = 0; p < t.frames.size(); ++p)
-    if (t.frames[p] != std::int64_t(p)) return o.frames;
+    if (t.frames[p] != std::int64_t(p)) return o.frame_choice().describe();
   return "first";
 }
 

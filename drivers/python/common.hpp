@@ -210,6 +210,7 @@ void bind_maps(py::module_& m);
 void bind_orbital(py::module_& m);
 void bind_md(py::module_& m);
 void bind_rand48(py::module_& m);
+void bind_site_histogram(py::module_& m);
 void bind_trajectory(py::module_& m);
 void bind_scattering(py::module_& m);
 

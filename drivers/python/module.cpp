@@ -163,6 +163,7 @@ PYBIND11_MODULE(_kmol, m) {
         "implementations of every algorithm with when each is chosen.");
   register_warnings(m);
   bind_pair_histogram(m);
+  bind_site_histogram(m);
   bind_maps(m);
   bind_orbital(m);
   bind_md(m);

@@ -43,6 +43,20 @@ assert list(t["frame"]) == [0, 1, 2, 3, 4] and list(t["time"]) == [0, 2, 4, 6, 8
 assert abs(t["cc"][0] - 1) < 1e-6 and all(np.diff(t["cc"]) < 0), t["cc"]
 PY
 [[ $(head -c 8 "$dir/cc.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "no timeline PNG"
+# Frames as every trajectory command chooses them: a slice with negative indices, or gmx's times.
+frames_of() {
+  "$kmol" cc "$dir/traj.h5md" --ref "$dir/sim.mrc" --resolution 5 --device cpu --timeline "$dir/pick.csv" "$@" \
+    > "$dir/log" || fail "timeline $*: $(cat "$dir/log")"
+  grep -v '^#' "$dir/pick.csv" | tail -n +2 | cut -d, -f1 | tr '\n' ' '
+}
+[[ $(frames_of --frames -3:) == "2 3 4 " ]] || fail "--frames -3: picked $(frames_of --frames -3:)"
+[[ $(frames_of --begin 2 --end 8 --dt 4) == "2 4 " ]] || fail "--begin 2 --end 8 --dt 4 picked $(frames_of --begin 2 --end 8 --dt 4)"
+"$kmol" cc "$dir/traj.h5md" --ref "$dir/sim.mrc" --resolution 5 --device cpu --frames -1 > "$dir/log" ||
+  fail "cc --frames -1: $(cat "$dir/log")"
+if "$kmol" cc "$dir/traj.h5md" --ref "$dir/sim.mrc" --resolution 5 --timeline "$dir/x.csv" --first 1 2> "$dir/err"; then
+  fail "--first accepted"
+fi
+grep -q -- '--first: frames are chosen with --frames' "$dir/err" || fail "--first: $(cat "$dir/err")"
 expect_refusal "resolution" "$kmol" cc "$dir/model.pdb" --ref "$dir/ref.mrc" --resolution 0
 printf 'not a map' > "$dir/bad.map"
 expect_refusal "bad.map" "$kmol" cc "$dir/model.pdb" --ref "$dir/bad.map" --resolution 5

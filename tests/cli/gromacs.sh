@@ -108,8 +108,8 @@ fi
 # given another way: H5MD masses converted from the TPR (the same numbers), and the elements of the
 # PQR's atom names (IUPAC's O 15.999 against the force field's 15.9994: within 1e-5).
 cc_of() { "$kmol" cc "$@" --ref frame3.dx --resolution 4 | grep -oE 'cc -?[0-9.]+' | cut -d' ' -f2; }
-tpr_cc=$(cc_of water/md.xtc --top water/topol.tpr --weight mass --first 3) || fail "cc --weight mass from XTC + TPR"
-unit_cc=$(cc_of water/md.xtc --first 3) || fail "cc from XTC"
+tpr_cc=$(cc_of water/md.xtc --top water/topol.tpr --weight mass --frames 3) || fail "cc --weight mass from XTC + TPR"
+unit_cc=$(cc_of water/md.xtc --frames 3) || fail "cc from XTC"
 "$kmol" cc water/md.xtc --top water/topol.tpr --weight mass --ref frame3.dx --resolution 4 \
     --timeline cc-mass.csv >/dev/null || fail "cc timeline --weight mass"
 grep -q "mass-weighted by water/topol.tpr's masses" cc-mass.csv || fail "the timeline does not say its weights: $(head -1 cc-mass.csv)"
@@ -118,7 +118,7 @@ awk -F, -v c="$tpr_cc" '$1 == 3 { d = $3 - c; exit !(d < 1e-6 && d > -1e-6) }' c
 awk -v a="$tpr_cc" -v b="$unit_cc" 'BEGIN { d = a - b; exit !(d > 1e-3 || d < -1e-3) }' ||
   fail "mass weighting did not change the cc ($tpr_cc against $unit_cc)"
 if [[ -f converted.h5 ]]; then
-  h5_cc=$(cc_of converted.h5 --weight mass --first 3) || fail "cc --weight mass from H5MD masses"
+  h5_cc=$(cc_of converted.h5 --weight mass --frames 3) || fail "cc --weight mass from H5MD masses"
   [[ $h5_cc == "$tpr_cc" ]] || fail "H5MD masses give cc $h5_cc, the TPR's $tpr_cc"
 fi
 if [[ -f frame3.pqr ]]; then

@@ -393,9 +393,30 @@ row 82 2 "\-\-kb: Kirkwood-Buff integrals need a periodic box" -- rdf kbgas.h5 -
 none_left 82 kb.csv kb.xvg
 row 83 0 "wrote" -- rdf kbgas.h5 --rmax 25 --bins 50 --out far.xvg
 grep -q "every image within r_max" far.xvg || fail "row 83: the xvg does not say every image counts"
+# frames, selections and molecular centres
+row 84 2 "\-\-frames: frames are chosen by position (--frames) or by time (--begin, --end, --dt), not both" -- rdf gas.h5 --frames 1: --begin 0.5 --rmax 5 --out both.xvg
+none_left 84 both.xvg
+row 85 2 "gas.h5: \-\-begin: \-\-begin 1000 picks none of the 2 frames, whose times run from 0 to" -- rdf gas.h5 --begin 1000 --rmax 5 --out late.xvg
+none_left 85 late.xvg
+row 86 2 "\-\-frames: '0:2' picks 2 frames; surf maps one: give one frame N (-1: the last)" -- surf gas.h5 --frames 0:2 --out two.dx
+none_left 86 two.dx
+row 87 2 "\-\-first: frames are chosen with --frames, as in every kmol command" -- cc gas.h5 --ref pot.dx --resolution 4 --timeline first.csv --first 1
+none_left 87 first.csv
+row 88 2 "\-\-sel1: 'name OX' selects no atoms; the atoms are" -- rdf gas.h5 --top conf.pdb --sel1 'name OX' --rmax 5 --out ox.xvg
+grep -q "atom names: OW (100)" <<<"$last" && grep -q "residue names: SOL (100)" <<<"$last" || fail "row 88: no names listed: $last"
+none_left 88 ox.xvg
+row 89 2 "\-\-sel1: 'around' selects by position, frame by frame" -- rdf gas.h5 --top conf.pdb --sel1 'around 3 resname SOL' --rmax 5 --out around.xvg
+none_left 89 around.xvg
+row 90 2 "\-\-pos1: res_com: centres of mass need masses, which neither the topology nor the trajectory gives" -- rdf gas.h5 --top conf.pdb --pos1 res_com --rmax 5 --out com.xvg
+none_left 90 com.xvg
+for i in $(seq 1 100); do
+  printf 'ATOM  %5d  AR  GAS A%4d       0.000   0.000   0.000  1.00  0.00          AR\n' $i $(( i <= 50 ? 1 : 2 ))
+done > halves.pdb
+row 91 2 "gas.h5: frame: \[0\] \-\-pos1: molecule 0 cannot be made whole: without bonds in the topology" -- rdf gas.h5 --top halves.pdb --pos1 mol_cog --rmax 5 --out whole.xvg
+none_left 91 whole.xvg
 if "$kmol" info | grep -q "GROMACS XTC, TRR, TNG"; then
   cp "$corpus/tng/piled-md-restart-byterun-1810690043.tng" piled.tng
-  row 84 2 "piled.tng: positions: \[4\] atoms 183 and 184 of this frame sit at the same point" -- md --restart piled.tng --steps 2 --out piled.h5 --log piled.csv
-  none_left 84 piled.h5 piled.csv
+  row 92 2 "piled.tng: positions: \[4\] atoms 183 and 184 of this frame sit at the same point" -- md --restart piled.tng --steps 2 --out piled.h5 --log piled.csv
+  none_left 92 piled.h5 piled.csv
 fi
 echo "every mistake in docs/errors.md: ok"

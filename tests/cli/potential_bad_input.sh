@@ -31,5 +31,5 @@ expect_error "nocharge.h5md: charge: the particle group has no charge dataset" p
 expect_error "input: give a structure .* or --example water" potential
 expect_error "input: cannot be combined with --example" potential "$dir/good.pqr" --example water
 expect_error "\-\-atoms: applies only with --example water" potential "$dir/good.pqr" --atoms 30
-expect_error "\-\-frame: applies only with an input file" potential --example water --frame 1
+expect_error "\-\-frames: applies only with an input file" potential --example water --frame 1
 echo "bad input refused cleanly"

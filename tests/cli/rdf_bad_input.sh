@@ -43,7 +43,7 @@ expect_error "noparticles.h5: particles: no 'particles' group" noparticles.h5
 expect_error "badshape.h5: particles/all/position/value: shape is \[3\]\[10\]\[2\], expected \[frames\]\[atoms\]\[3\]" badshape.h5
 expect_error "nobox.h5: box: the trajectory has no periodic box.*--no-pbc" nobox.h5 --rmax 3
 expect_error "nan.h5: particles/all/position/value: \[2\] atom 7 has a non-finite coordinate" nan.h5 --rmax 4
-expect_error "--sel1: 'name CA' selects no atoms\|--sel1: the trajectory has no names" gas.h5 --rmax 4 --sel1 'name CA'
+expect_error "--sel1: the files give no names; give a topology with --top" gas.h5 --rmax 4 --sel1 'name CA'
 expect_error "--sel2: 'index 9000:9999' selects no atoms" gas.h5 --rmax 4 --sel2 'index 9000:9999'
 expect_error "--sel1: expected ')'" gas.h5 --rmax 4 --sel1 'species 0 and (index 0:9'
 expect_error "unknown keyword 'nmae'" gas.h5 --rmax 4 --sel1 'nmae CA'

@@ -225,3 +225,23 @@ def min_image_radius(dimensions):
     n = np.stack(np.meshgrid(*[np.arange(-3, 4)] * 3, indexing="ij"), -1).reshape(-1, 3)
     lengths = np.linalg.norm(n[np.any(n != 0, axis=1)] @ edges, axis=1)
     return 0.5 * lengths.min()
+
+
+@pytest.mark.parametrize("angles", [[90, 90, 90], [70, 80, 100]])
+def test_interrdf_s_beyond_half_the_box_counts_every_image(tmp_path, angles):
+    """InterRDF_s with range=(0, 15) in a 25 A box: its frames go to kmol.pair_histogram, so the
+    pair histograms summed over the pairs are InterRDF's (every image), and equal MDAnalysis'
+    up to the minimum-image radius."""
+    dimensions = np.array([25.0, 25.0, 25.0] + angles)
+    u = water_universe(tmp_path / "small.dcd", dimensions, frames=2, molecules=150, seed=9)
+    ow, hw = u.select_atoms("name OW")[:20], u.select_atoms("name HW1 HW2")[:40]
+    ours = InterRDF_s(u, [[ow, hw]], nbins=60).run()
+    theirs = reference.InterRDF_s(u, [[ow, hw]], nbins=60).run()
+    whole = InterRDF(ow, hw, nbins=60).run()
+    np.testing.assert_array_equal(ours.results.count[0].sum(axis=(0, 1)), whole.results.count)
+    within = ours.results.edges[1:] <= min_image_radius(u.dimensions)
+    assert within.sum() >= 20 and ours.results.count[0][..., within].sum() > 100
+    differ = np.abs(ours.results.count[0] - theirs.results.count[0])[..., within].sum()
+    assert differ <= 2 * edge_ties(u, ow, hw, theirs.results.edges, tie_tolerance(u))
+    beyond = ~within
+    assert ours.results.count[0][..., beyond].sum() > theirs.results.count[0][..., beyond].sum()

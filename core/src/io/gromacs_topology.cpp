@@ -1,6 +1,7 @@
 // Topology of a GROMACS run input file (.tpr) through libgromacs' read_tps_conf, in a child
 // process: libgromacs' deserializer trusts the file's sizes and crashes, allocates without bound
 // or ends the process on a damaged file. The child sends the topology back through a pipe.
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -8,6 +9,7 @@
 #include "gromacs/pbcutil/pbc.h"
 #include "gromacs/topology/atoms.h"
 #include "gromacs/topology/block.h"
+#include "gromacs/topology/ifunc.h"
 #include "gromacs/topology/topology.h"
 #include "gromacs/utility/smalloc.h"
 #include "gromacs_api.hpp"
@@ -83,6 +85,11 @@ void for_each_field(Fields& t, F&& f) {
   f(t.molecules);
   f(t.charges);
   f(t.masses);
+  f(t.types);
+  f(t.elements);
+  f(t.atomic_numbers);
+  f(t.segids);
+  f(t.bonds);
 }
 
 std::string packed(const Topology& t) {
@@ -113,6 +120,37 @@ void check_indices(const t_topology& top) {
       throw std::runtime_error("molecule " + std::to_string(m) + ": its atom range is damaged");
 }
 
+// An atom's element symbol as the TPR stores it, or "" (the library tells elements from atomic
+// numbers and masses where the file has no symbol).
+std::string element_of(const t_atom& a) {
+  return std::string(a.elem, strnlen(a.elem, sizeof a.elem));
+}
+
+// What holds each molecule together: chemical bonds and constraints (two atoms), SETTLE waters
+// (oxygen to both hydrogens) and virtual sites (the site to its first constructing atom).
+std::vector<std::int32_t> bonds_of(const t_idef& idef, int n_atoms) {
+  std::vector<std::int32_t> bonds;
+  auto add = [&](int i, int j) {
+    if (i < 0 || j < 0 || i >= n_atoms || j >= n_atoms)
+      throw std::runtime_error("an interaction names atom " + std::to_string(std::max(i, j)) +
+                               " of " + std::to_string(n_atoms));
+    bonds.push_back(i);
+    bonds.push_back(j);
+  };
+  for (int ftype = 0; ftype < F_NRE; ++ftype) {
+    const bool settle = ftype == F_SETTLE, vsite = IS_VSITE(ftype) && NRAL(ftype) >= 2;
+    if (!IS_CHEMBOND(ftype) && !settle && !vsite) continue;
+    const t_ilist& list = idef.il[ftype];
+    const int width = 1 + NRAL(ftype);
+    for (int k = 0; k + width <= list.nr; k += width) {
+      const t_iatom* atom = list.iatoms + k + 1;
+      add(atom[0], atom[1]);
+      if (settle) add(atom[0], atom[2]);
+    }
+  }
+  return bonds;
+}
+
 Topology read_here(const std::string& path) {
   t_topology top;  // read_tps_conf assigns the whole of it, so init_top's allocations would leak
   PbcType pbc = PbcType::Unset;
@@ -132,6 +170,9 @@ Topology read_here(const std::string& path) {
   t.molecules.assign(n, -1);
   t.charges.resize(n);
   t.masses.resize(n);
+  t.elements.resize(n);
+  t.atomic_numbers.resize(n);
+  if (atoms.haveType && atoms.atomtype) t.types.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const t_atom& a = atoms.atom[i];
     const t_resinfo& residue = atoms.resinfo[a.resind];
@@ -143,7 +184,12 @@ Topology read_here(const std::string& path) {
     t.residues[i] = a.resind;
     t.charges[i] = a.q;
     t.masses[i] = a.m;
+    t.elements[i] = element_of(a);
+    t.atomic_numbers[i] = a.atomnumber;
+    if (!t.types.empty() && atoms.atomtype[i] && *atoms.atomtype[i])
+      t.types[i] = *atoms.atomtype[i];
   }
+  t.bonds = bonds_of(top.idef, atoms.nr);
   for (int m = 0; m < top.mols.nr; ++m)
     for (int i = top.mols.index[m]; i < top.mols.index[m + 1]; ++i) t.molecules[std::size_t(i)] = m;
   done_top(&top);

@@ -141,6 +141,8 @@ Topology read_pdb(const std::string& path, std::ifstream& in) {
     t.resids.push_back(
         integer(column(line, 22, 4), {path, "residue number (columns 23-26)", number}));
     t.molecules.push_back(molecule);
+    t.segids.push_back(column(line, 72, 4));
+    t.elements.push_back(column(line, 76, 2));
   }
   for (long serial : repeated) atom_of_serial.erase(serial);
   if (!ter_between && !t.names.empty()) {
@@ -170,6 +172,12 @@ Topology read_gro(const std::string& path, std::ifstream& in) {
     t.chains.emplace_back();
   }
   return t;
+}
+
+// A column that is blank in every record (a PDB without elements or segment ids) gives nothing.
+void clear_if_blank(std::vector<std::string>& column) {
+  if (std::all_of(column.begin(), column.end(), [](const auto& e) { return e.empty(); }))
+    column.clear();
 }
 
 Topology read_tpr_topology(const std::string& path) {
@@ -213,6 +221,8 @@ Topology read_topology(const std::string& path) {
   }
   if (t.size() == 0) throw InputError({path, "", -1}, "no atoms found");
   number_residues(t);
+  clear_if_blank(t.elements);
+  clear_if_blank(t.segids);
   if (t.molecules.empty()) t.molecules = t.residues;
   return t;
 }

@@ -238,10 +238,14 @@ class InterRDF_s(_ReadAhead):
     ags: a list of pairs of AtomGroups [[A1, B1], [A2, B2], ...]; for each pair, results.count[k]
     has shape (len(A), len(B), nbins): the histogram of every atom pair. nbins, range (Angstrom),
     norm ('rdf', 'density', 'none') and density (deprecated: norm='density') as in MDAnalysis.
+    Each frame's positions of the groups' atoms (their union, read once) are counted in one pass
+    over every requested pair of every group pair (kmol.SiteHistograms). A frame whose box is
+    narrower than twice range[1] is counted with kmol.pair_histogram instead, every image within
+    range[1] included (as InterRDF here; MDAnalysis counts one image per pair).
     """
 
-    # Largest (A block + B block) per kmol call: the partial histograms of one call hold
-    # S (S + 1) / 2 species pairs of nbins counts each.
+    # Largest (A block + B block) per kmol.pair_histogram call: the partial histograms of one call
+    # hold S (S + 1) / 2 species pairs of nbins counts each.
     _block = 256
 
     def __init__(self, u, ags, nbins=75, range=(0.0, 15.0), norm="rdf", density=False, *,
@@ -265,17 +269,40 @@ class InterRDF_s(_ReadAhead):
 
     def _prepare(self):
         count, edges = np.histogram([-1], **self.rdf_settings)
-        self.results.count = [np.zeros((ag1.n_atoms, ag2.n_atoms, len(count)), dtype=np.float64)
-                              for ag1, ag2 in self.ags]
         self.results.edges = edges
         self.results.bins = 0.5 * (edges[:-1] + edges[1:])
         if self.norm == "rdf":
             self.volume_cum = 0
         self._maxrange = self.rdf_settings["range"][1]
+        # The union of every group's atoms, read once per frame; each group as indices into it.
+        self._union = np.unique(np.concatenate([np.concatenate([ag1.indices, ag2.indices])
+                                                for ag1, ag2 in self.ags]))
+        self._atoms = self.ags[0][0].universe.atoms[self._union]
+        requests = [(np.searchsorted(self._union, ag1.indices),
+                     np.searchsorted(self._union, ag2.indices)) for ag1, ag2 in self.ags]
+        self._requests = requests
+        self._image_counts = None  # frames counted with every image, added at the end
+        # One array holds every count, request after request; results.count[k] are views of it.
+        sizes = [ag1.n_atoms * ag2.n_atoms * self._bins for ag1, ag2 in self.ags]
+        self._counts = np.zeros(sum(sizes), dtype=np.float64)
+        self.results.count = []
+        start = 0
+        for (ag1, ag2), size in zip(self.ags, sizes):
+            self.results.count.append(self._counts[start:start + size].reshape(
+                ag1.n_atoms, ag2.n_atoms, self._bins))
+            start += size
+        self._sites = _kmol.SiteHistograms(requests, len(self._union), self._r_min, self._r_max,
+                                           self._bins, self._counts,
+                                           device=self._kmol["device"],
+                                           precision=self._kmol["precision"])
+
+    def _snapshot(self, ts):
+        return self._atoms.positions.copy(), _box(ts.dimensions), ts.volume
 
     def _site_counts(self, target, a, b, box):
-        """Adds the per-pair histograms of a x b into target (len(a), len(b), nbins): a and b go
-        into one set, one species per atom, with only the (a, b) species pairs switched on."""
+        """Adds the per-pair histograms of a x b, every image, into target (len(a), len(b),
+        nbins): a and b go into one set, one species per atom, with only the (a, b) species pairs
+        switched on."""
         half = self._block // 2
         for i0 in np.arange(0, len(a), half):
             for j0 in np.arange(0, len(b), half):
@@ -293,18 +320,25 @@ class InterRDF_s(_ReadAhead):
                                species_pairs=mask, **self._kmol)
                 target[i0:i0 + n_a, j0:j0 + n_b] += h.counts[index]
 
-    def _snapshot(self, ts):
-        return ([(ag1.positions.copy(), ag2.positions.copy()) for ag1, ag2 in self.ags],
-                _box(ts.dimensions), ts.volume)
+    def _count_every_image(self, positions, box):
+        if self._image_counts is None:
+            self._image_counts = [np.zeros_like(c) for c in self.results.count]
+        for target, (a, b) in zip(self._image_counts, self._requests):
+            self._site_counts(target, positions[a], positions[b], box)
 
     def _count(self, snapshot):
         positions, box, volume = snapshot
-        for k, (a, b) in enumerate(positions):
-            self._site_counts(self.results.count[k], a, b, box)
+        try:
+            self._sites.add_frame(positions, box)
+        except _kmol.UnsupportedError:  # refused before counting: range[1] beyond the box's limit
+            self._count_every_image(positions, box)
         if self.norm == "rdf":
             self.volume_cum += volume
 
     def _conclude(self):
+        self._sites.finish()
+        for count, images in zip(self.results.count, self._image_counts or []):
+            count += images
         _warn_if_empty([np.any(c) for c in self.results.count], self._r_min, self._r_max,
                        self.n_frames)
         norm = self.n_frames
