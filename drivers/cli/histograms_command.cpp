@@ -3,6 +3,7 @@
 // the job CADISHI does.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "drivers/cli/commands.hpp"
@@ -92,15 +93,24 @@ int run_histograms(HistogramsOptions& o) {
   Trajectory t = open_trajectory(to);
   FrameJob job;
   job.atoms_a = selected_atoms(o.selection, t.atoms, "--sel");
-  // Species as the file numbers them (all one species when it has none).
-  std::int32_t n_species = 1;
-  for (auto s : t.atoms.species) n_species = std::max(n_species, s + 1);
+  // The species the selected atoms have, in the file's numbering order (one species when the
+  // file has none): ids no selected atom has get no histograms, so a numbering with gaps, or an
+  // id damaged to billions, costs nothing.
+  std::vector<std::int32_t> ids;
+  for (auto i : job.atoms_a)
+    if (!t.atoms.species.empty()) ids.push_back(t.atoms.species[i]);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (ids.empty()) ids.push_back(0);
+  const auto n_species = std::int32_t(ids.size());
   std::vector<std::string> names;
-  for (std::int32_t s = 0; s < n_species; ++s)
-    names.push_back(std::size_t(s) < t.atoms.species_names.size() ? t.atoms.species_names[s]
-                                                                  : std::to_string(s));
+  for (std::int32_t id : ids)
+    names.push_back(std::size_t(id) < t.atoms.species_names.size() ? t.atoms.species_names[id]
+                                                                    : std::to_string(id));
   if (!t.atoms.species.empty()) {
-    for (auto i : job.atoms_a) job.species.push_back(t.atoms.species[i]);
+    for (auto i : job.atoms_a)
+      job.species.push_back(std::int32_t(
+          std::lower_bound(ids.begin(), ids.end(), t.atoms.species[i]) - ids.begin()));
     job.settings.n_species = n_species;
   }
   const std::int64_t n_pairs = std::int64_t(n_species) * (n_species + 1) / 2;
