@@ -387,6 +387,12 @@ none_left 80 excess.dat
 row 81 2 "sol.h5: --radius: the observation sphere of radius 20 Angstrom does not fit in the box (the largest sphere inside has radius 15 Angstrom)" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --radius 20 --out excess.dat
 none_left 81 excess.dat
 row 81 0 "wrote excess.dat" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --radius 12 --out excess.dat
+row 84 2 "sol.h5: --shell: the solute with its shell of 16 Angstrom (reaching 16 Angstrom from the solute's centre in frame 0) does not fit in the box (the largest sphere inside has radius 15 Angstrom)" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --shell 16 --out excess.dat
+none_left 84 excess.dat
+row 85 2 "\-\-shell: the shell's thickness must be a positive length in Angstrom, got 0" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --shell 0 --out excess.dat
+row 85 2 "\-\-radius: the sphere's radius must be positive, got -1" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --radius=-1 --out excess.dat
+none_left 85 excess.dat
+row 85 0 "wrote excess.dat" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --shell 3 --out excess.dat
 
 "$kmol" example-trajectory --example gas --atoms 300 --length 20 --frames 2 --out kbgas.h5 > /dev/null || fail "setup: kbgas.h5"
 row 82 2 "\-\-kb: Kirkwood-Buff integrals need a periodic box" -- rdf kbgas.h5 --no-pbc --norm none --rmax 5 --kb kb.csv --out kb.xvg
