@@ -32,6 +32,41 @@ Vec3<double> box_centre(const BoxSpec& box) {
   return 0.5 * (box.edges[0] + box.edges[1] + box.edges[2]);
 }
 
+// The share of each type among the solution's atoms outside the solute, and among the solvent's.
+std::string shares(const ScatteringTypes& types, const std::vector<double>& count) {
+  double total = 0;
+  for (auto n : count) total += n;
+  std::string out;
+  for (std::size_t t = 0; t < count.size(); ++t)
+    if (count[t] > 0)
+      out += fmt::format("{}{:.1f}% {}", out.empty() ? "" : ", ", 100 * count[t] / total,
+                         types.names[t]);
+  return out;
+}
+
+// Refuses a solvent of the same elements in other proportions (another mixture, a topology that
+// drops atoms): a type's share of the atoms may differ by 2 percentage points at most, far more
+// than the counter-ions that neutralise a solute shift it.
+constexpr double share_tolerance = 0.02;
+
+void check_proportions(const ScatteringTypes& solution, const std::vector<char>& in_solute,
+                       const std::vector<std::int32_t>& solvent_labels, const std::string& file,
+                       const SolutionNames& names) {
+  std::vector<double> outside(std::size_t(solution.size()), 0.0), pure = outside;
+  double n_outside = 0;
+  for (std::size_t i = 0; i < solution.of_atom.size(); ++i)
+    if (!in_solute[i]) outside[std::size_t(solution.of_atom[i])] += 1, n_outside += 1;
+  for (auto t : solvent_labels) pure[std::size_t(t)] += 1;
+  const double n_pure = double(solvent_labels.size());
+  for (std::size_t t = 0; t < pure.size(); ++t)
+    if (std::abs(outside[t] / n_outside - pure[t] / n_pure) > share_tolerance)
+      throw InputError(
+          {file, names.solvent, -1},
+          fmt::format("is not the solution's solvent: its atoms are {}; the "
+                      "solution's atoms outside {} are {}",
+                      shares(solution, pure), names.solute, shares(solution, outside)));
+}
+
 }  // namespace
 
 void check_volume_fits(double reach, const BoxSpec& box, const std::string& option,
@@ -73,6 +108,7 @@ std::vector<std::int32_t> solvent_labels(const ScatteringTypes& solution,
     while (solution.names[std::size_t(index)] != name) ++index;
     labels.push_back(index);
   }
+  check_proportions(solution, in_solute, labels, solvent_file, names);
   return labels;
 }
 
@@ -133,6 +169,7 @@ void SolutionScattering::start_solution(const AtomIdentity& atoms,
   const std::string file = names_.solution_file;
   if (volume_.shape == VolumeShape::sphere) {
     if (volume_.size == 0) volume_.size = extent + default_sphere_margin;
+    check_sphere_holds_solute(extent, 0);
     first_reach_ = half_range_ = volume_.size;
     check_volume_fits(
         volume_.size, box, names_.radius, file,
@@ -182,6 +219,7 @@ const VolumeAtoms& SolutionScattering::solution_volume(const std::vector<Vec3<do
   Vec3<double> centre;
   const auto offsets = solute_offsets(xyz, solute_, box, centre);
   if (volume_.shape == VolumeShape::sphere) {
+    check_sphere_holds_solute(largest_norm(offsets), solution_frames_);
     check_volume_fits(volume_.size, box, names_.radius, names_.solution_file,
                       fmt::format("the observation sphere of radius {:.6g} Angstrom (frame {})",
                                   volume_.size, solution_frames_));
@@ -229,6 +267,15 @@ const VolumeAtoms& SolutionScattering::solvent_volume(const std::vector<Vec3<dou
                                 volume_.size, shell.reach(), solvent_frames_));
   atoms_in_shell(xyz, solvent_labels_, box, box_centre(box), shell, inside_);
   return inside_;
+}
+
+void SolutionScattering::check_sphere_holds_solute(double extent, std::int64_t frame) const {
+  if (extent >= volume_.size)
+    throw InputError({names_.solution_file, names_.radius, -1},
+                     fmt::format("the observation sphere of radius {:.6g} Angstrom does not hold "
+                                 "the solute: its atoms reach {:.6g} Angstrom from its centre in "
+                                 "frame {}",
+                                 volume_.size, extent, frame));
 }
 
 void SolutionScattering::check_shell_order(bool solvent) const {

@@ -92,6 +92,8 @@ class SolutionScattering {
   const VolumeAtoms& solvent_volume(const std::vector<Vec3<double>>& xyz, const BoxSpec& box);
   BoxSpec checked_box(const BoxSpec& box, const std::string& file) const;
   void check_shell_order(bool solvent) const;
+  // The sphere must hold every solute atom: one it cut would drop out of Delta I.
+  void check_sphere_holds_solute(double extent, std::int64_t frame) const;
 
   ScatteringSettings settings_;
   ObservationVolume volume_;

@@ -148,7 +148,7 @@ def test_solution_refusals_name_the_keyword():
     with pytest.raises(ValueError, match="shell: the solute with its shell of 16 Angstrom .* does "
                                          "not fit in the box"):
         s.add_solution_frame(xyz, box=[40, 40, 40])
-    s = kmol.SolutionScattering(elements, list(range(60)), ["Na"] * 8, radius=10)
+    s = kmol.SolutionScattering(elements, list(range(60)), ["Na"] * 8, radius=14)
     s.add_solution_frame(xyz, box=[40, 40, 40])
     with pytest.raises(ValueError, match="solvent_elements: is not the solution's solvent: it has "
                                          "Na"):
