@@ -209,8 +209,9 @@ int run_trajectory(ScatteringOptions& o, ScatteringImpl impl) {
     }
   } else {
     FrameJob frames;
-    frames.atoms_a = atoms;
-    frames.species = job.types().of_atom;
+    const TypeOrder order = type_order(job.types().of_atom);
+    for (auto k : order.atoms) frames.atoms_a.push_back(atoms[std::size_t(k)]);
+    frames.species = order.labels;
     set_pair_settings(to, t, frames);
     const PairHistogramSettings counts = job.count_settings(box);
     frames.settings.r_min = 0;
