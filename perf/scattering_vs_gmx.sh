@@ -9,22 +9,13 @@
 # Prints a table and the pair rate.
 set -euo pipefail
 kmol=$(realpath "$1")
+support=$(realpath "$(dirname "$0")/../tests/support")
 rounds=${2:-3}
 pqr=/usr/share/apbs/examples/pbsam-barn_bars/barnase.pqr
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-/usr/bin/python3 - "$pqr" > barnase.pdb <<'PY'
-import sys
-for line in open(sys.argv[1]):
-    if not line.startswith(("ATOM", "HETATM")):
-        continue
-    f = line.split()
-    name = f[2] if len(f[2]) == 4 else " " + f[2]
-    print("ATOM  %5d %-4s %3s %1s%4d    %8.3f%8.3f%8.3f  1.00  0.00          %2s"
-          % (int(f[1]) % 100000, name, f[3], f[4], int(f[5]), float(f[6]), float(f[7]),
-             float(f[8]), f[2].lstrip("0123456789")[0]))
-PY
+/usr/bin/python3 "$support/pqr_to_pdb.py" "$pqr" > barnase.pdb
 printf 'integrator = steep\nnsteps = 0\ncutoff-scheme = Verlet\n' > em.mdp
 {
   gmx -quiet pdb2gmx -f barnase.pdb -ff amber99sb-ildn -water tip3p -ignh -o conf.gro -p topol.top

@@ -4,6 +4,7 @@
 # against gmx sans (Debian's GROMACS), and S(q) of a Lennard-Jones liquid from kmol md by g(r)
 # and by the box's wave vectors.
 kmol=$1
+support=$(realpath "$(dirname "$0")/../support")
 . "$(dirname "$0")/scratch.sh"
 cd "$dir" || exit 1
 pqr=/usr/share/apbs/examples/pbsam-barn_bars/barnase.pqr
@@ -44,17 +45,7 @@ PY
 
 # The same structure through GROMACS: gmx sans leaves the self term out and normalises by I(0).
 if command -v gmx > /dev/null; then
-  /usr/bin/python3 - "$pqr" > barnase.pdb <<'PY'
-import sys
-for line in open(sys.argv[1]):
-    if not line.startswith(("ATOM", "HETATM")):
-        continue
-    f = line.split()
-    name = f[2] if len(f[2]) == 4 else " " + f[2]
-    print("ATOM  %5d %-4s %3s %1s%4d    %8.3f%8.3f%8.3f  1.00  0.00          %2s"
-          % (int(f[1]) % 100000, name, f[3], f[4], int(f[5]), float(f[6]), float(f[7]),
-             float(f[8]), f[2].lstrip("0123456789")[0]))
-PY
+  /usr/bin/python3 "$support/pqr_to_pdb.py" "$pqr" > barnase.pdb
   printf 'integrator = steep\nnsteps = 0\ncutoff-scheme = Verlet\n' > em.mdp
   gmx -quiet pdb2gmx -f barnase.pdb -ff amber99sb-ildn -water none -ignh -o conf.gro \
       -p topol.top > gmx.log 2>&1 &&
