@@ -10,6 +10,7 @@
 #include "drivers/library/device_policy.hpp"
 #include "drivers/library/rdf_job.hpp"
 #include "drivers/library/scattering_job.hpp"
+#include "drivers/library/scattering_solution.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/runtime.hpp"
 #include "kmol/core/version.hpp"
@@ -85,6 +86,43 @@ void add_frame(kmol::RdfJob& job, const double* xyz_a, std::int64_t n_a, const d
   frame.input = xyz_b ? kmol::two_sets(a.data(), n_a, b.data(), n_b) : kmol::one_set(a.data(), n_a);
   frame.box = box_from(box);
   job.add_frame(frame);
+}
+
+// The C API's names of the scattering settings in refusals.
+kmol::ScatteringSettings scattering_settings(kmol_probe probe, double d2o, double q_min,
+                                             double q_max, int32_t q_bins) {
+  kmol::ScatteringSettings s;
+  s.probe = probe == KMOL_NEUTRON ? kmol::Probe::neutron : kmol::Probe::xray;
+  s.d2o = d2o;
+  s.q_min = q_min;
+  s.q_max = q_max;
+  s.q_bins = q_bins;
+  s.names.q_min = "q_min", s.names.q_max = "q_max";
+  s.names.q_bins = "q_bins", s.names.d2o = "d2o";
+  s.names.element = "elements";
+  s.names.element_hint = "elements (one symbol per atom)";
+  return s;
+}
+
+kmol::AtomIdentity element_identity(const char* const* elements, int64_t n, const char* name) {
+  if (elements == nullptr || n < 1)
+    throw kmol::InputError({"", name, -1}, "one element symbol per atom");
+  kmol::AtomIdentity atoms;
+  for (int64_t i = 0; i < n; ++i)
+    atoms.elements.push_back(elements[i] != nullptr ? elements[i] : "");
+  atoms.source = "";
+  return atoms;
+}
+
+// Copies a result's columns into the caller's arrays (any may be NULL).
+void write_result(const kmol::ScatteringResult& r, double* q, double* intensity, double* sigma,
+                  double* error) {
+  for (std::size_t k = 0; k < r.q.size(); ++k) {
+    if (q) q[k] = r.q[k];
+    if (intensity) intensity[k] = r.intensity[k];
+    if (sigma) sigma[k] = r.sigma[k];
+    if (error) error[k] = r.error[k];
+  }
 }
 
 }  // namespace
@@ -176,19 +214,9 @@ kmol_scattering* kmol_scattering_create(const char* const* elements, int64_t n_a
   const kmol_status status = guarded([&] {
     if (elements == nullptr || n_atoms < 2)
       throw kmol::InputError({"", "elements", -1}, "at least 2 atoms' element symbols");
-    s->settings.probe = probe == KMOL_NEUTRON ? kmol::Probe::neutron : kmol::Probe::xray;
-    s->settings.d2o = d2o;
-    s->settings.q_min = q_min;
-    s->settings.q_max = q_max;
-    s->settings.q_bins = q_bins;
-    s->settings.names.q_min = "q_min", s->settings.names.q_max = "q_max";
-    s->settings.names.q_bins = "q_bins", s->settings.names.d2o = "d2o";
-    s->settings.names.element = "elements";
-    s->settings.names.element_hint = "elements (one symbol per atom)";
+    s->settings = scattering_settings(probe, d2o, q_min, q_max, q_bins);
     kmol::check_settings(s->settings);
-    for (int64_t i = 0; i < n_atoms; ++i)
-      s->atoms.elements.push_back(elements[i] != nullptr ? elements[i] : "");
-    s->atoms.source = "";
+    s->atoms = element_identity(elements, n_atoms, "elements");
   });
   return status == KMOL_OK ? s.release() : nullptr;
 }
@@ -219,13 +247,78 @@ kmol_status kmol_scattering_result(const kmol_scattering* s, double* q, double* 
                                    double* sigma, double* error) {
   return guarded([&] {
     if (s == nullptr || !s->job) throw kmol::InputError({"", "frames", -1}, "no frame was added");
-    const kmol::ScatteringResult r = s->job->result();
-    for (std::size_t k = 0; k < r.q.size(); ++k) {
-      if (q) q[k] = r.q[k];
-      if (intensity) intensity[k] = r.intensity[k];
-      if (sigma) sigma[k] = r.sigma[k];
-      if (error) error[k] = r.error[k];
-    }
+    write_result(s->job->result(), q, intensity, sigma, error);
+  });
+}
+
+struct kmol_solution_scattering {
+  std::unique_ptr<kmol::SolutionScattering> job;
+  kmol::AtomIdentity solution, solvent;
+  std::vector<std::int64_t> solute;
+};
+
+// One frame of the solution's run or of the solvent's, the first of each starting its run.
+static kmol_status add_solution_run_frame(kmol_solution_scattering* s, const double* xyz,
+                                          const double* box, bool solvent) {
+  return guarded([&] {
+    if (s == nullptr || xyz == nullptr || box == nullptr)
+      throw kmol::InputError({"", "xyz", -1}, "a job, coordinates and a box");
+    const kmol::AtomIdentity& atoms = solvent ? s->solvent : s->solution;
+    const auto frame = vectors<double>(xyz, std::int64_t(atoms.elements.size()));
+    const kmol::BoxSpec spec = box_from(box);
+    if (solvent && !s->job->solvent_started()) s->job->start_solvent(atoms, {}, frame, spec);
+    if (!solvent && !s->job->solution_started())
+      s->job->start_solution(atoms, {}, s->solute, frame, spec);
+    kmol::with_space(kmol::DevicePolicy::automatic, [&](const auto& space) {
+      if (solvent)
+        s->job->add_solvent_frame(space, frame, spec);
+      else
+        s->job->add_solution_frame(space, frame, spec);
+    });
+  });
+}
+
+kmol_solution_scattering* kmol_solution_scattering_create(
+    const char* const* elements, int64_t n_atoms, const int64_t* solute, int64_t n_solute,
+    const char* const* solvent_elements, int64_t n_solvent, kmol_volume volume, double size,
+    kmol_probe probe, double d2o, double q_min, double q_max, int32_t q_bins) {
+  auto s = std::make_unique<kmol_solution_scattering>();
+  const kmol_status status = guarded([&] {
+    kmol::ScatteringSettings settings = scattering_settings(probe, d2o, q_min, q_max, q_bins);
+    kmol::ObservationVolume v;
+    v.shape = volume == KMOL_SHELL ? kmol::VolumeShape::shell : kmol::VolumeShape::sphere;
+    v.size = size;
+    kmol::SolutionNames names;
+    names.radius = names.shell = "size";
+    names.solute = "solute";
+    names.solvent = "solvent_elements";
+    s->job = std::make_unique<kmol::SolutionScattering>(settings, v, names);
+    s->solution = element_identity(elements, n_atoms, "elements");
+    s->solvent = element_identity(solvent_elements, n_solvent, "solvent_elements");
+    if (solute == nullptr || n_solute < 1)
+      throw kmol::InputError({"", "solute", -1}, "the solute's atom indices, at least one");
+    s->solute.assign(solute, solute + n_solute);
+  });
+  return status == KMOL_OK ? s.release() : nullptr;
+}
+
+void kmol_solution_scattering_destroy(kmol_solution_scattering* scattering) { delete scattering; }
+
+kmol_status kmol_solution_scattering_add_solution_frame(kmol_solution_scattering* s,
+                                                        const double* xyz, const double* box) {
+  return add_solution_run_frame(s, xyz, box, false);
+}
+
+kmol_status kmol_solution_scattering_add_solvent_frame(kmol_solution_scattering* s,
+                                                       const double* xyz, const double* box) {
+  return add_solution_run_frame(s, xyz, box, true);
+}
+
+kmol_status kmol_solution_scattering_result(const kmol_solution_scattering* s, double* q,
+                                            double* intensity, double* sigma, double* error) {
+  return guarded([&] {
+    if (s == nullptr) throw kmol::InputError({"", "scattering", -1}, "a job");
+    write_result(s->job->result(), q, intensity, sigma, error);
   });
 }
 

@@ -29,7 +29,7 @@ struct ScatteringOptions {
   std::string probe = "xray", q_min = "0", q_max = "0.5", q_unit = "A", method = "debye";
   std::vector<std::string> elements;
   std::string selection = "all", out = "scattering.dat", xvg, h5, plot;
-  std::string solvent, solvent_top, solute, radius;  // a solute in solution
+  std::string solvent, solvent_top, solute, radius, shell;  // a solute in solution
   bool force = false;
 };
 
@@ -209,8 +209,9 @@ int run_trajectory(ScatteringOptions& o, ScatteringImpl impl) {
     }
   } else {
     FrameJob frames;
-    frames.atoms_a = atoms;
-    frames.species = job.types().of_atom;
+    const TypeOrder order = type_order(job.types().of_atom);
+    for (auto k : order.atoms) frames.atoms_a.push_back(atoms[std::size_t(k)]);
+    frames.species = order.labels;
     set_pair_settings(to, t, frames);
     const PairHistogramSettings counts = job.count_settings(box);
     frames.settings.r_min = 0;
@@ -252,31 +253,28 @@ std::vector<Vec3<double>> first_frame(Trajectory& t, BoxSpec& box) {
   return xyz;
 }
 
-// The observation sphere's radius: --radius, or the solute's largest distance from its centre
-// plus 10 Angstrom of solvent.
-double sphere_radius(const ScatteringOptions& o, const std::vector<Vec3<double>>& xyz,
-                     const std::vector<std::int64_t>& solute, const BoxSpec& box) {
-  if (!o.radius.empty()) return io::parse_length(o.radius, "--radius");
-  const Vec3<double> centre = solute_centre(xyz, solute, box);
-  double largest = 0;
-  visit_box<double>(box, [&](const auto& wrap) {
-    for (auto i : solute)
-      largest = std::max(largest, norm2(wrap.minimum_image(xyz[std::size_t(i)] - centre)));
-  });
-  return std::sqrt(largest) + 10.0;
+std::vector<std::int64_t> every_atom(std::size_t n) {
+  std::vector<std::int64_t> all(n);
+  for (std::size_t i = 0; i < n; ++i) all[i] = std::int64_t(i);
+  return all;
 }
 
-// Every frame of `t`: the atoms inside the sphere about centre_of(frame, box), added to job.
-template <class Centre>
-void add_spheres(Trajectory& t, const std::vector<std::int32_t>& labels, double radius,
-                 const std::string& device, ScatteringJob& job, Centre centre_of) {
-  std::vector<Vec3<double>> xyz(std::size_t(t.reader->n_atoms())), inside;
-  std::vector<std::int32_t> inside_labels;
-  for (auto index : t.frames) {
-    const BoxSpec box = validated(t.reader->read_frame(index, xyz.data()).box);
-    atoms_in_sphere(xyz, labels, box, centre_of(xyz, box), radius, inside, inside_labels);
-    with_space(device, [&](const auto& space) { job.add_subset(space, inside, inside_labels); });
+ObservationVolume volume_of(const ScatteringOptions& o) {
+  ObservationVolume volume;
+  if (!o.shell.empty()) {
+    if (!o.radius.empty())
+      throw InputError({"", "--shell", -1},
+                       "chooses the solute plus a solvent shell as the observation volume; "
+                       "--radius a sphere: give one");
+    volume.shape = VolumeShape::shell;
+    volume.size = io::parse_length(o.shell, "--shell");
+  } else if (!o.radius.empty()) {
+    volume.size = io::parse_length(o.radius, "--radius");
+    if (!(volume.size > 0))
+      throw InputError({"", "--radius", -1},
+                       fmt::format("the sphere's radius must be positive, got {}", o.radius));
   }
+  return volume;
 }
 
 int run_solution(ScatteringOptions& o) {
@@ -285,16 +283,15 @@ int run_solution(ScatteringOptions& o) {
   if (o.solute.empty())
     throw InputError({"", "--solute", -1}, "--solvent needs the solute's atoms (--solute SEL)");
   Runtime runtime({to.threads, -1});
+  SolutionNames names;
+  names.solution_file = to.trajectory;
+  names.solvent_file = o.solvent;
+  SolutionScattering job(o.settings, volume_of(o), names);
   Trajectory t = open_trajectory(to);
   const auto solute = selected_atoms(o.solute, t.atoms, "--solute");
   BoxSpec box;
   const auto xyz = first_frame(t, box);
-  std::vector<std::int64_t> all(xyz.size());
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = std::int64_t(i);
-  const ScatteringTypes types =
-      scattering_types(identity_of(t, to, all), o.elements, xyz, o.settings);
-  const double radius = sphere_radius(o, xyz, solute, validated(box));
-  check_sphere_fits(radius, box, "--radius", to.trajectory);
+  job.start_solution(identity_of(t, to, every_atom(xyz.size())), o.elements, solute, xyz, box);
 
   TrajectorySource solvent_source = to;
   solvent_source.trajectory = o.solvent;
@@ -303,35 +300,34 @@ int run_solution(ScatteringOptions& o) {
   Trajectory s = open_trajectory(solvent_source);
   BoxSpec solvent_box;
   const auto solvent_xyz = first_frame(s, solvent_box);
-  std::vector<std::int64_t> solvent_all(solvent_xyz.size());
-  for (std::size_t i = 0; i < solvent_all.size(); ++i) solvent_all[i] = std::int64_t(i);
   TrajectoryOptions solvent_options = to;
   solvent_options.trajectory = o.solvent;
   solvent_options.top = o.solvent_top;
-  const ScatteringTypes solvent_types = scattering_types(
-      identity_of(s, solvent_options, solvent_all), o.elements, solvent_xyz, o.settings);
-  std::vector<char> in_solute(xyz.size(), 0);
-  for (auto i : solute) in_solute[std::size_t(i)] = 1;
-  const auto solvent_atoms = solvent_labels(types, in_solute, solvent_types, o.solvent);
-  check_sphere_fits(radius, solvent_box, "--radius", o.solvent);
+  job.start_solvent(identity_of(s, solvent_options, every_atom(solvent_xyz.size())), o.elements,
+                    solvent_xyz, solvent_box);
 
-  const double reach = 2 * radius + 1;
-  ScatteringJob solution(o.settings, types, reach), pure(o.settings, types, reach);
-  add_spheres(t, types.of_atom, radius, to.device, solution,
-              [&](const auto& frame, const BoxSpec& b) { return solute_centre(frame, solute, b); });
-  add_spheres(s, solvent_atoms, radius, to.device, pure, [](const auto&, const BoxSpec& b) {
-    return 0.5 * (b.edges[0] + b.edges[1] + b.edges[2]);
-  });
-  const ScatteringResult result = excess_intensity(solution.result(), pure.result());
+  std::vector<Vec3<double>> frame(xyz.size()), solvent_frame(solvent_xyz.size());
+  for (auto index : t.frames) {
+    const BoxSpec b = t.reader->read_frame(index, frame.data()).box;
+    with_space(to.device, [&](const auto& space) { job.add_solution_frame(space, frame, b); });
+  }
+  // A shell cuts each solvent frame by the next solution frame's shape: every shape is used once
+  // at least, the solvent's frames repeated where they are fewer.
+  const std::size_t n_solvent = s.frames.size();
+  const std::size_t passes =
+      job.volume().shape == VolumeShape::shell ? std::max(n_solvent, t.frames.size()) : n_solvent;
+  for (std::size_t k = 0; k < passes; ++k) {
+    const BoxSpec b = s.reader->read_frame(s.frames[k % n_solvent], solvent_frame.data()).box;
+    with_space(to.device,
+               [&](const auto& space) { job.add_solvent_frame(space, solvent_frame, b); });
+  }
+  const ScatteringResult result = job.result();
   const std::vector<std::string> header{
       fmt::format("solution: {} ({} frames), solute \"{}\" ({} atoms)", to.trajectory,
                   t.frames.size(), o.solute, solute.size()),
-      fmt::format("solvent: {} ({} frames)", o.solvent, s.frames.size()),
-      fmt::format("observation sphere: radius {:.6g} Angstrom about the solute's centre (solution) "
-                  "and the box's centre (solvent); Delta I = <I_solution> - <I_solvent> "
-                  "(Koefinger & Hummer 2013)",
-                  radius)};
-  write_outputs(o, report_of(o, solution, result, header));
+      fmt::format("solvent: {} ({} frames, {} used)", o.solvent, n_solvent, passes),
+      job.describe_volume()};
+  write_outputs(o, report_of(o, job.solution_job(), result, header));
   print_summary(o, result, "");
   return 0;
 }
@@ -368,7 +364,7 @@ int run_scattering(const CLI::App& cmd, ScatteringOptions& o) {
                        "or --method direct)");
     return run_solution(o);
   }
-  for (const char* option : {"--solute", "--radius", "--solvent-top"})
+  for (const char* option : {"--solute", "--radius", "--shell", "--solvent-top"})
     if (given(cmd, option)) throw InputError({"", option, -1}, "applies only with --solvent");
   if (!given(cmd, "--interval")) to.interval = 0;  // about ten blocks for sigma(q)
   return run_trajectory(o, impl);
@@ -422,6 +418,9 @@ Action add_scattering_command(CLI::App& app) {
   cmd->add_option("--radius", o->radius,
                   "With --solvent: the observation sphere's radius (Angstrom, or 3nm); default "
                   "the solute's extent from its centre + 10 Angstrom");
+  cmd->add_option("--shell", o->shell,
+                  "With --solvent: the observation volume is the solute and every atom within "
+                  "this distance of a solute atom (Angstrom, or 0.7nm), in place of a sphere");
   cmd->add_option("--out", o->out, "Three columns q I(q) sigma(q) (.dat)");
   cmd->add_option("--xvg", o->xvg, "Also write Grace .xvg as gmx sans does (q in 1/nm)");
   cmd->add_option("--h5", o->h5, "Also write HDF5: partial curves, structure factors, metadata");

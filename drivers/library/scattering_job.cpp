@@ -84,7 +84,26 @@ std::string pair_name(const ScatteringTypes& types, std::int32_t p) {
   return "";
 }
 
+// xyz in `order`'s order.
+std::vector<Vec3<double>> reordered(const std::vector<Vec3<double>>& xyz, const TypeOrder& order) {
+  std::vector<Vec3<double>> out(order.atoms.size());
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = xyz[std::size_t(order.atoms[k])];
+  return out;
+}
+
 }  // namespace
+
+TypeOrder type_order(const std::vector<std::int32_t>& labels) {
+  TypeOrder order;
+  order.atoms.resize(labels.size());
+  for (std::size_t i = 0; i < labels.size(); ++i) order.atoms[i] = std::int64_t(i);
+  std::stable_sort(order.atoms.begin(), order.atoms.end(), [&](std::int64_t a, std::int64_t b) {
+    return labels[std::size_t(a)] < labels[std::size_t(b)];
+  });
+  order.labels.reserve(labels.size());
+  for (auto i : order.atoms) order.labels.push_back(labels[std::size_t(i)]);
+  return order;
+}
 
 ScatteringJob::ScatteringJob(ScatteringSettings settings, const AtomIdentity& atoms,
                              const std::vector<std::string>& element_overrides,
@@ -101,6 +120,7 @@ ScatteringJob::ScatteringJob(ScatteringSettings settings, const AtomIdentity& at
   if (first_xyz.size() < 2)
     throw InputError({atoms.source, "atoms", -1}, "scattering needs at least 2 atoms");
   types_ = scattering_types(atoms, element_overrides, first_xyz, settings_);
+  order_ = type_order(types_.of_atom);
   q_ = q_values(settings_);
   weights_ = type_weights(types_, settings_, q_);
   range_ = range_of(settings_, first_xyz, box.kind == BoxKind::none ? box : validated(box),
@@ -135,8 +155,10 @@ void ScatteringJob::add_subset(const ExecSpace& space, const std::vector<Vec3<do
     add_block(std::vector<std::uint64_t>(counts_.size(), 0), 1, 0, atoms, 0);
     return;
   }
-  PairHistogramInput<double> input = one_set(xyz.data(), std::int64_t(xyz.size()));
-  input.species = labels.data();
+  const TypeOrder order = type_order(labels);
+  const auto sorted = reordered(xyz, order);
+  PairHistogramInput<double> input = one_set(sorted.data(), std::int64_t(sorted.size()));
+  input.species = order.labels.data();
   const auto counted = pair_histogram(space, input, count_settings(BoxSpec::none()));
   add_block(counted.counts, 1, 0, atoms, n * (n - 1) / 2);
 }
@@ -235,8 +257,9 @@ void ScatteringJob::add_frame(const ExecSpace& space, const std::vector<Vec3<dou
   const BoxSpec frame_box = periodic ? validated(box) : BoxSpec::none();
   const double inverse_volume = periodic ? 1.0 / volume(frame_box) : 0.0;
   if (impl_ == ScatteringImpl::histogram) {
-    PairHistogramInput<double> input = one_set(xyz.data(), std::int64_t(xyz.size()));
-    input.species = types_.of_atom.data();
+    const auto sorted = reordered(xyz, order_);
+    PairHistogramInput<double> input = one_set(sorted.data(), std::int64_t(sorted.size()));
+    input.species = order_.labels.data();
     const auto counted = pair_histogram(space, input, count_settings(frame_box));
     add_counts(counted.counts, 1, inverse_volume);
     return;

@@ -26,6 +26,15 @@ struct ScatteringResult {
   std::int64_t frames = 0, blocks = 0;
 };
 
+// Atoms ordered by type (stable): atoms[k] = the k-th atom in that order; labels[k] its type.
+// Counted in this order, a row's pairs fall into runs of one type pair, which the host kernel
+// counts at its unlabelled rate.
+struct TypeOrder {
+  std::vector<std::int64_t> atoms;
+  std::vector<std::int32_t> labels;
+};
+TypeOrder type_order(const std::vector<std::int32_t>& labels);
+
 class ScatteringJob {
  public:
   // first_xyz: the first frame's atoms (the exchangeable hydrogens, the vacuum range); box: its
@@ -88,6 +97,7 @@ class ScatteringJob {
   ScatteringImpl impl_;
   DebyeRange range_;
   std::vector<double> q_, weights_;
+  TypeOrder order_;                // of types_.of_atom
   std::vector<double> counts_;     // summed over frames
   std::vector<double> atoms_sum_;  // atoms of each type, summed over frames
   std::int64_t frames_ = 0;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "drivers/library/scattering_job.hpp"
+#include "drivers/library/scattering_solution.hpp"
 #include "drivers/python/common.hpp"
 
 namespace kmol::python {
@@ -82,6 +83,70 @@ class ScatteringAccumulator {
   std::optional<ScatteringResult> result_;
 };
 
+// kmol.SolutionScattering: the excess intensity of a solute in solution over a pure solvent.
+class SolutionAccumulator {
+ public:
+  SolutionAccumulator(py::object elements, py::object solute, py::object solvent_elements,
+                      double radius, double shell, std::string probe, double d2o, double q_min,
+                      double q_max, std::int32_t q_bins, double bin_width, double accuracy,
+                      std::string device)
+      : device_(std::move(device)) {
+    ScatteringSettings settings;
+    settings.names = python_names();
+    if (probe != "xray" && probe != "neutron") bad_input("probe", "'xray' or 'neutron'");
+    settings.probe = probe == "neutron" ? Probe::neutron : Probe::xray;
+    settings.d2o = d2o, settings.q_min = q_min, settings.q_max = q_max;
+    settings.q_bins = q_bins, settings.bin_width = bin_width, settings.accuracy = accuracy;
+    if (radius != 0 && shell != 0) bad_input("shell", "0 when radius is given (one volume)");
+    ObservationVolume volume;
+    volume.shape = shell != 0 ? VolumeShape::shell : VolumeShape::sphere;
+    volume.size = shell != 0 ? shell : radius;
+    SolutionNames names;
+    names.radius = "radius", names.shell = "shell", names.solute = "solute";
+    names.solvent = "solvent_elements";
+    job_ = std::make_unique<SolutionScattering>(settings, volume, names);
+    solution_.elements = strings(elements);
+    solvent_.elements = strings(solvent_elements);
+    solute_ = solute.cast<std::vector<std::int64_t>>();
+    use_gpu(device_);
+  }
+
+  void add_solution_frame(py::object xyz, py::object box) {
+    const auto frame = points(xyz);
+    const BoxSpec spec = box_from(box);
+    if (!job_->solution_started()) job_->start_solution(solution_, {}, solute_, frame, spec);
+    without_gil([&] {
+      on_device(device_, [&](const auto& space) { job_->add_solution_frame(space, frame, spec); });
+      return true;
+    });
+    result_.reset();
+  }
+
+  void add_solvent_frame(py::object xyz, py::object box) {
+    const auto frame = points(xyz);
+    const BoxSpec spec = box_from(box);
+    if (!job_->solvent_started()) job_->start_solvent(solvent_, {}, frame, spec);
+    without_gil([&] {
+      on_device(device_, [&](const auto& space) { job_->add_solvent_frame(space, frame, spec); });
+      return true;
+    });
+    result_.reset();
+  }
+
+  const ScatteringResult& result() {
+    if (!result_) result_ = job_->result();
+    return *result_;
+  }
+  const SolutionScattering& job() const { return *job_; }
+
+ private:
+  std::string device_;
+  AtomIdentity solution_, solvent_;
+  std::vector<std::int64_t> solute_;
+  std::unique_ptr<SolutionScattering> job_;
+  std::optional<ScatteringResult> result_;
+};
+
 py::array vector_array(std::vector<double> v) {
   const auto n = py::ssize_t(v.size());
   return adopt(std::move(v), {n});
@@ -115,6 +180,19 @@ estimate), partial ([type pair][q]) with pairs, types, guinier (dict: ok, i0, rg
 points), and for periodic systems structure_factor, faber_ziman, ashcroft_langreth.
 Elements come from elements (symbols), else names and resnames (PDB atom names); d2o deuterates
 exchangeable hydrogens (neutron). The same job as `kmol scattering` (docs/scattering.md).)";
+
+const char* const solution_doc =
+    R"(Excess intensity of a solute in solution (Koefinger & Hummer 2013).
+
+SolutionScattering(elements, solute, solvent_elements, *, radius=0, shell=0, probe='xray', d2o=0,
+q_min=0, q_max=0.5, q_bins=101, bin_width=0, accuracy=1e-4, device='auto'): elements of the
+solution's atoms, solute (indices of its atoms), solvent_elements of a pure-solvent run's atoms.
+The observation volume: a sphere of radius `radius` about the solute's centre (default: the
+solute's extent plus 10 Angstrom), or with shell=d the solute and every atom within d of a solute
+atom. add_solution_frame(xyz, box) per solution frame, then add_solvent_frame(xyz, box) per solvent
+frame (boxes required); with a shell each solvent frame is cut by the next solution frame's shape,
+and at least as many solvent frames as solution frames are needed (repeat them). Then q,
+intensity (Delta I = <I_solution> - <I_solvent>), sigma, error, guinier, frames, solvent_frames.)";
 
 }  // namespace
 
@@ -161,6 +239,32 @@ void bind_scattering(py::module_& m) {
         const auto& r = s.result();
         return table_array(r.structure.ashcroft_langreth, r.pair_names.size());
       });
+  py::class_<SolutionAccumulator>(m, "SolutionScattering", solution_doc)
+      .def(py::init<py::object, py::object, py::object, double, double, std::string, double, double,
+                    double, std::int32_t, double, double, std::string>(),
+           py::arg("elements"), py::arg("solute"), py::arg("solvent_elements"), py::kw_only(),
+           py::arg("radius") = 0.0, py::arg("shell") = 0.0, py::arg("probe") = "xray",
+           py::arg("d2o") = 0.0, py::arg("q_min") = 0.0, py::arg("q_max") = 0.5,
+           py::arg("q_bins") = 101, py::arg("bin_width") = 0.0, py::arg("accuracy") = 1e-4,
+           py::arg("device") = "auto")
+      .def("add_solution_frame", &SolutionAccumulator::add_solution_frame, py::arg("xyz"),
+           py::arg("box"), "Adds one frame of the solution (GIL released).")
+      .def("add_solvent_frame", &SolutionAccumulator::add_solvent_frame, py::arg("xyz"),
+           py::arg("box"), "Adds one frame of the pure solvent (GIL released).")
+      .def_property_readonly("frames",
+                             [](SolutionAccumulator& s) { return s.job().solution_frames(); })
+      .def_property_readonly("solvent_frames",
+                             [](SolutionAccumulator& s) { return s.job().solvent_frames(); })
+      .def_property_readonly("radius", [](SolutionAccumulator& s) { return s.job().volume().size; })
+      .def_property_readonly("q", [](SolutionAccumulator& s) { return vector_array(s.result().q); })
+      .def_property_readonly(
+          "intensity", [](SolutionAccumulator& s) { return vector_array(s.result().intensity); })
+      .def_property_readonly("sigma",
+                             [](SolutionAccumulator& s) { return vector_array(s.result().sigma); })
+      .def_property_readonly("error",
+                             [](SolutionAccumulator& s) { return vector_array(s.result().error); })
+      .def_property_readonly(
+          "guinier", [](SolutionAccumulator& s) { return guinier_dict(s.result().guinier); });
   m.def(
       "scattering",
       [](py::object xyz, py::object box, py::object elements, py::object names, py::object resnames,

@@ -382,11 +382,28 @@ pdb_of() {  # pdb_of N ELEMENT: N atoms of ELEMENT at the origin (a topology of 
 pdb_of 300 O > sol.pdb
 pdb_of 200 NA > solvent-na.pdb
 pdb_of 200 O > solvent.pdb
-row 80 2 "solvent.h5: --solvent: is not the solution's solvent: it has Na; the solution's atoms outside --solute have O, which it lacks" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent-na.pdb --radius 12 --out excess.dat
+row 80 2 "solvent.h5: --solvent: is not the solution's solvent: it has Na; the solution's atoms outside --solute have O, which it lacks" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent-na.pdb --radius 12 --out excess.dat
 none_left 80 excess.dat
-row 81 2 "sol.h5: --radius: the observation sphere of radius 20 Angstrom does not fit in the box (the largest sphere inside has radius 15 Angstrom)" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --radius 20 --out excess.dat
+row 81 2 "sol.h5: --radius: the observation sphere of radius 20 Angstrom does not fit in the box (the largest sphere inside has radius 15 Angstrom)" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --radius 20 --out excess.dat
 none_left 81 excess.dat
-row 81 0 "wrote excess.dat" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --radius 12 --out excess.dat
+row 81 0 "wrote excess.dat" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --radius 12 --out excess.dat
+row 93 2 "sol.h5: --shell: the solute with its shell of 16 Angstrom (reaching 16 Angstrom from the solute's centre in frame 0) does not fit in the box (the largest sphere inside has radius 15 Angstrom)" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --shell 16 --out excess.dat
+none_left 93 excess.dat
+row 94 2 "\-\-shell: the shell's thickness must be a positive length in Angstrom, got 0" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --shell 0 --out excess.dat
+row 94 2 "\-\-radius: the sphere's radius must be positive, got -1" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --radius=-1 --out excess.dat
+none_left 94 excess.dat
+row 94 0 "wrote excess.dat" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --shell 3 --out excess.dat
+row 95 2 "sol.h5: --radius: the observation sphere of radius 5 Angstrom does not hold the solute: its atoms reach .* Angstrom from its centre in frame 0" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --radius 5 --out excess.dat
+none_left 95 excess.dat
+pdb_mix() {  # pdb_mix N EL...: N atoms at the origin, their elements the list's in turn
+  local n=$1 i; shift
+  local els=("$@")
+  for ((i = 0; i < n; i++)); do printf 'ATOM  %5d  %-3s SOL A%4d       0.000   0.000   0.000  1.00  0.00          %2s\n' $((i + 1)) "${els[i % ${#els[@]}]}" $((i + 1)) "${els[i % ${#els[@]}]}"; done
+}
+pdb_mix 300 O H H > water.pdb
+pdb_mix 200 O H > oh.pdb
+row 96 2 "solvent.h5: --solvent: is not the solution's solvent: its atoms are 50.0% O, 50.0% H; the solution's atoms outside --solute are 33.1% O, 66.9% H" -- scattering sol.h5 --top water.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top oh.pdb --radius 12 --out excess.dat
+none_left 96 excess.dat
 
 "$kmol" example-trajectory --example gas --atoms 300 --length 20 --frames 2 --out kbgas.h5 > /dev/null || fail "setup: kbgas.h5"
 row 82 2 "\-\-kb: Kirkwood-Buff integrals need a periodic box" -- rdf kbgas.h5 --no-pbc --norm none --rmax 5 --kb kb.csv --out kb.xvg

@@ -4,6 +4,7 @@
 # against gmx sans (Debian's GROMACS), and S(q) of a Lennard-Jones liquid from kmol md by g(r)
 # and by the box's wave vectors.
 kmol=$1
+support=$(realpath "$(dirname "$0")/../support")
 . "$(dirname "$0")/scratch.sh"
 cd "$dir" || exit 1
 pqr=/usr/share/apbs/examples/pbsam-barn_bars/barnase.pqr
@@ -44,17 +45,7 @@ PY
 
 # The same structure through GROMACS: gmx sans leaves the self term out and normalises by I(0).
 if command -v gmx > /dev/null; then
-  /usr/bin/python3 - "$pqr" > barnase.pdb <<'PY'
-import sys
-for line in open(sys.argv[1]):
-    if not line.startswith(("ATOM", "HETATM")):
-        continue
-    f = line.split()
-    name = f[2] if len(f[2]) == 4 else " " + f[2]
-    print("ATOM  %5d %-4s %3s %1s%4d    %8.3f%8.3f%8.3f  1.00  0.00          %2s"
-          % (int(f[1]) % 100000, name, f[3], f[4], int(f[5]), float(f[6]), float(f[7]),
-             float(f[8]), f[2].lstrip("0123456789")[0]))
-PY
+  /usr/bin/python3 "$support/pqr_to_pdb.py" "$pqr" > barnase.pdb
   printf 'integrator = steep\nnsteps = 0\ncutoff-scheme = Verlet\n' > em.mdp
   gmx -quiet pdb2gmx -f barnase.pdb -ff amber99sb-ildn -water none -ignh -o conf.gro \
       -p topol.top > gmx.log 2>&1 &&
@@ -102,5 +93,44 @@ assert np.abs(sa - sb)[~peak].max() < 0.12, np.abs(sa - sb)[~peak].max()
 assert abs(sa.max() / sb.max() - 1) < 0.2, (sa.max(), sb.max())
 print("S(q) by g(r) and by wave vectors: max |diff| off the peak %.3f, peaks %.2f and %.2f"
       % (np.abs(sa - sb)[~peak].max(), sa.max(), sb.max()))
+PY
+# A solute in solution whose answer is known: the "solute" is one atom of a Lennard-Jones liquid
+# (kmol md, equilibrated, then a production run), the solvent a run of another seed. Its excess
+# vanishes within noise above 2 pi / R (frames a time unit apart, so sigma from their spread is
+# not too small), where 4 sigma is below 15% of the volume's own N_V b^2; a solvent 10% less
+# dense fails the same test; a shell about the one atom is the
+# sphere of that radius. Neutrons: Ar's coherent length 1.909 fm at every q.
+lj_run() {  # lj_run NAME SEED DENSITY: 40 frames a time unit apart, after 600 steps from FCC
+  "$kmol" md --atoms 864 --density "$3" --steps 600 --every 600 --temperature 1.0 \
+    --thermostat langevin --seed "$2" --out "$1-eq.h5" --log "$1-eq.csv" --quiet > /dev/null &&
+    "$kmol" md --restart "$1-eq.h5" --steps 8000 --every 200 --temperature 1.0 \
+      --thermostat langevin --seed "$2" --out "$1.h5" --log "$1.csv" --quiet > /dev/null
+}
+lj_run solution 11 0.8442 && lj_run solvent 12 0.8442 && lj_run thin 13 0.76 || fail "kmol md"
+excess() {  # excess SOLVENT OUT VOLUME...
+  local solvent=$1 out=$2; shift 2
+  "$kmol" scattering solution.h5 --element '*=Ar' --probe neutron --solute 'index 0' \
+    --solvent "$solvent" --qmin 0.5 --qmax 8 --qbins 76 --out "$out" --device cpu --quiet "$@" ||
+    fail "excess $out: $*"
+}
+excess solvent.h5 sphere.dat --radius 4.5
+excess solvent.h5 shell.dat --shell 4.5
+excess thin.h5 thin.dat --radius 4.5
+grep -q "^# observation volume: the solute and every atom within 4.5 Angstrom" shell.dat ||
+  fail "shell.dat header: $(grep '^#' shell.dat)"
+/usr/bin/python3 - <<'PY' || fail "the excess of a piece of the solvent"
+import numpy as np
+sphere, shell, thin = (np.loadtxt(f) for f in ("sphere.dat", "shell.dat", "thin.dat"))
+q, di, sigma = sphere.T
+high = q > 2 * np.pi / 4.5
+volume = 0.8442 * 4 / 3 * np.pi * 4.5 ** 3 * 1.909 ** 2  # N_V b^2: the sphere's own scattering
+z = np.abs(di[high]) / sigma[high]
+assert z.max() < 5, z.max()
+assert (4 * sigma[high] < 0.15 * volume).all(), (sigma[high].max(), volume)
+assert np.allclose(shell[:, 1], di, rtol=1e-9, atol=1e-9 * volume), "a shell about one atom"
+zt = np.abs(thin[high, 1]) / thin[high, 2]
+assert zt.max() > 10, zt.max()
+print("excess of one LJ atom above 2 pi/R: max |dI|/sigma %.2f (4 sigma <= %.3f of N_V b^2); "
+      "a 10%% thinner solvent: %.1f" % (z.max(), 4 * sigma[high].max() / volume, zt.max()))
 PY
 echo "scattering: ok"

@@ -29,15 +29,39 @@ struct SeparateCoordinates {
   }
 };
 
+// Where each run of atoms of one species ends, for a one-set species histogram without
+// exclusions: with the atoms sorted by species a row's pairs fall into a few runs, each going to
+// one histogram, and are counted by the unlabelled loop (about 3x the per-pair label lookup's
+// rate). Empty when the runs are shorter than `min_run` atoms on average.
+struct SpeciesRuns {
+  static constexpr std::int64_t min_run = 32;
+  std::vector<std::int64_t> end;  // end[j]: the first atom after j of another species
+
+  template <class T>
+  explicit SpeciesRuns(const PairHistogramJob<T>& job) {
+    const PairLabels& l = job.labels;
+    if (!job.one_set || l.species == nullptr || l.molecule_a != nullptr) return;
+    std::int64_t runs = 1;
+    for (std::int64_t j = 1; j < job.n_b; ++j) runs += l.species[j] != l.species[j - 1];
+    if (job.n_b < min_run * runs) return;
+    end.resize(std::size_t(job.n_b));
+    for (std::int64_t j = job.n_b - 1; j >= 0; --j)
+      end[std::size_t(j)] =
+          j + 1 < job.n_b && l.species[j + 1] == l.species[j] ? end[std::size_t(j) + 1] : j + 1;
+  }
+};
+
 // One thread's counting: rows of a tile go through a vectorised loop that writes each pair's
 // slot, then a scalar loop that increments the thread's private 32-bit histograms.
 template <class T, class Box>
 class TileCounter {
  public:
-  TileCounter(const PairHistogramJob<T>& job, const Box& box, const SeparateCoordinates<T>& b)
+  TileCounter(const PairHistogramJob<T>& job, const Box& box, const SeparateCoordinates<T>& b,
+              const SpeciesRuns& runs)
       : job_(job),
         box_(box),
         b_(b),
+        runs_(runs),
         stride_(job.range.n_bins + spare_slots),
         counts_(std::size_t(job.n_histograms) * std::size_t(stride_)),
         squared_(tile_atoms),
@@ -57,6 +81,8 @@ class TileCounter {
       const bool all_settled = compute_slots(job_.a[i], j_begin, n);
       if (job_.labels.trivial())
         add_slots(slots_.data(), n, counts_.data());
+      else if (!runs_.end.empty())
+        count_species_runs(i, j_begin, n);
       else
         count_labelled_slots(i, j_begin, n);
       if (!all_settled) count_unsettled(i, j_begin, n);
@@ -108,6 +134,20 @@ class TileCounter {
     }
   }
 
+  // Each run of one species in the row into its histogram (spare slots included: the stride
+  // holds them, so unsettled and out-of-range pairs stay out of the bins).
+  void count_species_runs(std::int64_t i, std::int64_t j0, std::int32_t n) {
+    const std::int64_t j_end = j0 + n;
+    for (std::int64_t r = j0; r < j_end;) {
+      const std::int64_t stop = std::min(runs_.end[std::size_t(r)], j_end);
+      const std::int32_t h = job_.labels.histogram_of(i, r);
+      if (h >= 0)
+        add_slots(slots_.data() + (r - j0), std::int32_t(stop - r),
+                  counts_.data() + std::size_t(h) * std::size_t(stride_));
+      r = stop;
+    }
+  }
+
   // Counts the unsettled pairs of the row again, now with the box's own minimum image.
   void count_unsettled(std::int64_t i, std::int64_t j0, std::int32_t n) {
     for (std::int32_t jj = 0; jj < n; ++jj) {
@@ -122,6 +162,7 @@ class TileCounter {
   const PairHistogramJob<T>& job_;
   const Box box_;
   const SeparateCoordinates<T>& b_;
+  const SpeciesRuns& runs_;
   const std::int32_t stride_;  // bins and spare slots of one private histogram
   std::vector<std::uint32_t> counts_;
   std::vector<T> squared_;           // per pair of the current row; negative: unsettled
@@ -133,6 +174,7 @@ class TileCounter {
 template <class T, class Box>
 void count_all_tiles(const PairHistogramJob<T>& job, const Box& box, int threads) {
   const SeparateCoordinates<T> b(job.b, job.n_b);
+  const SpeciesRuns runs(job);
   const std::int64_t tiles_a = (job.n_a + tile_atoms - 1) / tile_atoms;
   const std::int64_t tiles_b = (job.n_b + tile_atoms - 1) / tile_atoms;
   // For one set only tiles on or above the diagonal hold pairs j > i. Tiles are handed out one
@@ -142,7 +184,7 @@ void count_all_tiles(const PairHistogramJob<T>& job, const Box& box, int threads
 
 #pragma omp parallel num_threads(threads)
   {
-    TileCounter<T, Box> counter(job, box, b);
+    TileCounter<T, Box> counter(job, box, b, runs);
 #pragma omp for schedule(dynamic) nowait
     for (std::int64_t t = 0; t < tiles_a * tiles_b; ++t) {
       const std::int64_t ta = t / tiles_b, tb = t % tiles_b;
