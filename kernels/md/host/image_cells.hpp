@@ -69,7 +69,9 @@ struct ImageCells {
   void images(const T* p, Visit visit) const {
     int c[3], shifts[3][2], count[3];
     for (int d = 0; d < 3; ++d) {
-      c[d] = std::max(0, std::min(int(p[d] * scale[d]), along[d] - 1));
+      // Clamped before the conversion: a coordinate far outside the box (one a damaged restart
+      // frame gives, which wrapping in single precision leaves far outside) would overflow int.
+      c[d] = int(std::clamp(T(p[d] * scale[d]), T(0), T(along[d] - 1)));
       shifts[d][0] = 0;
       count[d] = 1;
       if (c[d] < 2)
