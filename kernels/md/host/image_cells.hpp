@@ -70,8 +70,10 @@ struct ImageCells {
     int c[3], shifts[3][2], count[3];
     for (int d = 0; d < 3; ++d) {
       // Clamped before the conversion: a coordinate far outside the box (one a damaged restart
-      // frame gives, which wrapping in single precision leaves far outside) would overflow int.
-      c[d] = int(std::clamp(T(p[d] * scale[d]), T(0), T(along[d] - 1)));
+      // frame gives, which wrapping in single precision leaves far outside), or NaN once a
+      // blown-up step made it so (the health check reports that), would overflow int.
+      const T scaled = p[d] * scale[d];
+      c[d] = !(scaled > T(0)) ? 0 : int(std::min(scaled, T(along[d] - 1)));
       shifts[d][0] = 0;
       count[d] = 1;
       if (c[d] < 2)

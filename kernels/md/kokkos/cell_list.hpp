@@ -33,13 +33,14 @@ struct CellGrid {
     return g;
   }
   KOKKOS_INLINE_FUNCTION int count() const { return n[0] * n[1] * n[2]; }
-  // Clamped before the conversion: a coordinate far outside the box would overflow int.
+  // Clamped before the conversion: a coordinate far outside the box, or NaN after a blown-up
+  // step, would overflow int.
   KOKKOS_INLINE_FUNCTION int cell_of(Vec3<T> p) const {
     return along(p.x * scale.x, 0) +
            n[0] * (along(p.y * scale.y, 1) + n[1] * along(p.z * scale.z, 2));
   }
   KOKKOS_INLINE_FUNCTION int along(T scaled, int d) const {
-    return int(math::min(math::max(scaled, T(0)), T(n[d] - 1)));
+    return !(scaled > T(0)) ? 0 : int(math::min(scaled, T(n[d] - 1)));
   }
   // Cell coordinate v along axis d, wrapped periodically (|v| stays within a stencil of the box).
   KOKKOS_INLINE_FUNCTION int wrap(int v, int d) const {
