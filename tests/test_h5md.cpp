@@ -308,9 +308,10 @@ TEST(H5md, DamagedGlobalHeapIsRefusedNotCrashed) {
   copy_seed("h5py-orthorhombic-with-species.h5", path);
   damage(path, "GCOL", first_heap_object_size + 1, 0xff);
   const std::string message = error_of([&] { H5mdReader r(path); });
-  // AddressSanitizer reports the child's crash itself and ends it with exit status 1.
+  // AddressSanitizer reports the child's crash itself and ends it with exit status 1; otherwise
+  // the damaged heap ends it by SIGSEGV, or by SIGABRT where glibc's allocator notices first.
   const std::string ending =
-      address_sanitizer ? " failed (exit status 1)" : " was killed by signal SIGSEGV";
+      address_sanitizer ? " failed (exit status 1)" : " was killed by signal SIG";
   EXPECT_NE(message.find(path + ": reading its HDF5 structure in a separate process" + ending),
             std::string::npos)
       << message;
