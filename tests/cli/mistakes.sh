@@ -414,4 +414,12 @@ for i in $(seq 1 100); do
 done > halves.pdb
 row 91 2 "gas.h5: frame: \[0\] \-\-pos1: molecule 0 cannot be made whole: without bonds in the topology" -- rdf gas.h5 --top halves.pdb --pos1 mol_cog --rmax 5 --out whole.xvg
 none_left 91 whole.xvg
+row 92 2 "\-\-blocks: '0' is no number of blocks: give 2 or more" -- rdf gas.h5 --rmax 5 --blocks 0 --out blocks.xvg
+none_left 92 blocks.xvg
+row 92 2 "\-\-interval: cannot be combined with --blocks" -- rdf gas.h5 --rmax 5 --blocks 2 --interval 1 --out blocks.xvg
+none_left 92 blocks.xvg
+row 93 2 "gas.h5: \-\-blocks: 5 blocks of frames need at least 5 frames, and the run reads 2" -- rdf gas.h5 --rmax 5 --blocks 5 --out blocks.xvg
+none_left 93 blocks.xvg
+row 94 2 "\-\-cn: applies only with --gmx" -- rdf gas.h5 --rmax 5 --cn cn.xvg --out cn-rdf.xvg
+none_left 94 cn.xvg cn-rdf.xvg
 echo "every mistake in docs/errors.md: ok"
