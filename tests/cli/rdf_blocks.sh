@@ -65,4 +65,10 @@ counted = r["counts"][:] > 0
 assert r["block_g"].shape == (43, 90)
 assert np.all(r["g_std_error"][:][counted] > 0) and np.all(np.isfinite(r["g_std_error"][:]))
 PY
+# The plot draws the band from the CSV's error columns.
+if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
+  "$kmol" rdf water/md.xtc --top water/topol.tpr --sel1 'name OW' --rmax 9 --bins 90 --blocks 3 \
+      --plot band.png --out band.xvg --quiet || fail "rdf --blocks --plot"
+  [[ $(head -c 8 band.png | od -An -tx1 | tr -d ' ') == 89504e470d0a1a0a ]] || fail "--plot: no PNG"
+fi
 echo "rdf --blocks: ok"
