@@ -154,8 +154,11 @@ struct RegisterTeam {
         KMOL_UNROLL
         for (int u = 0; u < held; ++u) {
           const T r2 = norm2(unit_reach::image<kWrap>(job.box, bj - mine[u], shift));
-          const std::uint32_t counter =
-              fast_counter<kFromZero, kAboveMin>(job.range, magic_base, r2);
+          const std::uint32_t counter = fast_counter < kFromZero ? fast_binning::Offset::from_zero
+                                                                 : fast_binning::Offset::from_r_min,
+                              kAboveMin
+                                  ? fast_binning::Roots::above_min
+                                  : fast_binning::Roots::clamped > (job.range, magic_base, r2);
           if constexpr (kAll) {
             counters.add_one(counter);
           } else {
