@@ -32,5 +32,6 @@ void register_orbital_benchmarks();
 void register_scale_benchmarks(std::int64_t atoms);             // --kmol_scale=N: only these
 void register_worker_pool_benchmarks(std::int64_t gpu_points);  // bench_worker_pool.cpp
 void register_views_benchmarks(std::int64_t atoms);             // bench_views.cpp
+void register_scattering_benchmarks(std::int64_t atoms);        // bench_scattering.cpp
 
 }  // namespace kmol::bench

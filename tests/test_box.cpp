@@ -95,15 +95,41 @@ TEST(Box, ReductionEnlargesTheInscribedSphereOfAnUnreducedCell) {
   EXPECT_NEAR(kmol::inscribed_radius(kmol::validated(skewed)), 5.0, 1e-12);
 }
 
-TEST(Box, RefusesCutoffsBeyondTheInscribedRadiusNamingTheLimit) {
-  const BoxSpec box = BoxSpec::orthorhombic(10, 20, 30);
-  EXPECT_NO_THROW(kmol::require_within_inscribed_radius(box, 5.0, "r_max"));
-  try {
-    kmol::require_within_inscribed_radius(box, 5.01, "r_max");
-    FAIL() << "accepted r_max beyond the limit";
-  } catch (const kmol::UnsupportedError& e) {
-    EXPECT_NE(std::string(e.what()).find("5.000000"), std::string::npos) << e.what();
+// The minimum-image radius is half the shortest lattice vector: checked against a search over
+// every combination of the cell's edges up to 4, in cells given reduced or not.
+TEST(Box, MinimumImageRadiusIsHalfTheShortestLatticeVector) {
+  std::mt19937_64 rng(11);
+  for (const BoxSpec& box : skewed_cells(rng)) {
+    double shortest = INFINITY;
+    for (int i = -4; i <= 4; ++i)
+      for (int j = -4; j <= 4; ++j)
+        for (int k = -4; k <= 4; ++k)
+          if (i != 0 || j != 0 || k != 0)
+            shortest =
+                std::min(shortest,
+                         std::sqrt(kmol::norm2(double(i) * box.edges[0] + double(j) * box.edges[1] +
+                                               double(k) * box.edges[2])));
+    const BoxSpec reduced = kmol::validated(box);
+    EXPECT_NEAR(kmol::minimum_image_radius(reduced), 0.5 * shortest, 1e-9 * shortest);
+    EXPECT_GE(kmol::minimum_image_radius(reduced), kmol::inscribed_radius(reduced) - 1e-9);
   }
+  EXPECT_TRUE(std::isinf(kmol::minimum_image_radius(BoxSpec::none())));
+  EXPECT_DOUBLE_EQ(kmol::minimum_image_radius(kmol::validated(BoxSpec::orthorhombic(10, 20, 30))),
+                   5.0);
+}
+
+// GROMACS' rhombic dodecahedron (xy-square) of 40 A: the faces of its triclinic cell are 28.3 A
+// apart, but its lattice's shortest vector is 40 A long; likewise the truncated octahedron.
+TEST(Box, DodecahedronAndOctahedronReachHalfTheirImageDistance) {
+  const double d = 40, s2 = std::sqrt(2.0), s6 = std::sqrt(6.0);
+  const BoxSpec dodecahedron =
+      kmol::validated(BoxSpec::triclinic({d, 0, 0}, {0, d, 0}, {d / 2, d / 2, d * s2 / 2}));
+  EXPECT_NEAR(kmol::inscribed_radius(dodecahedron), d / (2 * s2), 1e-9);
+  EXPECT_NEAR(kmol::minimum_image_radius(dodecahedron), d / 2, 1e-9);
+  const BoxSpec octahedron = kmol::validated(
+      BoxSpec::triclinic({d, 0, 0}, {d / 3, 2 * s2 * d / 3, 0}, {-d / 3, s2 * d / 3, s6 * d / 3}));
+  EXPECT_NEAR(kmol::minimum_image_radius(octahedron), d / 2, 1e-9);
+  EXPECT_LT(kmol::inscribed_radius(octahedron), d / 2 - 1);
 }
 
 TEST(Box, RefusesDegenerateAndNonFiniteCells) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "kmol/core/cell.hpp"
 #include "kmol/core/errors.hpp"
 
 namespace kmol {
@@ -91,6 +92,20 @@ BoxSpec BoxSpec::triclinic(Vec3<double> a, Vec3<double> b, Vec3<double> c) {
   return box;
 }
 
+BoxSpec box_from_cell(double a, double b, double c, double alpha, double beta, double gamma) {
+  if (alpha == 90 && beta == 90 && gamma == 90) return BoxSpec::orthorhombic(a, b, c);
+  const double radian = M_PI / 180;
+  const double ca = std::cos(alpha * radian), cb = std::cos(beta * radian);
+  const double cg = std::cos(gamma * radian), sg = std::sin(gamma * radian);
+  const double cx = c * cb, cy = c * (ca - cb * cg) / sg;
+  const double cz2 = c * c - cx * cx - cy * cy;
+  if (!(cz2 > 0))
+    throw InputError({"", "box", -1}, "cell angles " + std::to_string(alpha) + ", " +
+                                          std::to_string(beta) + ", " + std::to_string(gamma) +
+                                          " make no cell with volume");
+  return BoxSpec::triclinic({a, 0, 0}, {b * cg, b * sg, 0}, {cx, cy, std::sqrt(cz2)});
+}
+
 BoxSpec validated(const BoxSpec& box) {
   if (box.kind == BoxKind::none) return box;
   const ErrorContext where{"", "box", -1};
@@ -118,13 +133,29 @@ double inscribed_radius(const BoxSpec& box) {
   return 0.5 * std::min({height(box.edges, 0), height(box.edges, 1), height(box.edges, 2)});
 }
 
-void require_within_inscribed_radius(const BoxSpec& box, double cutoff, const std::string& what) {
-  const double limit = inscribed_radius(validated(box));
-  if (cutoff > limit)
-    throw UnsupportedError(what + " = " + std::to_string(cutoff) +
-                           " exceeds the radius of the largest sphere inside the " +
-                           to_string(box.kind) + " box (" + std::to_string(limit) +
-                           "); the minimum-image convention holds only up to that limit");
+double face_height(const BoxSpec& box, int i) { return height(box.edges, i); }
+
+Vec3<double> shortest_lattice_vector(const BoxSpec& box) {
+  const Vec3<double>* e = box.edges;
+  Vec3<double> best = e[0];
+  for (int i = 1; i < 3; ++i)
+    if (norm2(e[i]) < norm2(best)) best = e[i];
+  // A vector no longer than `best` has |n_i| = |v . (e_j x e_k)| / |V| <= |best| / height_i.
+  int reach[3];
+  for (int i = 0; i < 3; ++i) reach[i] = int(std::floor(std::sqrt(norm2(best)) / height(e, i)));
+  for (int p = -reach[0]; p <= reach[0]; ++p)
+    for (int q = -reach[1]; q <= reach[1]; ++q)
+      for (int r = -reach[2]; r <= reach[2]; ++r) {
+        if (p == 0 && q == 0 && r == 0) continue;
+        const Vec3<double> v = double(p) * e[0] + double(q) * e[1] + double(r) * e[2];
+        if (norm2(v) < norm2(best)) best = v;
+      }
+  return best;
+}
+
+double minimum_image_radius(const BoxSpec& box) {
+  if (box.kind == BoxKind::none) return std::numeric_limits<double>::infinity();
+  return 0.5 * std::sqrt(norm2(shortest_lattice_vector(box)));
 }
 
 double volume(const BoxSpec& box) {

@@ -175,17 +175,19 @@ Grid grid_around(const Vec3<double>* positions, std::int64_t n, double spacing, 
   const double points = lattice_points(lo, hi, spacing, padding, &lattice.counts);
   // One atom far from the rest (a damaged or misplaced coordinate) is named; a lattice too large
   // for any other reason is the spacing's.
-  const bool huge = !std::isfinite(points);
+  // Past 2^36 points (the limit map headers get) the coordinates, not a wish, made the lattice.
+  const bool uncountable = !std::isfinite(points);
+  const bool huge = uncountable || points > 68719476736.0;
   if (huge || points > double(1 << 24)) {
     const Stretch s = stretching_atom(positions, n, spacing, padding);
-    const std::string size = huge
+    const std::string size = uncountable
                                  ? "more points than 64 bits count"
                                  : counts_text(lattice.counts) + " = " + number(points) + " points";
     // An atom stands apart only from a population: with few atoms each spans the lattice.
-    if (s.atom >= 0 &&
-        (huge ? std::isfinite(s.points_without) : n > 8 && s.points_without * 64 < points))
+    if (s.atom >= 0 && (uncountable ? std::isfinite(s.points_without)
+                                    : (n > 8 || huge) && s.points_without * 64 < points))
       refuse_stretch(positions, names, s, size, points);
-    if (huge)
+    if (uncountable)
       throw InputError({"", "--spacing", -1},
                        "gives a lattice of " + size + " around the atoms (they span " +
                            number(hi[0] - lo[0]) + " x " + number(hi[1] - lo[1]) + " x " +

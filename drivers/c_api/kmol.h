@@ -61,6 +61,26 @@ kmol_status kmol_rdf_result(const kmol_rdf* rdf, kmol_norm norm, double* r, doub
 /* allow != 0: kmol_rdf_result writes an empty result (all zeros) instead of refusing it. */
 kmol_status kmol_rdf_allow_empty(kmol_rdf* rdf, int allow);
 
+/* Scattering intensities by Debye's equation (docs/scattering.md), accumulated over frames.
+ * elements: n_atoms element symbols ("C", "Cl"); probe KMOL_XRAY (IT92 form factors, e^2) or
+ * KMOL_NEUTRON (Sears 1992 lengths, fm^2; d2o: the D2O fraction deuterating exchangeable
+ * hydrogens); q_bins points from q_min to q_max (1/Angstrom). NULL on bad arguments. */
+typedef struct kmol_scattering kmol_scattering;
+typedef enum { KMOL_XRAY = 0, KMOL_NEUTRON = 1 } kmol_probe;
+kmol_scattering* kmol_scattering_create(const char* const* elements, int64_t n_atoms,
+                                        kmol_probe probe, double d2o, double q_min, double q_max,
+                                        int32_t q_bins);
+void kmol_scattering_destroy(kmol_scattering* scattering);
+/* Adds one frame of n_atoms atoms (x0 y0 z0 x1 ...). box: NULL (a solute in vacuum: I(q) of the
+ * whole solute) or 9 numbers, the edge vectors (a periodic system: I(q) per atom). The first
+ * frame fixes which; every frame must be like it. */
+kmol_status kmol_scattering_add_frame(kmol_scattering* scattering, const double* xyz,
+                                      const double* box);
+/* q, I(q), sigma(q) (standard error over frames) and the discretisation error's estimate, q_bins
+ * values each (any may be NULL). */
+kmol_status kmol_scattering_result(const kmol_scattering* scattering, double* q, double* intensity,
+                                   double* sigma, double* error);
+
 /* The message of the last error on this thread ("" when none). */
 const char* kmol_last_error(void);
 

@@ -7,7 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "drivers/library/device_policy.hpp"
 #include "drivers/library/rdf_job.hpp"
+#include "drivers/library/scattering_job.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/runtime.hpp"
 #include "kmol/core/version.hpp"
@@ -159,5 +161,72 @@ kmol_status kmol_rdf_result(const kmol_rdf* rdf, kmol_norm norm, double* r, doub
 }
 
 const char* kmol_last_error(void) { return last_error.c_str(); }
+
+struct kmol_scattering {
+  kmol::ScatteringSettings settings;
+  kmol::AtomIdentity atoms;
+  std::unique_ptr<kmol::ScatteringJob> job;
+  bool periodic = false;
+};
+
+kmol_scattering* kmol_scattering_create(const char* const* elements, int64_t n_atoms,
+                                        kmol_probe probe, double d2o, double q_min, double q_max,
+                                        int32_t q_bins) {
+  auto s = std::make_unique<kmol_scattering>();
+  const kmol_status status = guarded([&] {
+    if (elements == nullptr || n_atoms < 2)
+      throw kmol::InputError({"", "elements", -1}, "at least 2 atoms' element symbols");
+    s->settings.probe = probe == KMOL_NEUTRON ? kmol::Probe::neutron : kmol::Probe::xray;
+    s->settings.d2o = d2o;
+    s->settings.q_min = q_min;
+    s->settings.q_max = q_max;
+    s->settings.q_bins = q_bins;
+    s->settings.names.q_min = "q_min", s->settings.names.q_max = "q_max";
+    s->settings.names.q_bins = "q_bins", s->settings.names.d2o = "d2o";
+    s->settings.names.element = "elements";
+    s->settings.names.element_hint = "elements (one symbol per atom)";
+    kmol::check_settings(s->settings);
+    for (int64_t i = 0; i < n_atoms; ++i)
+      s->atoms.elements.push_back(elements[i] != nullptr ? elements[i] : "");
+    s->atoms.source = "";
+  });
+  return status == KMOL_OK ? s.release() : nullptr;
+}
+
+void kmol_scattering_destroy(kmol_scattering* scattering) { delete scattering; }
+
+kmol_status kmol_scattering_add_frame(kmol_scattering* s, const double* xyz, const double* box) {
+  return guarded([&] {
+    if (s == nullptr || xyz == nullptr)
+      throw kmol::InputError({"", "xyz", -1}, "a scattering job and coordinates");
+    const auto frame = vectors<double>(xyz, std::int64_t(s->atoms.elements.size()));
+    const kmol::BoxSpec spec = box_from(box);
+    if (!s->job) {
+      s->job = std::make_unique<kmol::ScatteringJob>(s->settings, s->atoms,
+                                                     std::vector<std::string>{}, frame, spec);
+      s->periodic = box != nullptr;
+    }
+    if ((box != nullptr) != s->periodic)
+      throw kmol::InputError({"", "box", -1}, s->periodic
+                                                  ? "NULL, but the first frame had a box"
+                                                  : "a box, but the first frame had none (NULL)");
+    kmol::with_space(kmol::DevicePolicy::automatic,
+                     [&](const auto& space) { s->job->add_frame(space, frame, spec); });
+  });
+}
+
+kmol_status kmol_scattering_result(const kmol_scattering* s, double* q, double* intensity,
+                                   double* sigma, double* error) {
+  return guarded([&] {
+    if (s == nullptr || !s->job) throw kmol::InputError({"", "frames", -1}, "no frame was added");
+    const kmol::ScatteringResult r = s->job->result();
+    for (std::size_t k = 0; k < r.q.size(); ++k) {
+      if (q) q[k] = r.q[k];
+      if (intensity) intensity[k] = r.intensity[k];
+      if (sigma) sigma[k] = r.sigma[k];
+      if (error) error[k] = r.error[k];
+    }
+  });
+}
 
 }  // extern "C"

@@ -14,10 +14,10 @@
 #include <cmath>
 
 #include "drivers/cli/commands.hpp"
-#include "drivers/cli/map_output.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/device_policy.hpp"
+#include "drivers/library/map_output.hpp"
 #include "kernels/correlation/correlation.hpp"
 #include "kernels/density/density.hpp"
 #include "kmol/core/errors.hpp"

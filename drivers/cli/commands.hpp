@@ -20,5 +20,6 @@ Action add_example_trajectory_command(CLI::App& app);
 Action add_surf_command(CLI::App& app);
 Action add_cc_command(CLI::App& app);
 Action add_orbital_command(CLI::App& app);
+Action add_scattering_command(CLI::App& app);
 
 }  // namespace kmol::cli

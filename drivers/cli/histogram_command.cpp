@@ -189,7 +189,9 @@ Action add_histogram_command(CLI::App& app) {
     settings.r_min = o->r_min;
     if (o->r_max <= 0 && system.box.kind == BoxKind::none)
       throw InputError({"", "--rmax", -1}, "required when there is no periodic box");
-    settings.r_max = o->r_max > 0 ? o->r_max : 0.999999 * inscribed_radius(validated(system.box));
+    const bool default_range = o->r_max <= 0;
+    settings.r_max =
+        o->r_max > 0 ? o->r_max : 0.999999 * minimum_image_radius(validated(system.box));
     o->r_max = settings.r_max;
     settings.n_bins = o->bins;
     settings.impl = pair_histogram_impl_from_string(o->impl);
@@ -211,6 +213,9 @@ Action add_histogram_command(CLI::App& app) {
     const Rdf rdf = normalize_rdf(summary, rdf_normalization_from_string(o->norm));
     ResultOptions check;
     check.allow_empty = o->allow_empty;
+    check.input = o->xyz;
+    if (!o->xyz.empty() && default_range)
+      check.range_origin = minimum_image_radius_origin(system.box, "given by --box or --box-edges");
     const std::string warning = check_rdf(summary, rdf, check);
     if (!warning.empty()) fmt::print(stderr, "kmol: warning: {}\n", warning);
     write_csv(o->out, *o, result, rdf, system.positions.size(), seconds);

@@ -88,7 +88,7 @@ void write_histograms(const std::string& path, const HistogramsOptions& o, const
 
 int run_histograms(HistogramsOptions& o) {
   Runtime runtime({o.trajectory.threads, -1});
-  const TrajectoryOptions& to = o.trajectory;
+  TrajectoryOptions& to = o.trajectory;
   Trajectory t = open_trajectory(to);
   FrameJob job;
   job.atoms_a = selected_atoms(o.selection, t.atoms, "--sel");
@@ -105,6 +105,7 @@ int run_histograms(HistogramsOptions& o) {
   }
   const std::int64_t n_pairs = std::int64_t(n_species) * (n_species + 1) / 2;
   set_pair_settings(to, t, job);
+  to.on_progress = progress_bar(to);
   const auto [state, stats, state_path] = run_resumable(
       t, job, to, n_pairs, o.out, run_fingerprint("histograms sel=" + o.selection, to, t));
   if (!Cluster::root()) {  // rank 0 writes the outputs

@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -162,14 +163,17 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
   const Grid& grid = l;
   check_map(grid, map.values.data(),
             {"orbital map", o.out,
-             "a basis exponent or coefficient too large for the arithmetic"
-             " (--precision double keeps more range)",
+             "a basis exponent or coefficient of " + o.input +
+                 " too large for the arithmetic (--precision double keeps more range)",
              true,
              "the lattice misses the orbital (check --origin and --counts), or " + o.input +
                  " gives it no coefficient that is not zero"});
-  const std::string title =
+  // The title is one line of every map format: a label's control characters become '?'.
+  std::string title =
       fmt::format("orbital {} ({} {}, E = {:.6f} Eh, occupation {})", index + 1, mo.spin,
                   mo.symmetry.empty() ? "-" : mo.symmetry, mo.energy, mo.occupation);
+  for (char& c : title)
+    if (std::iscntrl(static_cast<unsigned char>(c))) c = '?';
   // The mesh first: a refused (empty) mesh leaves no map behind either.
   if (!o.mesh.empty()) write_lobes(o, map);
   if (ends_with(o.out, ".dx")) {

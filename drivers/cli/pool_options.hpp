@@ -1,26 +1,12 @@
 #pragma once
-// The command-line options that put a command on the worker pool (several GPUs), shared by
-// kmol histogram, rdf, histograms and potential.
+// The command-line options of the worker pool (drivers/library/pool_options.hpp), shared by kmol
+// histogram, rdf, histograms and potential.
 #include <CLI/CLI.hpp>
 
-#include <vector>
-
-#include "drivers/library/worker_pool.hpp"
+#include "drivers/library/pool_options.hpp"
 
 namespace kmol::cli {
 
-struct PoolOptions {
-  int gpus = -1;            // --gpus N: N GPU workers on raw CUDA (0: every GPU); -1: not given
-  int simulated_gpus = 0;   // --simulated-gpus N: host workers standing in for GPUs (tests)
-  int inject_failures = 0;  // --inject-failures K: the first device worker fails its first K units
-
-  bool wanted() const { return gpus >= 0 || simulated_gpus > 0; }
-};
-
 void add_pool_options(CLI::App* command, PoolOptions& options, const char* unit_name);
-
-// The device workers the options ask for (refusing more GPUs than there are), then
-// `cpu_workers` CPU workers sharing `cpu_threads` threads.
-std::vector<WorkerSpec> pool_workers(const PoolOptions& options, int cpu_workers, int cpu_threads);
 
 }  // namespace kmol::cli

@@ -68,8 +68,11 @@ void check_option_use(const CLI::App& cmd, const PotentialOptions& o) {
   needs_mode(cmd, {"--top", "--frame"}, !o.input.empty(), "an input file");
   needs_mode(cmd, {"--ionic-strength", "--faces-only"}, o.method == "mdh", "--method mdh");
   needs_mode(cmd, {"--cutoff"}, o.method == "cutoff", "--method cutoff");
-  needs_mode(cmd, {"--frame"}, o.input.empty() || io::sniff_file(o.input) != io::FileKind::text,
-             "a trajectory input");
+  // A damaged trajectory can read as text: the refusal names the file, the likelier mistake.
+  if (given(cmd, "--frame") && !o.input.empty() && io::sniff_file(o.input) == io::FileKind::text)
+    throw UsageError({o.input, "--frame", -1},
+                     "applies only with a trajectory input, and this file reads as a text "
+                     "structure (a damaged or truncated trajectory?)");
   needs_option(cmd, {"--plot-axis", "--plot-at"}, "--plot");
   needs_mode(cmd, {"--slabs"}, o.pool.wanted(), "--gpus or --simulated-gpus");
   excludes(cmd, "--padding", "--origin");

@@ -10,6 +10,7 @@
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/cluster.hpp"
+#include "drivers/library/kb_output.hpp"
 #include "drivers/library/rdf_job.hpp"
 #include "drivers/library/rdf_output.hpp"
 #include "drivers/library/rdf_selection.hpp"
@@ -25,7 +26,9 @@ struct RdfOptions {
   TrajectoryOptions trajectory;
   bool force = false;
   std::string sel1 = "all", sel2, norm = "rdf", exclude_same;
-  std::string out = "rdf.xvg", csv, h5, plot;
+  std::string out = "rdf.xvg", csv, h5, plot, kb;
+  std::string plane = "none";
+  bool xy = false;   // --plane xy, as gmx rdf -xy
   bool gmx = false;  // gmx rdf's bins, normalisation and units in every output
 };
 
@@ -40,9 +43,10 @@ RdfSettings rdf_settings(const RdfOptions& o, const Trajectory& t) {
   s.norm = rdf_normalization_from_string(o.norm);
   s.gmx = o.gmx;
   s.periodic = !to.no_pbc;
+  s.plane = plane_from_string(o.xy ? "xy" : o.plane);
   s.impl = pair_histogram_impl_from_string(to.impl);
   s.precision = to.precision == "double" ? Precision::double_ : Precision::single;
-  s.result = result_options(to);
+  s.result = result_options(to, t);
   return s;
 }
 
@@ -79,10 +83,17 @@ int run_rdf(RdfOptions& o) {
   const RdfSelection selection = select_rdf_pairs(t, chosen);
   if (o.gmx && !o.h5.empty())
     throw InputError({"", "--h5", -1}, "keeps kmol's own bins: run it without --gmx");
+  if (!o.kb.empty() && to.no_pbc)
+    throw InputError({"", "--kb", -1},
+                     "Kirkwood-Buff integrals need a periodic box (its volume sets the densities); "
+                     "drop --no-pbc");
+  if (o.xy && o.plane != "none" && o.plane != "xy")
+    throw InputError({"", "--xy", -1}, "means --plane xy, not --plane " + o.plane);
   RdfJob job(rdf_settings(o, t));
 
   const std::string command = fmt::format("rdf sel1={} sel2={} exclude={} gmx={}", o.sel1,
                                           selection.sel2, o.exclude_same, o.gmx);
+  to.on_progress = progress_bar(to);
   const auto [state, stats, state_path] = run_resumable(t, rdf_frame_job(job, selection), to, 1,
                                                         o.out, run_fingerprint(command, to, t));
   if (!Cluster::root()) {  // rank 0 writes the outputs
@@ -104,6 +115,7 @@ int run_rdf(RdfOptions& o) {
   report.state = &state;
   report.frames = t.frames;
   report.header = header(o, t, job, selection);
+  if (!o.kb.empty()) write_kirkwood_buff(o.kb, job.kirkwood_buff(), report.header);
   write_rdf_outputs({o.out, o.csv, o.h5, o.plot}, report);
   std::remove(state_path.c_str());
   if (!to.quiet) {
@@ -118,6 +130,7 @@ void preflight_rdf(const CLI::App& cmd, const RdfOptions& o) {
   plan.outputs.push_back({o.csv, "--csv", {".csv"}, 0, false});
   plan.outputs.push_back({o.h5, "--h5", {".h5", ".hdf5"}, 0, false});
   plan.outputs.push_back({o.plot, "--plot", {".png"}, 0, false});
+  plan.outputs.push_back({o.kb, "--kb", {".csv", ".xvg"}, 0, false});
   preflight(plan);
 }
 
@@ -147,6 +160,14 @@ Action add_rdf_command(CLI::App& app) {
                 "gmx rdf's conventions: r in nm (a bare --rmax is read in nm), --bins bins centred "
                 "on multiples of --rmax/--bins from 0, its normalisation and xvg legends "
                 "(docs/trajectories.md compares them)");
+  cmd->add_option("--plane", o->plane,
+                  "Distances within a plane (2-D RDF): xy, xz or yz; the box is periodic along "
+                  "its two edges in the plane")
+      ->check(CLI::IsMember({"none", "xy", "xz", "yz"}));
+  cmd->add_flag("--xy", o->xy, "The same as --plane xy (gmx rdf -xy)");
+  cmd->add_option("--kb", o->kb,
+                  "Also write Kirkwood-Buff integrals (.csv or .xvg): G(R) with Ganguly-van der "
+                  "Vegt's correction, Kruger-Schnell's sphere integrals, the fitted G");
   cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
   return [o, cmd] {
     preflight_rdf(*cmd, *o);

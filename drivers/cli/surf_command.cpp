@@ -9,10 +9,10 @@
 #include <cmath>
 
 #include "drivers/cli/commands.hpp"
-#include "drivers/cli/map_output.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
 #include "drivers/library/device_policy.hpp"
+#include "drivers/library/map_output.hpp"
 #include "kernels/density/density.hpp"
 #include "kernels/surface/surface.hpp"
 #include "kmol/core/errors.hpp"

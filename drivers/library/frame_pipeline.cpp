@@ -328,7 +328,8 @@ class Pipeline {
     } catch (const std::exception& e) {
       throw RunFailure(fmt::format("{}: frame: [{}] {}", reader_.path(), s->frame, e.what()));
     }
-    Counted frame{{s->position, s->frame, s->box.kind == BoxKind::none ? 0 : 1 / volume(s->box),
+    Counted frame{{s->position, s->frame,
+                   s->box.kind == BoxKind::none ? 0 : 1 / box_measure(s->box, job_.settings.plane),
                    std::move(result.counts)},
                   worker.spec.kind != WorkerKind::cpu,
                   seconds_since(begin),
@@ -362,9 +363,9 @@ class Pipeline {
     }
     PreparedPairHistogram<T> prepared;
     prepare_pair_histogram(input, settings, prepared);
-    prepared.result.launch =
-        count_on_worker(worker, prepared.job, 0,
-                        std::int64_t(prepared.job.n_histograms) * prepared.job.range.n_bins);
+    prepared.result.launch = run_prepared(prepared, [&](const PairHistogramJob<T>& job) {
+      return count_on_worker(worker, job, 0, std::int64_t(job.n_histograms) * job.range.n_bins);
+    });
     prepared.result.impl_used =
         platform_implementation(pair_histogram_implementations, worker.device.platform);
     return std::move(prepared.result);

@@ -76,6 +76,38 @@ std::vector<PairHistogramJob<T>> tile_jobs(const PairHistogramJob<T>& whole, std
   return jobs;
 }
 
+// The image sum's units: (lattice translation) x (histogram region); each term's jobs cover
+// parts of the flattened counts (a species pair's histogram), clipped to the unit's region.
+template <class T>
+std::string count_images_on_pool(WorkerPool& pool, PreparedPairHistogram<T>& prepared,
+                                 std::int64_t regions) {
+  const PairHistogramJob<T>& whole = prepared.job;
+  const std::int64_t flat = std::int64_t(whole.n_histograms) * whole.range.n_bins;
+  std::mutex commit;
+  std::string launch;
+  pool.run(
+      prepared.images->n_terms() * regions, [&](const WorkerContext& worker, std::int64_t unit) {
+        const std::int64_t term = unit / regions, region = unit % regions;
+        const std::int64_t begin = flat * region / regions, end = flat * (region + 1) / regions;
+        std::vector<std::uint64_t> counts(std::size_t(flat), 0);
+        ImageTermStorage<T> storage;
+        std::string how;
+        for (const auto& job : prepared.images->jobs(term, counts.data(), storage)) {
+          const std::int64_t offset = job.counts - counts.data();
+          const std::int64_t size = std::int64_t(job.n_histograms) * job.range.n_bins;
+          const std::int64_t from = std::max(begin, offset), to = std::min(end, offset + size);
+          if (from < to && job.pair_count() > 0)
+            how = count_on_worker(worker, job, from - offset, to - offset);
+        }
+        std::lock_guard<std::mutex> lock(commit);
+        for (std::int64_t k = begin; k < end; ++k) whole.counts[k] += counts[std::size_t(k)];
+        if (worker.spec.kind == WorkerKind::gpu || launch.empty()) launch = how;
+      });
+  prepared.images->remove_excluded(whole.counts);
+  return launch + "; every image: " + std::to_string(prepared.images->n_terms()) +
+         " lattice translations x " + std::to_string(regions) + " regions on " + pool.describe();
+}
+
 }  // namespace
 
 template <class T>
@@ -101,6 +133,14 @@ PairHistogramResult pair_histogram_on_pool(WorkerPool& pool, const PairHistogram
   const std::int64_t flat = std::int64_t(whole.n_histograms) * whole.range.n_bins;
   const std::int64_t regions = std::clamp<std::int64_t>(
       options.regions > 0 ? options.regions : (flat + 32767) / 32768, 1, flat);
+  prepared.result.impl_used = platform_implementation(
+      pair_histogram_implementations, pool.size() > 0 && pool.workers()[0].kind == WorkerKind::gpu
+                                          ? Platform::cuda
+                                          : Platform::host);
+  if (prepared.images) {
+    prepared.result.launch = count_images_on_pool(pool, prepared, regions);
+    return std::move(prepared.result);
+  }
   const bool tileable = !(whole.one_set && whole.labels.species != nullptr);
   const std::int64_t tiles =
       tileable ? std::max<std::int64_t>(1, options.units_per_worker * pool.size()) : 1;
@@ -122,10 +162,6 @@ PairHistogramResult pair_histogram_on_pool(WorkerPool& pool, const PairHistogram
     for (std::int64_t k = begin; k < end; ++k) whole.counts[k] += counts[std::size_t(k)];
     if (worker.spec.kind == WorkerKind::gpu || launch.empty()) launch = how;
   });
-  prepared.result.impl_used = platform_implementation(
-      pair_histogram_implementations, pool.size() > 0 && pool.workers()[0].kind == WorkerKind::gpu
-                                          ? Platform::cuda
-                                          : Platform::host);
   prepared.result.launch = launch + "; " + std::to_string(n_tiles) + " tiles x " +
                            std::to_string(regions) + " regions on " + pool.describe();
   return std::move(prepared.result);

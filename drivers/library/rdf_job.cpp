@@ -59,6 +59,11 @@ RdfJob::RdfJob(RdfSettings settings) : settings_(std::move(settings)) {
   summary_.counts.assign(std::size_t(counted.n_bins), 0);
   summary_.r_min = counted.r_min;
   summary_.r_max = counted.r_max;
+  summary_.dimensions = settings_.plane == Plane::none ? 3 : 2;
+}
+
+KirkwoodBuff RdfJob::kirkwood_buff() const {
+  return kmol::kirkwood_buff(summary_, settings_.names.kb);
 }
 
 PairHistogramSettings RdfJob::count_settings() const {
@@ -67,6 +72,7 @@ PairHistogramSettings RdfJob::count_settings() const {
   s.r_max = settings_.r_max;
   s.n_bins = settings_.bins;
   s.impl = settings_.impl;
+  s.plane = settings_.plane;
   if (settings_.gmx) {
     // gmx's bins are centred on multiples of the width: count in half bins and add pairs of them.
     s.r_max = settings_.r_max - 0.5 * settings_.r_max / settings_.bins;
@@ -95,7 +101,8 @@ template <class T>
 void RdfJob::add_counted(const RdfFrame<T>& frame, const RdfPairs& pairs,
                          const PairHistogramResult& counted) {
   const bool periodic = settings_.periodic && frame.box.kind != BoxKind::none;
-  add_counts(pairs, periodic, counted.counts, periodic ? 1 / volume(validated(frame.box)) : 0);
+  add_counts(pairs, periodic, counted.counts,
+             periodic ? 1 / box_measure(frame.box, settings_.plane) : 0);
   impl_ = to_string(counted.impl_used);
 }
 
@@ -197,7 +204,13 @@ std::vector<std::string> RdfJob::describe() const {
                           s.r_max, s.bins, (s.r_max - s.r_min) / s.bins),
       fmt::format("normalisation: {} ({})", to_string(s.norm), normalisation_text(s)),
       fmt::format("boundaries: {}",
-                  s.periodic ? "periodic, minimum image" : "none (plain distances)"),
+                  s.periodic ? "periodic: the minimum image, and beyond the minimum-image radius "
+                               "every image within r_max"
+                             : "none (plain distances)"),
+      fmt::format("distances: {}",
+                  s.plane == Plane::none
+                      ? "3-D"
+                      : "in the " + to_string(s.plane) + " plane (2-D: annuli and the box's area)"),
       fmt::format("precision: {}; implementation {}", to_string(s.precision), impl_)};
 }
 

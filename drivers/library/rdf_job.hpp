@@ -12,6 +12,7 @@
 #include "drivers/library/rdf_output.hpp"
 #include "drivers/library/result_check.hpp"
 #include "kernels/pair_histogram/gr.hpp"
+#include "kernels/pair_histogram/kirkwood_buff.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kmol/core/box.hpp"
 #include "kmol/core/precision.hpp"
@@ -22,7 +23,7 @@ namespace kmol {
 // and the value that means "none" (None, NULL).
 struct RdfNames {
   std::string r_min = "--rmin", r_max = "--rmax", bins = "--bins", norm = "--norm";
-  std::string no_pbc = "--no-pbc";
+  std::string no_pbc = "--no-pbc", kb = "--kb";
   std::string a = "a", b = "b", box = "box", molecules = "molecules", none = "None";
 };
 
@@ -31,8 +32,9 @@ struct RdfSettings {
   double r_min = 0, r_max = 0;  // the binned range [r_min, r_max), Angstrom
   std::int32_t bins = 200;
   RdfNormalization norm = RdfNormalization::rdf;
-  bool gmx = false;      // gmx rdf's bins (counted in 2 bins - 1 half bins) and normalisation
-  bool periodic = true;  // false: plain distances, every box ignored
+  bool gmx = false;           // gmx rdf's bins (counted in 2 bins - 1 half bins) and normalisation
+  bool periodic = true;       // false: plain distances, every box ignored
+  Plane plane = Plane::none;  // distances in a plane: 2-D RDFs (plane.hpp)
   PairHistogramImpl impl = PairHistogramImpl::automatic;
   Precision precision = Precision::single;  // of a run that converts the coordinates it reads
   DevicePolicy device = DevicePolicy::automatic;
@@ -110,6 +112,9 @@ class RdfJob {
   // The result laid out for the writers; the caller adds the header lines it knows, the
   // selections, and for the HDF5 output the run state and frames.
   RdfReport report(const RdfResult& result) const;
+  // The Kirkwood-Buff integrals of the counts so far (InputError naming names.kb where they
+  // cannot be taken: no box, r_min > 0, a plane).
+  KirkwoodBuff kirkwood_buff() const;
   // "key: value" lines on the range, normalisation, boundaries, precision and implementation.
   std::vector<std::string> describe() const;
 

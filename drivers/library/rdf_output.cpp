@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "drivers/library/atomic_write.hpp"
+#include "drivers/library/plot_script.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
 #include "kmol/core/runtime.hpp"
@@ -149,31 +150,10 @@ void plot_rdf_png(const std::string& path, const RdfReport& report) {
   // The script reads a CSV of the values; both temporary files live beside the plot.
   const std::string data = path + ".data-" + std::to_string(getpid()) + ".csv";
   write_rdf_csv(data, report);
-  std::string script = KMOL_PLOT_SCRIPT;
-  char exe[4096] = {};
-  if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) > 0) {
-    std::string installed(exe);
-    installed = installed.substr(0, installed.rfind('/')) + "/../share/kmol/plot_rdf.py";
-    if (access(installed.c_str(), R_OK) == 0) script = installed;
-  }
   std::string title;
   for (const auto& line : report.header)
     if (line.rfind("selections: ", 0) == 0) title = line.substr(12);
-  try {
-    write_atomically(path, [&](const std::string& temporary) {
-      const std::string command = fmt::format("/usr/bin/python3 '{}' '{}' '{}' '{}' '{}'", script,
-                                              data, temporary, ylabel(report.rdf.mode), title);
-      if (std::system(command.c_str()) != 0)
-        throw InputError(
-            {path, "--plot", -1},
-            "the plot failed (needs /usr/bin/python3 with Debian's python3-matplotlib: "
-            "scripts/bootstrap installs it)");
-    });
-  } catch (...) {
-    std::remove(data.c_str());
-    throw;
-  }
-  std::remove(data.c_str());
+  run_plot_script(path, "plot_rdf.py", KMOL_PLOT_SCRIPT, data, {ylabel(report.rdf.mode), title});
 }
 
 void write_rdf_outputs(const RdfOutputs& outputs, const RdfReport& report) {

@@ -21,15 +21,30 @@ std::string range_text(double r_min, double r_max, const ResultOptions& o) {
 std::string empty_result(const std::string& what, const std::string& field, const std::string& hint,
                          const ResultOptions& o) {
   if (o.allow_empty) return what + "; kept as asked (" + o.allow_empty_option + ")";
-  throw InputError({"", field, -1}, what + "; " + hint + ", or use " + o.allow_empty_option +
-                                        " to accept an empty result");
+  throw InputError({o.input, field, -1}, what + "; " + hint + ", or use " + o.allow_empty_option +
+                                             " to accept an empty result");
 }
 
+// A default range names the box it came from: a damaged box gives a range nothing fits in.
 std::string empty_range(const std::string& what, const ResultOptions& o) {
-  return empty_result(what, o.range, "check the unit and value of " + o.range, o);
+  const std::string hint = o.range_origin.empty()
+                               ? "check the unit and value of " + o.range
+                               : o.range_origin + "; check that box, or give " + o.range;
+  return empty_result(what, o.range, hint, o);
 }
 
 }  // namespace
+
+std::string minimum_image_radius_origin(const BoxSpec& box, const std::string& where) {
+  const auto length = [](const Vec3<double>& e) {
+    return std::sqrt(e.x * e.x + e.y * e.y + e.z * e.z);
+  };
+  return fmt::format(
+      "the default is the minimum-image radius of the box {} ({:.6g} x {:.6g} x {:.6g} "
+      "Angstrom{})",
+      where, length(box.edges[0]), length(box.edges[1]), length(box.edges[2]),
+      box.kind == BoxKind::triclinic ? ", triclinic" : "");
+}
 
 std::int64_t distinct_pairs(std::int64_t n_a, std::int64_t n_b, bool one_set, std::int64_t shared) {
   return one_set ? n_a * (n_a - 1) / 2 : n_a * n_b - shared;
@@ -57,9 +72,10 @@ std::string check_rdf(const RdfCountsSummary& s, const Rdf& rdf, const ResultOpt
             ? fmt::format("the mean 1/V of the boxes is {} (a box of zero or no volume)",
                           s.mean_inverse_volume)
             : "the normalisation divides by no pair or no frame";
-    throw InputError({"", "", -1}, fmt::format("the result is not finite: bin {} (r = {:.6g}) is "
-                                               "{}; {}",
-                                               k, rdf.centres[k], rdf.g[k], cause));
+    throw InputError({o.input, "", -1},
+                     fmt::format("the result is not finite: bin {} (r = {:.6g}) is "
+                                 "{}; {}",
+                                 k, rdf.centres[k], rdf.g[k], cause));
   }
   const std::int64_t pairs =
       distinct_pairs(s.n_a, s.n_b, s.one_set, s.shared_atoms) - s.excluded_pairs;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/pair_histogram/gr.hpp"
+#include "kmol/core/box.hpp"
 
 namespace kmol {
 
@@ -20,7 +21,15 @@ struct ResultOptions {
   bool allow_empty = false;
   std::string unit = "Angstrom";
   double unit_per_angstrom = 1;
+  // The file the result comes from, named first in a refusal ("" for arrays), and where a default
+  // range came from (minimum_image_radius_origin; "" when the option was given).
+  std::string input;
+  std::string range_origin;
 };
+
+// "the default is the minimum-image radius of the box of frame 3 (12 x 12 x 12 Angstrom)", `where`
+// "of frame 3": how a default range follows from a box, for ResultOptions::range_origin.
+std::string minimum_image_radius_origin(const BoxSpec& box, const std::string& where);
 
 // Pair counts, summed over every histogram and frame: none in [r_min, r_max) is refused with
 // InputError naming the range option, unless allow_empty, where the returned warning says it.

@@ -29,6 +29,8 @@ class RunState {
   std::vector<std::uint64_t> total() const;
   // Mean of 1/V over the done frames, summed in frame order (independent of the workers).
   double mean_inverse_volume() const;
+  // The 1/V (1/area for distances in a plane) of the frame at `position`, 0 if not done.
+  double inverse_volume(std::int64_t position) const { return inverse_volume_[position]; }
 
   // Combines the states of the ranks of an MPI job (drivers/library/cluster.hpp), each of which did
   // other frames, onto every rank: exact integer sums, each frame's 1/V from its own rank.

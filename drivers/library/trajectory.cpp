@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "drivers/library/frame_list.hpp"
+#include "drivers/library/result_check.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/units.hpp"
 
@@ -65,7 +66,9 @@ Trajectory open_trajectory(const TrajectorySource& o) {
   if (o.r_max.empty()) {
     if (t.first_box.kind == BoxKind::none)
       throw InputError({"", "--rmax", -1}, "required without a periodic box");
-    t.r_max = 0.999999 * inscribed_radius(validated(t.first_box));
+    t.r_max = 0.999999 * minimum_image_radius(validated(t.first_box));
+    t.r_max_origin =
+        minimum_image_radius_origin(t.first_box, fmt::format("of frame {}", t.frames.front()));
   } else {
     t.r_max = length_option(o.r_max, "--rmax", o, t.notes);
   }
@@ -73,16 +76,6 @@ Trajectory open_trajectory(const TrajectorySource& o) {
     throw InputError(
         {"", "--rmax", -1},
         fmt::format("must exceed --rmin ({} Angstrom) and --rmin must not be negative", t.r_min));
-  if (t.first_box.kind != BoxKind::none) {
-    const double limit = inscribed_radius(validated(t.first_box));
-    if (t.r_max > limit)
-      throw InputError(
-          {o.trajectory, "--rmax", long(t.frames.front())},
-          fmt::format(
-              "{} Angstrom exceeds the radius of the largest sphere inside the box of this frame "
-              "({:.6f} Angstrom), the limit of the minimum-image convention",
-              t.r_max, limit));
-  }
   return t;
 }
 

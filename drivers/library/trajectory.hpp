@@ -35,6 +35,7 @@ struct Trajectory {
   double r_min = 0, r_max = 0;       // Angstrom
   BoxSpec first_box;
   std::vector<std::string> notes;  // how options were read: "--rmax 1.2 read as nm (...)"
+  std::string r_max_origin;        // for a default r_max, the box it came from (result_check.hpp)
 };
 
 // Throws InputError naming the file and field, or the option, that does not fit.

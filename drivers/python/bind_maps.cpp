@@ -1,10 +1,13 @@
 // Maps on lattices: electrostatic potentials, Gaussian densities, their isosurfaces and the
 // cross-correlation of two maps. Every map comes back as a kmol.Map with its grid.
+#include <fmt/core.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
+#include "drivers/library/elements.hpp"
 #include "drivers/python/common.hpp"
 #include "kernels/correlation/correlation.hpp"
 #include "kernels/coulomb/coulomb.hpp"
@@ -114,13 +117,48 @@ MapOut potential(py::object positions, py::object charges, py::object radii,
              : potential_in<double>(positions, charges, radii, s, padding, device);
 }
 
-MapOut density(py::object positions, py::object radii, double spacing, double padding,
-               py::object origin, py::object counts, double scale, double threshold,
-               const std::string& storage, double memory_budget, const std::string& impl,
-               const std::string& device) {
+// Atom radii as `kmol surf` takes them: the given radii, where a radius is 0 (PQR files give
+// some hydrogens none) the radius of the atom's element; without radii every atom's element
+// radius; `radius` for atoms with neither (no elements, an element kmol does not tabulate).
+std::vector<float> density_radii(const py::object& radii, const py::object& elements, double radius,
+                                 std::int64_t n) {
+  if (!(radius > 0 && std::isfinite(radius)))
+    bad_input("radius", "a positive radius (Angstrom) for atoms without one");
+  std::vector<std::string> symbols;
+  if (!elements.is_none()) {
+    if (py::isinstance<py::str>(elements))
+      bad_input("elements", "one element symbol per atom, not a string");
+    symbols = elements.cast<std::vector<std::string>>();
+    if (std::int64_t(symbols.size()) != n)
+      bad_input("elements", "one element per atom (" + std::to_string(n) + "), not " +
+                                std::to_string(symbols.size()));
+  }
+  std::vector<float> out(static_cast<std::size_t>(n), static_cast<float>(radius));
+  py::array_t<float, py::array::c_style | py::array::forcecast> given;
+  if (!radii.is_none()) given = values<float>(radii, "radii", n);
+  for (std::int64_t a = 0; a < n; ++a) {
+    const float r = radii.is_none() ? 0.0f : given.data()[a];
+    if (r != 0)
+      out[std::size_t(a)] = r;
+    else if (!symbols.empty())
+      out[std::size_t(a)] = float(element_radius(symbols[std::size_t(a)], radius));
+    else if (!radii.is_none())
+      bad_input("radii", "positive radii: atom " + std::to_string(a) +
+                             " has radius 0 (give elements=, as kmol.open and read_pqr give "
+                             "them, to take their radii as kmol surf does)");
+  }
+  return out;
+}
+
+MapOut density(py::object positions, py::object radii, py::object elements, double radius,
+               py::object weights, py::object spacing, double padding, py::object origin,
+               py::object counts, double scale, double threshold, const std::string& storage,
+               double memory_budget, const std::string& impl, const std::string& device) {
   const Coordinates<float> xyz = coordinates<float>(positions, "positions");
   if (xyz.size() == 0) bad_input("positions", "at least one atom");
-  const auto r = values<float>(radii, "radii", xyz.size());
+  const std::vector<float> r = density_radii(radii, elements, radius, xyz.size());
+  py::array_t<float, py::array::c_style | py::array::forcecast> heights;
+  if (!weights.is_none()) heights = values<float>(weights, "weights", xyz.size());
   DensitySettings s;
   s.scale = scale;
   s.threshold = threshold;
@@ -128,21 +166,27 @@ MapOut density(py::object positions, py::object radii, double spacing, double pa
   if (storage != "float" && storage != "half") bad_input("storage", "'float' or 'half'");
   s.storage = storage == "half" ? DensityStorage::half : DensityStorage::single;
   s.impl = density_impl_from_string(impl);
-  if (!(spacing > 0)) bad_input("spacing", "a positive lattice spacing (Angstrom)");
   if (!(scale > 0)) bad_input("scale", "a positive scale");
   if (!(threshold > 0 && threshold < 1)) bad_input("threshold", "a threshold in (0, 1)");
   if (origin.is_none() != counts.is_none()) bad_input("origin", "origin and counts together");
   if (!origin.is_none()) {
-    s.grid = grid_from(origin, py::float_(spacing), counts);
+    s.grid = grid_from(origin, spacing, counts);
   } else {
-    float widest = 0;
-    for (py::ssize_t i = 0; i < r.shape(0); ++i) widest = std::max(widest, r.data()[i]);
+    require_real(spacing, "spacing");
+    const auto h = py::array::ensure(spacing);
+    if (!h || h.ndim() != 0)
+      bad_input("spacing", "one spacing for a lattice around the atoms (3 with origin and counts)");
+    const double step = py::float_(spacing);
+    if (!(step > 0 && std::isfinite(step)))
+      bad_input("spacing", "a positive lattice spacing (Angstrom)");
+    const float widest = *std::max_element(r.begin(), r.end());
     // As kmol surf: room for the widest Gaussian and two lattice steps, so surfaces close.
     const double margin =
-        padding >= 0 ? padding : density_cut_radius(scale * widest, threshold) + 2 * spacing;
-    s.grid = density_grid_around(xyz.data(), xyz.size(), spacing, margin);
+        padding >= 0 ? padding : density_cut_radius(scale * widest, threshold) + 2 * step;
+    s.grid = density_grid_around(xyz.data(), xyz.size(), step, margin);
   }
-  const DensityInput in{xyz.data(), r.data(), xyz.size()};
+  const DensityInput in{xyz.data(), r.data(), xyz.size(),
+                        weights.is_none() ? nullptr : heights.data()};
   DensityMap map = without_gil([&] {
     return on_device(device, [&](const auto& space) { return gaussian_density(space, in, s); });
   });
@@ -194,6 +238,44 @@ MeshOut isosurface(py::object map, double iso, py::object origin, py::object spa
   return out;
 }
 
+// The mesh as kmol's writers take it: its arrays checked (they are numpy arrays a caller may have
+// changed in place), faces within the vertices.
+SurfaceMesh surface_of(const MeshOut& m) {
+  const Coordinates<float> v = coordinates<float>(m.vertices, "vertices");
+  const Coordinates<float> n = coordinates<float>(m.normals, "normals");
+  if (n.size() != v.size()) bad_input("normals", "one normal per vertex");
+  const auto f =
+      py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>::ensure(m.faces);
+  if (!f || f.ndim() != 2 || f.shape(1) != 3)
+    bad_input("faces", "a (t, 3) array of vertex indices");
+  SurfaceMesh mesh;
+  mesh.positions.assign(v.data(), v.data() + v.size());
+  mesh.normals.assign(n.data(), n.data() + n.size());
+  mesh.triangles.resize(std::size_t(f.shape(0)));
+  for (py::ssize_t t = 0; t < f.shape(0); ++t)
+    for (int c = 0; c < 3; ++c) {
+      const std::int32_t index = f.at(t, c);
+      if (index < 0 || index >= v.size())
+        bad_input("faces", "vertex indices below " + std::to_string(v.size()) + ", not " +
+                               std::to_string(index) + " in face " + std::to_string(t));
+      mesh.triangles[std::size_t(t)][std::size_t(c)] = index;
+    }
+  return mesh;
+}
+
+void write_mesh(const MeshOut& m, const std::string& path, bool obj) {
+  const SurfaceMesh mesh = surface_of(m);
+  path_arg(path, "path");
+  without_gil([&] { obj ? write_obj(path, mesh, "path") : write_ply(path, mesh, "path"); });
+}
+
+std::string mesh_repr(const MeshOut& m) {
+  return fmt::format(
+      "<kmol.Mesh {} vertices, {} faces, area {:.6g} A^2, volume {:.6g} A^3, {}>",
+      py::len(m.vertices), py::len(m.faces), m.area, m.volume,
+      m.open_edges == 0 ? "closed" : fmt::format("open ({} boundary edges)", m.open_edges));
+}
+
 struct CorrelationOut {
   double global = 0;
   std::int64_t voxels = 0;
@@ -237,6 +319,10 @@ py::dict read_pqr(const std::string& path) {
   d["atom_names"] = atoms.atom_names;
   d["residue_names"] = atoms.residue_names;
   d["residue_ids"] = atoms.residue_ids;
+  std::vector<std::string> elements;
+  for (std::size_t a = 0; a < atoms.atom_names.size(); ++a)
+    elements.push_back(element_of_trimmed_name(atoms.atom_names[a], atoms.residue_names[a]));
+  d["elements"] = elements;
   return d;
 }
 
@@ -258,6 +344,27 @@ void write_dx(const MapOut& map, const std::string& path, const std::string& tit
 }
 
 py::array vector_of(const Vec3<double>& v) { return py::array_t<double>(3, &v.x); }
+
+std::string map_repr(const MapOut& m) {
+  const Grid& g = m.grid;
+  const bool cubic = g.spacing[0] == g.spacing[1] && g.spacing[1] == g.spacing[2];
+  const std::string spacing =
+      cubic ? fmt::format("{:.6g}", g.spacing[0])
+            : fmt::format("({:.6g}, {:.6g}, {:.6g})", g.spacing[0], g.spacing[1], g.spacing[2]);
+  std::string what = std::string(py::str(m.values.dtype()));
+  if (!m.units.empty()) what += " " + m.units;
+  std::string made = m.impl.empty() ? "" : ", impl " + m.impl;
+  return fmt::format(
+      "<kmol.Map {} x {} x {} {}, origin ({:.6g}, {:.6g}, {:.6g}) A, spacing {} A{}>", g.counts[0],
+      g.counts[1], g.counts[2], what, g.origin.x, g.origin.y, g.origin.z, spacing, made);
+}
+
+std::string correlation_repr(const CorrelationOut& c) {
+  const auto& t = c.local.grid.counts;
+  return fmt::format(
+      "<kmol.Correlation coefficient {:.6f} over {} voxels, local {} x {} x {} tiles>", c.global,
+      c.voxels, t[0], t[1], t[2]);
+}
 
 }  // namespace
 
@@ -286,7 +393,8 @@ and spacing are in Angstrom; impl and launch say what computed it, units what th
           },
           py::arg("axis"), "Coordinates of the lattice points along axis 0, 1 or 2 (Angstrom).")
       .def("write_dx", &write_dx, py::arg("path"), py::arg("title") = "map",
-           "Writes the map as OpenDX (APBS' dialect) through a temporary file.");
+           "Writes the map as OpenDX (APBS' dialect) through a temporary file.")
+      .def("__repr__", &map_repr);
 
   m.def("potential", &potential, py::arg("positions"), py::arg("charges"),
         py::arg("radii") = py::none(), py::kw_only(), py::arg("method") = "direct",
@@ -303,18 +411,26 @@ Debye-Hueckel at ionic_strength mol/L, temperature K). dielectric: relative perm
 78.54 for mdh). The lattice: spacing (Angstrom) around the atoms with padding (Angstrom), or given
 by origin (3,) and counts (3,). units: 'kT/e', 'V' or 'kcal/mol/e'. impl: 'auto', 'kokkos', 'host'
 or 'cuda'; precision: 'auto' (dtype of positions), 'single' or 'double'. Returns a kmol.Map.)");
-  m.def("density", &density, py::arg("positions"), py::arg("radii"), py::kw_only(),
-        py::arg("spacing") = 1.0, py::arg("padding") = -1.0, py::arg("origin") = py::none(),
-        py::arg("counts") = py::none(), py::arg("scale") = 1.0, py::arg("threshold") = 0.01,
-        py::arg("storage") = "float", py::arg("memory_budget") = 0.0, py::arg("impl") = "auto",
-        py::arg("device") = "auto",
-        R"(Gaussian density map (QuickSurf's model, as `kmol surf`).
+  m.def(
+      "density", &density, py::arg("positions"), py::arg("radii") = py::none(), py::kw_only(),
+      py::arg("elements") = py::none(), py::arg("radius") = 1.5, py::arg("weights") = py::none(),
+      py::arg("spacing") = 1.0, py::arg("padding") = -1.0, py::arg("origin") = py::none(),
+      py::arg("counts") = py::none(), py::arg("scale") = 1.0, py::arg("threshold") = 0.01,
+      py::arg("storage") = "float", py::arg("memory_budget") = 0.0, py::arg("impl") = "auto",
+      py::arg("device") = "auto",
+      R"(Gaussian density map (QuickSurf's model, as `kmol surf` and the simulated map of `kmol cc`).
 
-rho(r) = sum_i exp(-|r - r_i|^2 / (2 (scale radius_i)^2)), each Gaussian cut below threshold.
-positions: (n, 3) Angstrom (computed in float32); radii: (n,) Angstrom. The lattice: spacing
-(Angstrom) around the atoms with padding (Angstrom; negative: the widest cut radius plus two
-spacings), or origin and counts. storage: 'float' or 'half' (float16 values). memory_budget: device
-bytes before the map is computed in slabs (0: three quarters of the GPU's free memory, 4 GB on CPUs). impl: 'auto', 'kokkos' or 'cuda'. Returns a kmol.Map.)");
+rho(r) = sum_i w_i exp(-|r - r_i|^2 / (2 (scale radius_i)^2)), each Gaussian cut below threshold
+(of its peak). positions: (n, 3) Angstrom (computed in float32). radii: (n,) Angstrom; an atom of
+radius 0 (PQR files give some hydrogens none) takes its element's (Bondi's) radius, as kmol surf
+does; radii=None: every atom's element radius. elements: (n,) element symbols (kmol.open's and
+read_pqr's elements); radius: Angstrom, for atoms with neither radius nor known element (as
+--radius). weights: (n,) heights w_i of the Gaussians (None: 1; masses give kmol cc --weight mass).
+The lattice: spacing (Angstrom) around the atoms with padding (Angstrom; negative: the widest cut
+radius plus two spacings), or origin (3,) and counts (3,) with spacing a scalar or (3,) (a map's
+lattice: origin=m.origin, counts=m.counts, spacing=m.spacing). storage: 'float' or 'half' (float16
+values). memory_budget: device bytes before the map is computed in slabs (0: three quarters of the
+GPU's free memory, 4 GB on CPUs). impl: 'auto', 'kokkos' or 'cuda'. Returns a kmol.Map.)");
 
   py::class_<MeshOut>(m, "Mesh", R"(A triangle mesh from marching cubes.
 
@@ -326,7 +442,19 @@ open_edges (0 for a closed surface).)")
       .def_readonly("faces", &MeshOut::faces)
       .def_readonly("area", &MeshOut::area)
       .def_readonly("volume", &MeshOut::volume)
-      .def_readonly("open_edges", &MeshOut::open_edges);
+      .def_readonly("open_edges", &MeshOut::open_edges)
+      .def(
+          "write_ply",
+          [](const MeshOut& m, const std::string& path) { write_mesh(m, path, false); },
+          py::arg("path"),
+          "Writes the mesh as binary little-endian PLY (positions, normals, faces), the bytes "
+          "`kmol surf --mesh x.ply` writes, through a temporary file renamed at the end.")
+      .def(
+          "write_obj", [](const MeshOut& m, const std::string& path) { write_mesh(m, path, true); },
+          py::arg("path"),
+          "Writes the mesh as Wavefront OBJ (v, vn, f), the bytes `kmol surf --mesh x.obj` "
+          "writes, through a temporary file renamed at the end.")
+      .def("__repr__", &mesh_repr);
   m.def("marching_cubes", &isosurface, py::arg("map"), py::arg("iso"), py::kw_only(),
         py::arg("origin") = py::none(), py::arg("spacing") = py::none(), py::arg("device") = "auto",
         py::arg("allow_empty") = false,
@@ -341,7 +469,8 @@ unless allow_empty is true.)");
       "many; local: kmol.Map of the coefficient on 8^3 tiles.")
       .def_readonly("coefficient", &CorrelationOut::global)
       .def_readonly("voxels", &CorrelationOut::voxels)
-      .def_readonly("local", &CorrelationOut::local);
+      .def_readonly("local", &CorrelationOut::local)
+      .def("__repr__", &correlation_repr);
   m.def(
       "cross_correlation", &correlate, py::arg("simulated"), py::arg("reference"), py::kw_only(),
       py::arg("threshold") = py::none(), py::arg("origin") = py::none(),
@@ -351,7 +480,8 @@ the global Pearson coefficient and local ones on 8^3 tiles. threshold: count onl
 voxels whose reference value exceeds it. Values are read as float32. Returns kmol.Correlation.)");
 
   m.def("read_pqr", &read_pqr, py::arg("path"),
-        "A PQR file's atoms: positions (n, 3) Angstrom, charges (e), radii (Angstrom), names.");
+        "A PQR file's atoms: positions (n, 3) Angstrom, charges (e), radii (Angstrom) as the file "
+        "gives them, atom_names, residue_names, residue_ids and elements (as kmol tells them).");
   m.def("read_map", &read_map, py::arg("path"),
         "An OpenDX (.dx) or MRC/CCP4 map as a kmol.Map (float32 values).");
 }

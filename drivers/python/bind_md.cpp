@@ -88,6 +88,7 @@ class Md {
     s.coupling = coupling;
     s.seed = seed;
     set_md_force(s, impl);
+    ensure_started();  // the starting velocities come from Kokkos' rand48
     MdState start;
     if (positions.is_none()) {
       if (!box.is_none() || !velocities.is_none()) bad_input("positions", "positions with box");

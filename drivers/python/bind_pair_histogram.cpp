@@ -1,5 +1,6 @@
 // kmol.pair_histogram (one frame, species partials, exclusions) and kmol.RDF (g(r) accumulated over
 // frames, normalised as `kmol rdf` does).
+#include <fmt/core.h>
 #include <pybind11/stl.h>
 
 #include <optional>
@@ -270,6 +271,25 @@ py::array array_of(std::vector<double> v) {
   return adopt(std::move(v), {n});
 }
 
+std::string histogram_repr(const HistogramOut& h) {
+  const auto edges = h.edges.cast<py::array_t<double>>();
+  const auto counts = h.counts.cast<py::array_t<std::uint64_t>>();
+  std::uint64_t pairs = 0;
+  for (py::ssize_t i = 0; i < counts.size(); ++i) pairs += counts.data()[i];
+  const py::ssize_t bins = edges.size() - 1;
+  const std::string partials =
+      h.species_pairs.empty() ? "" : fmt::format(" x {} species pairs", py::len(h.species_pairs));
+  return fmt::format("<kmol.PairHistogram {} bins{} over [{:.6g}, {:.6g}) A, {} pairs, impl {}>",
+                     bins, partials, edges.data()[0], edges.data()[bins], pairs, h.impl);
+}
+
+std::string rdf_repr(const RdfAccumulator& r) {
+  const RdfCountsSummary& s = r.summary();
+  return fmt::format("<kmol.RDF {} bins over [{:.6g}, {:.6g}) A, norm {}, {} frame{}>",
+                     s.counts.size(), s.r_min, s.r_max, r.norm(), s.frames,
+                     s.frames == 1 ? "" : "s");
+}
+
 }  // namespace
 
 void bind_pair_histogram(py::module_& m) {
@@ -280,7 +300,8 @@ void bind_pair_histogram(py::module_& m) {
       .def_readonly("edges", &HistogramOut::edges)
       .def_readonly("species_pairs", &HistogramOut::species_pairs)
       .def_readonly("impl", &HistogramOut::impl)
-      .def_readonly("launch", &HistogramOut::launch);
+      .def_readonly("launch", &HistogramOut::launch)
+      .def("__repr__", &histogram_repr);
   m.def("pair_histogram", &histogram, py::arg("a"), py::arg("b") = py::none(), py::kw_only(),
         py::arg("r_max"), py::arg("bins"), py::arg("r_min") = 0.0, py::arg("box") = py::none(),
         py::arg("species") = py::none(), py::arg("n_species") = 0,
@@ -339,7 +360,8 @@ value is not finite (allow_empty=True: an empty result with a kmol.EmptyResultWa
       .def_property_readonly("coordination",
                              [](RdfAccumulator& r) { return array_of(r.result().coordination); })
       .def_property_readonly("norm", &RdfAccumulator::norm)
-      .def_property_readonly("impl", &RdfAccumulator::impl);
+      .def_property_readonly("impl", &RdfAccumulator::impl)
+      .def("__repr__", &rdf_repr);
 }
 
 }  // namespace kmol::python

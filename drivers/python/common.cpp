@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kmol/core/cell.hpp"
 #include "kmol/core/preflight.hpp"
 
 namespace kmol::python {
@@ -144,19 +145,13 @@ BoxSpec box_from(const py::handle& object) {
   if (!a) bad_input("box", "None, (3,) lengths, (3, 3) edge vectors or (6,) dimensions");
   const double* v = a.data();
   if (a.ndim() == 1 && a.shape(0) == 3) return BoxSpec::orthorhombic(v[0], v[1], v[2]);
+  // Edge vectors along the axes are an orthorhombic box, as the command reads such a file's box.
+  if (a.ndim() == 2 && a.shape(0) == 3 && a.shape(1) == 3 && v[1] == 0 && v[2] == 0 && v[3] == 0 &&
+      v[5] == 0 && v[6] == 0 && v[7] == 0)
+    return BoxSpec::orthorhombic(v[0], v[4], v[8]);
   if (a.ndim() == 2 && a.shape(0) == 3 && a.shape(1) == 3)
     return BoxSpec::triclinic({v[0], v[1], v[2]}, {v[3], v[4], v[5]}, {v[6], v[7], v[8]});
-  if (a.ndim() == 1 && a.shape(0) == 6) {
-    // Edge lengths and angles as MDAnalysis and PDB CRYST1 give them: a along x, b in the xy plane.
-    if (v[3] == 90 && v[4] == 90 && v[5] == 90) return BoxSpec::orthorhombic(v[0], v[1], v[2]);
-    const double radian = M_PI / 180;
-    const double ca = std::cos(v[3] * radian), cb = std::cos(v[4] * radian);
-    const double cg = std::cos(v[5] * radian), sg = std::sin(v[5] * radian);
-    const double cx = v[2] * cb, cy = v[2] * (ca - cb * cg) / sg;
-    const double cz2 = v[2] * v[2] - cx * cx - cy * cy;
-    if (!(cz2 > 0)) bad_input("box", "angles that make a cell with volume");
-    return BoxSpec::triclinic({v[0], 0, 0}, {v[1] * cg, v[1] * sg, 0}, {cx, cy, std::sqrt(cz2)});
-  }
+  if (a.ndim() == 1 && a.shape(0) == 6) return box_from_cell(v[0], v[1], v[2], v[3], v[4], v[5]);
   bad_input("box",
             "None, (3,) lengths, (3, 3) edge vectors or (6,) dimensions [a b c alpha beta "
             "gamma]");

@@ -126,9 +126,13 @@ inline const DeviceOption python_device{"device", true, false};
 // Whether `device` means the GPU; UnsupportedError for "gpu" where there is none.
 bool use_gpu(const std::string& device);
 
+// Starts Kokkos if it has not started (at the first computation, with kmol.set_threads' count).
+void ensure_started();
+
 // Calls f with the execution space `device` names.
 template <class F>
 auto on_device(const std::string& device, F&& f) {
+  ensure_started();
   return with_space(device, std::forward<F>(f), python_device);
 }
 
@@ -159,6 +163,7 @@ class CancelOnInterrupt {
 template <class F>
 auto without_gil(F&& f) {
   using Result = decltype(f());
+  ensure_started();  // kernels reached without on_device (the RDF job's) need Kokkos too
   CancelOnInterrupt cancel;
   std::exception_ptr stopped;
   std::optional<std::conditional_t<std::is_void_v<Result>, bool, Result>> result;
@@ -205,5 +210,7 @@ void bind_maps(py::module_& m);
 void bind_orbital(py::module_& m);
 void bind_md(py::module_& m);
 void bind_rand48(py::module_& m);
+void bind_trajectory(py::module_& m);
+void bind_scattering(py::module_& m);
 
 }  // namespace kmol::python

@@ -1,32 +1,51 @@
-// kmol's Python module: the kernels on numpy arrays. Kokkos starts when the module is imported and
+// kmol's Python module: the kernels on numpy arrays. Kokkos starts at the first computation and
 // stops when the interpreter exits; kmol's errors arrive as Python exceptions.
 #include <pybind11/stl.h>
 
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 #include <string>
 
 #include "drivers/python/common.hpp"
 #include "kernels/registry.hpp"
+#include "kmol/core/runtime_notes.hpp"
 
 namespace kmol::python {
 namespace {
 
+// Kernels start Kokkos without the GIL: the first computations of two threads start it once.
+std::mutex starting;
 Runtime* runtime = nullptr;
+int requested_threads =
+    -1;  // kmol.set_threads before the start; -1: OMP_NUM_THREADS, else idle cores
 
-void start_kokkos() {
-  // Kokkos advises thread binding when OMP_PROC_BIND is unset; binding would pin the interpreter's
-  // own thread (and a reader thread beside it) to one core, so the module leaves it off unless the
-  // user chose otherwise.
-  setenv("OMP_PROC_BIND", "false", 0);
-  runtime = new Runtime();
-  // Before the interpreter tears down modules, so no kernel or view outlives Kokkos.
-  py::module_::import("atexit").attr("register")(py::cpp_function([] {
-    release_simulations();
-    delete runtime;
-    runtime = nullptr;
-  }));
+void stop_kokkos() {
+  release_simulations();
+  delete runtime;
+  runtime = nullptr;
+}
+
+// kmol.set_threads(n): the host threads Kokkos starts with. Kokkos keeps its thread count for the
+// life of the process, so after the start only the count it runs is accepted.
+void set_threads(int threads) {
+  if (threads < 1) bad_input("threads", "at least 1 host thread, not " + std::to_string(threads));
+  {
+    const std::lock_guard<std::mutex> lock(starting);
+    if (runtime == nullptr) {
+      requested_threads = threads;
+      return;
+    }
+  }
+  if (threads != host_threads())
+    throw UnsupportedError("set_threads(" + std::to_string(threads) + "): kmol runs " +
+                           std::to_string(host_threads()) +
+                           " host threads since its first computation, and Kokkos keeps them "
+                           "for the life of the process: call kmol.set_threads before the first "
+                           "computation (or kmol.info()), or set OMP_NUM_THREADS before starting "
+                           "Python");
 }
 
 // The library words its messages for the command: "--ionic-strength" is the keyword
@@ -56,6 +75,7 @@ std::string python_words(const std::string& message) {
 }
 
 py::dict info() {
+  ensure_started();
   py::dict d;
   d["version"] = kmol_version();
   d["kokkos"] = kokkos_version();
@@ -91,6 +111,27 @@ py::dict info() {
 }
 
 }  // namespace
+
+void ensure_started() {
+  const std::lock_guard<std::mutex> lock(starting);
+  if (runtime != nullptr) return;
+  // Kokkos advises thread binding when OMP_PROC_BIND is unset; binding would pin the interpreter's
+  // own thread (and a reader thread beside it) to one core, so the module leaves it off unless the
+  // user chose otherwise.
+  setenv("OMP_PROC_BIND", "false", 0);
+  // The runtime's notes (fewer threads than cores, as other processes keep cores busy) on stderr,
+  // as the command prints them, naming Python's way to choose.
+  set_runtime_notes([](const std::string& note) {
+    std::fprintf(stderr,
+                 "kmol: note: %s (kmol.set_threads(n) before the first computation, or "
+                 "OMP_NUM_THREADS, to choose)\n",
+                 note.c_str());
+  });
+  RuntimeOptions options;
+  options.host_threads = requested_threads;
+  runtime = new Runtime(options);
+}
+
 }  // namespace kmol::python
 
 PYBIND11_MODULE(_kmol, m) {
@@ -109,8 +150,14 @@ PYBIND11_MODULE(_kmol, m) {
       PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
     }
   });
-  start_kokkos();
+  // Kokkos starts at the first computation (ensure_started), so that set_threads can choose its
+  // threads; it stops before the interpreter tears down modules, so no kernel or view outlives it.
+  py::module_::import("atexit").attr("register")(py::cpp_function(&stop_kokkos));
   m.attr("__version__") = kmol::kmol_version();
+  m.def("set_threads", &set_threads, py::arg("threads"),
+        "Host threads kmol's kernels run on (as the command's --threads), before the first "
+        "computation: Kokkos keeps the count it starts with. Default: OMP_NUM_THREADS, else one "
+        "per core other processes leave idle.");
   m.def("info", &info,
         "What this build runs on: version, Kokkos version, backends, host threads, GPUs and the "
         "implementations of every algorithm with when each is chosen.");
@@ -120,4 +167,6 @@ PYBIND11_MODULE(_kmol, m) {
   bind_orbital(m);
   bind_md(m);
   bind_rand48(m);
+  bind_trajectory(m);
+  bind_scattering(m);
 }

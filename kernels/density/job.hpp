@@ -34,8 +34,14 @@ struct CellGrid {
   std::int64_t lo[3] = {0, 0, 0};    // first cell of this slab's grid (global cell coordinates)
   std::int64_t dims[3] = {1, 1, 1};  // cells along each axis
 
+  // Clamped: converting a float past the int64 range is undefined, and an atom that far outside
+  // the lattice (or at a NaN coordinate) falls in no cell of any slab either way.
   KMOL_INLINE std::int64_t global_cell(float coordinate) const {
-    return std::int64_t(::floorf((coordinate + size) * inverse));
+    constexpr float far = 4.0e18f;
+    const float cell = ::floorf((coordinate + size) * inverse);
+    if (!(cell > -far)) return -std::int64_t(4000000000000000000);
+    if (cell > far) return std::int64_t(4000000000000000000);
+    return std::int64_t(cell);
   }
   std::int64_t cells() const { return dims[0] * dims[1] * dims[2]; }
 };

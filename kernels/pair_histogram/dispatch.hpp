@@ -3,6 +3,8 @@
 // in instances_<space>.cpp so that each backend compiles in its own unit.
 #include <Kokkos_Core.hpp>
 
+#include <vector>
+
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kernels/pair_histogram/runners.hpp"
 #include "kernels/pair_histogram/validation.hpp"
@@ -34,9 +36,37 @@ void require_finite_on(const ExecSpace& space, const Vec3<T>* xyz, std::int64_t 
                      "atom " + std::to_string(first) + " has a non-finite coordinate");
 }
 
+// Resident coordinates copied to the host, for problems counted from host copies (every image,
+// distances in a plane).
 template <class ExecSpace, class T>
-PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramInput<T>& input,
+std::vector<Vec3<T>> host_copy_of(const ExecSpace& space, const Vec3<T>* xyz, std::int64_t n) {
+  std::vector<Vec3<T>> out(static_cast<std::size_t>(n));
+  const Kokkos::View<const Vec3<T>*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>
+      from(xyz, n);
+  const Kokkos::View<Vec3<T>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> to(out.data(), n);
+  Kokkos::deep_copy(space, to, from);
+  space.fence();
+  return out;
+}
+
+template <class ExecSpace, class T>
+PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramInput<T>& given,
                                    const PairHistogramSettings& settings) {
+  PairHistogramInput<T> input = given;
+  std::vector<Vec3<T>> host_a, host_b;
+  const bool from_host =
+      settings.plane != Plane::none ||
+      beyond_minimum_image(validated(plane_box(settings.box, settings.plane, settings.r_max)),
+                           settings.r_max);
+  if (input.resident && from_host) {
+    host_a = host_copy_of(space, input.a, input.n_a);
+    input.a = host_a.data();
+    if (!input.one_set()) {
+      host_b = host_copy_of(space, input.b, input.n_b);
+      input.b = host_b.data();
+    }
+    input.resident = false;
+  }
   if (input.resident) {
     require_finite_on(space, input.a, input.n_a, "selection A");
     if (!input.one_set()) require_finite_on(space, input.b, input.n_b, "selection B");
@@ -53,10 +83,10 @@ PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramIn
         "pair histogram: forced launch parameters are knobs of an implementation that takes "
         "them (cuda), not of " +
         to_string(impl));
-  if (prepared.job.pair_count() > 0)
-    prepared.result.launch =
-        run_implementation<PairHistogramRunner, pair_histogram_implementations>(
-            "pair histogram", impl, space, prepared.job);
+  prepared.result.launch = run_prepared(prepared, [&](const PairHistogramJob<T>& job) {
+    return run_implementation<PairHistogramRunner, pair_histogram_implementations>(
+        "pair histogram", impl, space, job);
+  });
   space.fence();
   Kokkos::Profiling::popRegion();
   throw_if_cancelled("the pair histogram");  // the counts of a cancelled run are partial

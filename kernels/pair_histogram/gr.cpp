@@ -23,6 +23,11 @@ RdfNormalization rdf_normalization_from_string(const std::string& name) {
   return value_named(rdf_normalization_names, name, "norm", "normalisation");
 }
 
+double shell_measure(double lo, double hi, int dimensions) {
+  return dimensions == 2 ? M_PI * (hi * hi - lo * lo)
+                         : 4.0 / 3.0 * M_PI * (hi * hi * hi - lo * lo * lo);
+}
+
 Rdf normalize_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
   const auto n_bins = std::int32_t(s.counts.size());
   const HistogramRange<double> range(s.r_min, s.r_max, n_bins);
@@ -42,7 +47,7 @@ Rdf normalize_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
   double cumulative = 0;
   for (std::int32_t k = 0; k < n_bins; ++k) {
     const double lo = out.edges[k], hi = out.edges[k + 1];
-    const double shell = 4.0 / 3.0 * M_PI * (hi * hi * hi - lo * lo * lo);
+    const double shell = shell_measure(lo, hi, s.dimensions);
     const double c = double(s.counts[k]);
     out.centres.push_back(0.5 * (lo + hi));
     double value = 0;
@@ -86,7 +91,7 @@ Rdf gmx_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
   const double frames = double(s.frames);
   const double n_b = s.one_set ? double(s.n_a) : double(s.n_b);
   const double from_both_ends = s.one_set ? 2.0 : 1.0;
-  const double inverse_volume = s.mean_inverse_volume / std::pow(nm_per_angstrom, 3);
+  const double inverse_volume = s.mean_inverse_volume / std::pow(nm_per_angstrom, s.dimensions);
   if (mode == RdfNormalization::rdf && !(inverse_volume > 0))
     throw UnsupportedError(
         "g(r) normalisation needs a periodic box (a volume); use --norm none or density");
@@ -95,7 +100,7 @@ Rdf gmx_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
   double cumulative = 0;
   for (std::int64_t k = 0; k < n; ++k) {
     const double lo = std::max(0.0, (double(k) - 0.5) * width), hi = (double(k) + 0.5) * width;
-    const double shell = 4.0 / 3.0 * M_PI * (hi * hi * hi - lo * lo * lo);
+    const double shell = shell_measure(lo, hi, s.dimensions);
     const double per_reference =
         frames > 0 && s.n_a > 0 ? from_both_ends * double(counts[k]) / (frames * double(s.n_a)) : 0;
     out.edges.push_back(lo);

@@ -4,7 +4,8 @@
 //   rdf:     g_k = C_k / (F * P * shell_k * <1/V>)      -> 1 for an ideal gas
 //   density: rho_k = m * C_k / (F * N_A * shell_k)      (number density of B around an A)
 //   none:    C_k / F
-// C_k: counts summed over F frames; shell_k = 4/3 pi (r_{k+1}^3 - r_k^3); P: distinct pairs
+// C_k: counts summed over F frames; shell_k = 4/3 pi (r_{k+1}^3 - r_k^3) (in a plane, 2-D RDFs:
+// the annulus pi (r_{k+1}^2 - r_k^2), and V the box's area in the plane); P: distinct pairs
 // (N_A N_B minus the atoms the selections share, or N (N - 1) / 2 for one set, less excluded
 // pairs); <1/V>: mean inverse volume over frames (correct under NPT); m = 2 for one set (each pair
 // seen from both atoms), 1 for two sets. n(r_k) is the cumulative coordination number: mean number
@@ -29,7 +30,11 @@ struct RdfCountsSummary {
   std::int64_t shared_atoms = 0;    // atoms in both selections (two sets)
   double mean_inverse_volume = 0;   // <1/V> over the frames, 1/A^3
   std::int64_t excluded_pairs = 0;  // distinct pairs not binned (same residue or molecule)
+  int dimensions = 3;               // 2: distances in a plane, <1/V> the mean inverse area
 };
+
+// The volume between spheres of radii lo and hi (the area between circles in 2-D).
+double shell_measure(double lo, double hi, int dimensions);
 
 struct Rdf {
   std::vector<double> edges, centres, g, coordination;

@@ -12,6 +12,7 @@
 #include "kernels/pair_histogram/binning.hpp"
 #include "kernels/pair_histogram/impl.hpp"  // generated from implementations.hpp
 #include "kernels/pair_histogram/pair_labels.hpp"
+#include "kernels/pair_histogram/plane.hpp"
 
 namespace kmol {
 
@@ -63,6 +64,7 @@ struct PairHistogramSettings {
   std::int32_t n_bins = 0;
   std::int32_t n_species = 1;
   std::vector<std::uint8_t> species_pairs_enabled;  // empty: all n(n+1)/2 pairs
+  Plane plane = Plane::none;  // distances within a plane (2-D RDFs), plane.hpp
   PairHistogramImpl impl = PairHistogramImpl::automatic;
   PairHistogramLaunchOverride launch;
 };

@@ -65,27 +65,45 @@ void check_settings(const PairHistogramSettings& s) {
   require(s.n_species >= 1, "species", "the number of species must be at least 1");
 }
 
+// Distances in a plane: the job reads projected copies of the coordinates (plane.hpp).
+template <class T>
+PairHistogramInput<T> in_plane(const PairHistogramInput<T>& in, const PairHistogramSettings& s,
+                               const BoxSpec& box, PreparedPairHistogram<T>& out) {
+  if (s.plane == Plane::none) return in;
+  require(!in.resident, "plane", "distances in a plane are taken from host coordinates");
+  const double normal = plane_normal_coordinate(box, s.plane);
+  PairHistogramInput<T> moved = in;
+  out.projected_a = projected(in.a, in.n_a, s.plane, normal);
+  moved.a = out.projected_a.data();
+  if (!in.one_set()) {
+    out.projected_b = projected(in.b, in.n_b, s.plane, normal);
+    moved.b = out.projected_b.data();
+  }
+  return moved;
+}
+
 }  // namespace
 
 template <class T>
-void prepare_pair_histogram(const PairHistogramInput<T>& in, const PairHistogramSettings& s,
+void prepare_pair_histogram(const PairHistogramInput<T>& given, const PairHistogramSettings& s,
                             PreparedPairHistogram<T>& out) {
   check_settings(s);
-  require(in.n_a >= 0 && in.n_b >= 0, "atoms", "atom counts must not be negative");
-  require(in.n_a == 0 || in.a != nullptr, "selection A", "coordinates are missing");
-  require(in.one_set() || in.n_b == 0 || in.b != nullptr, "selection B", "coordinates are missing");
-  require(in.species == nullptr || in.one_set(), "species",
+  require(given.n_a >= 0 && given.n_b >= 0, "atoms", "atom counts must not be negative");
+  require(given.n_a == 0 || given.a != nullptr, "selection A", "coordinates are missing");
+  require(given.one_set() || given.n_b == 0 || given.b != nullptr, "selection B",
+          "coordinates are missing");
+  require(given.species == nullptr || given.one_set(), "species",
           "species partial histograms are computed for one set of atoms");
-  require(in.molecule_a == nullptr || in.one_set() || in.molecule_b != nullptr, "molecule",
+  require(given.molecule_a == nullptr || given.one_set() || given.molecule_b != nullptr, "molecule",
           "exclusions between two sets need molecule ids for both");
   // Resident coordinates are checked where they live (dispatch.hpp).
-  if (!in.resident) {
-    require_finite(in.a, in.n_a, "selection A");
-    if (!in.one_set()) require_finite(in.b, in.n_b, "selection B");
+  if (!given.resident) {
+    require_finite(given.a, given.n_a, "selection A");
+    if (!given.one_set()) require_finite(given.b, given.n_b, "selection B");
   }
 
-  const BoxSpec box = validated(s.box);
-  require_within_inscribed_radius(box, s.r_max, "r_max");
+  const BoxSpec box = validated(plane_box(s.box, s.plane, s.r_max));
+  const PairHistogramInput<T> in = in_plane(given, s, box, out);
 
   const std::int32_t n_pairs = s.n_species * (s.n_species + 1) / 2;
   if (in.species) {
@@ -125,7 +143,22 @@ void prepare_pair_histogram(const PairHistogramInput<T>& in, const PairHistogram
           "forced launch parameters must be positive (0: the tuner's choice)");
   job.launch = s.launch;
 
-  out.shape = shape_of(job.n_a, job.n_b, job.one_set, s);
+  const bool images = beyond_minimum_image(box, s.r_max);
+  require(!(images && in.resident), "r_max",
+          "r_max beyond the box's inscribed radius counts every image from host coordinates");
+  if (images) {
+    if (s.impl == PairHistogramImpl::cells)
+      throw UnsupportedError(
+          "pair histogram: r_max " + std::to_string(s.r_max) +
+          " exceeds the box's inscribed radius (" + std::to_string(inscribed_radius(box)) +
+          "), so every periodic image is counted as a sum of histograms without a box, which "
+          "cells does not count (it needs a box at least 3 r_max across); every other "
+          "implementation does");
+    out.images = std::make_unique<PeriodicImages<T>>(job);
+  }
+  PairHistogramSettings jobs_settings = s;
+  jobs_settings.box = images ? BoxSpec::none() : box;
+  out.shape = shape_of(job.n_a, job.n_b, job.one_set, jobs_settings);
   out.shape.resident = in.resident;
 }
 

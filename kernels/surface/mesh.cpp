@@ -76,8 +76,8 @@ std::int64_t open_edges(const SurfaceMesh& mesh) {
   return std::count_if(uses.begin(), uses.end(), [](const auto& kv) { return kv.second != 2; });
 }
 
-void write_ply(const std::string& path, const SurfaceMesh& mesh) {
-  TemporaryFile output(path, "--mesh");
+void write_ply(const std::string& path, const SurfaceMesh& mesh, const std::string& option) {
+  TemporaryFile output(path, option);
   TemporaryFile::Stream f = output.open("wb");
   std::fprintf(f.get(),
                "ply\nformat binary_little_endian 1.0\ncomment kmol isosurface\nelement vertex %zu\n"
@@ -98,8 +98,8 @@ void write_ply(const std::string& path, const SurfaceMesh& mesh) {
   output.commit(std::move(f), "mesh");
 }
 
-void write_obj(const std::string& path, const SurfaceMesh& mesh) {
-  TemporaryFile output(path, "--mesh");
+void write_obj(const std::string& path, const SurfaceMesh& mesh, const std::string& option) {
+  TemporaryFile output(path, option);
   TemporaryFile::Stream f = output.open("w");
   std::fprintf(f.get(), "# kmol isosurface: %zu vertices, %zu triangles\n", mesh.positions.size(),
                mesh.triangles.size());

@@ -52,8 +52,11 @@ std::string mesh_fault(const SurfaceMesh& mesh, const MeshMeasures& measures,
                        std::int64_t open_edges);
 
 // Binary little-endian PLY (positions, normals, faces) and Wavefront OBJ (v, vn, f), written to a
-// temporary file renamed at the end. Throw InputError naming the path if it cannot be written.
-void write_ply(const std::string& path, const SurfaceMesh& mesh);
-void write_obj(const std::string& path, const SurfaceMesh& mesh);
+// temporary file renamed at the end. Throw InputError naming the path (and `option`, the name
+// the front end gave it) if it cannot be written.
+void write_ply(const std::string& path, const SurfaceMesh& mesh,
+               const std::string& option = "--mesh");
+void write_obj(const std::string& path, const SurfaceMesh& mesh,
+               const std::string& option = "--mesh");
 
 }  // namespace kmol

@@ -12,7 +12,6 @@ printf '2\ncomment\nAr 0 0 0\nAr 1 1 1\n' > "$dir/good.xyz"
 expect_error "nan.xyz: atom line: \[4\] atom 1 has a non-finite coordinate" histogram --xyz "$dir/nan.xyz" --rmax 2
 expect_error "short.xyz: atoms: \[5\] file ends after 2 of 3 atoms" histogram --xyz "$dir/short.xyz" --rmax 2
 expect_error "garbled.xyz: atom line: \[4\]" histogram --xyz "$dir/garbled.xyz" --rmax 2
-expect_error "exceeds the radius of the largest sphere.*(10.000000)" histogram --example gas --length 20 --rmax 11
 expect_error "--rmax: required when there is no periodic box" histogram --xyz "$dir/good.xyz"
 expect_error "unknown pair-histogram implementation 'fast'" histogram --impl fast
 expect_error "number of bins must be between 1 and" histogram --bins 0

@@ -8,8 +8,40 @@ set -uo pipefail
 kmol=$1
 source "$(dirname "$0")/scratch.sh"
 "$kmol" info | grep -q "GROMACS XTC, TRR, TNG" || { echo "kmol built without libgromacs: skipped"; exit 77; }
-command -v gmx >/dev/null || { echo "no gmx (Debian package gromacs): skipped"; exit 77; }
+fuzz=$(realpath "$(dirname "$0")/../fuzz")
 cd "$dir" || exit 1
+
+# TNG files the whole-command campaign damaged (tests/fuzz/corpus/tng/, each named for what
+# libgromacs' TNG library did on it: a crash reading or closing it, or a loop). kmol decodes TNG
+# only in a child process: each is read, or refused naming it (exit 2), within the child's limit.
+seeds=$fuzz/seeds
+mkdir temporaries
+for tng in "$fuzz"/corpus/tng/*.tng; do
+  name=$(basename "$tng")
+  cp "$tng" "$name"
+  for command in "rdf $name --top $seeds/tpr/water.tpr --bins 40 --out tng.xvg --quiet" \
+                 "histograms $name --top $seeds/gro/water.gro --bins 40 --out tng.h5 --quiet" \
+                 "potential $name --top $seeds/tpr/water.tpr --frame 1 --spacing 1.5 --out tng.dx" \
+                 "cc $name --ref $seeds/dx/water-potential.dx --resolution 4 --timeline tng.csv" \
+                 "md --restart $name --steps 2 --every 1 --out tng-md.h5 --log tng-md.csv --quiet"; do
+    # A loop costs the child's whole time limit, and every command decodes the same way.
+    [[ $name == hang-* && $command != rdf* ]] && continue
+    read -ra args <<<"$command"
+    start=$SECONDS
+    message=$(TMPDIR=$dir/temporaries timeout 60 "$kmol" "${args[@]}" --device cpu --threads 1 2>&1)
+    rc=$?
+    # exit 1: a run the decoded frames make fail (md blowing up on overlapping atoms), named.
+    [[ $rc == 0 || $rc == 2 || ($rc == 1 && $message == *"kmol: error: "*) ]] ||
+      fail "kmol $command: exit $rc: $message"
+    [[ $rc == 2 ]] && ! grep -q "$name" <<<"$message" && fail "kmol $command: $name not named: $message"
+    (( SECONDS - start <= 25 )) || fail "kmol $command: $((SECONDS - start)) s"
+    [[ -z $(ls -A temporaries) ]] || fail "kmol $command left $(ls temporaries)"
+    rm -f tng.* tng-md.*
+  done
+  rm -f "$name"
+done
+
+command -v gmx >/dev/null || { echo "no gmx (Debian package gromacs): skipped"; exit 77; }
 printf '#include "oplsaa.ff/forcefield.itp"\n#include "oplsaa.ff/spc.itp"\n[ system ]\nwater\n[ molecules ]\n' > topol.top
 printf 'integrator = md\nnsteps = 0\ncutoff-scheme = Verlet\nrcoulomb = 0.4\nrvdw = 0.4\n' > md.mdp
 {

@@ -4,6 +4,8 @@
 set -uo pipefail
 kmol=$(realpath "$1")
 corpus=$(realpath "$(dirname "$0")/../fuzz/corpus")  # gmx-made GROMACS files
+axial_molden=$(realpath "$(dirname "$0")/../python/axial_molden.py")
+seeds=$(realpath "$(dirname "$0")/../fuzz/seeds")  # the campaign's seeds: 61 waters, 1.2 nm box
 source "$(dirname "$0")/scratch.sh"
 cd "$dir" || exit 1
 export PATH="$(dirname "$kmol"):$PATH"  # the resume commands kmol prints name it `kmol`
@@ -76,25 +78,7 @@ row 14 2 "out.txt: --out: unknown extension: expected .cube, .cub or .dx" -- orb
 none_left 14 out.txt
 # An older psi4's Molden file: Cartesian d functions normalised as x^2 (C60, 6-31G*).
 "$kmol" orbital --example c60 --write-molden c60.molden --spacing 0.5 --out setup2.cube > /dev/null || fail "setup: c60"
-/usr/bin/python3 - <<'PY' || fail "setup: the axial Molden file"
-import math
-lines, out, section, factors = open("c60.molden").read().splitlines(), [], "", []
-ratio = {"xx": 1, "yy": 1, "zz": 1, "xy": 1 / 3, "xz": 1 / 3, "yz": 1 / 3}
-for line in lines:
-    w = line.split()
-    if line.startswith("["):
-        section = line.split("]")[0].lower() + "]"
-    elif section == "[gto]" and len(w) >= 2 and w[0].lower() in ("s", "p", "d", "sp"):
-        kind = w[0].lower()
-        factors += [1.0] * {"s": 1, "p": 3, "sp": 4}.get(kind, 0)
-        if kind == "d":
-            factors += [math.sqrt(r) for r in ratio.values()]
-    elif section == "[mo]" and len(w) == 2 and w[0].isdigit():
-        line = f" {w[0]} {float(w[1]) / factors[int(w[0]) - 1]:.15e}"
-    out.append(line)
-assert "[5d" not in "\n".join(lines).lower() and any(f != 1 for f in factors)
-open("axial.molden", "w").write("\n".join(out) + "\n")
-PY
+/usr/bin/python3 "$axial_molden" c60.molden axial.molden || fail "setup: the axial Molden file"
 row 33 0 "the file normalises its Cartesian d, f and g functions as x^l.*--cartesian-norm axial" -- orbital axial.molden --spacing 0.5 --out axial.cube
 row 34 0 "norm (analytic) 1.0000" -- orbital axial.molden --cartesian-norm axial --spacing 0.5 --out converted.cube
 grep -q "warning" <<<"$last" && fail "row 34: $last"
@@ -363,4 +347,50 @@ row 72 2 "water.molden: --iso: the isosurfaces psi = +-100 of the orbital are em
 none_left 72 orb.ply orb.cube
 row 72 0 "+ lobe: 0 triangles" -- orbital water.molden --spacing 0.5 --iso 100 --mesh orb.ply --out orb.cube --allow-empty
 row 72 2 "\-\-allow-empty: applies only with --mesh" -- orbital water.molden --spacing 0.5 --out orb.cube --allow-empty
+if "$kmol" info | grep -q "GROMACS XTC, TRR, TNG"; then
+  cp "$corpus/tng/segv-closing-byterun-2184457623.tng" crash.tng
+  row 73 2 "crash.tng: libgromacs cannot read the TNG trajectory: .*the file is damaged" -- rdf crash.tng --out crash.xvg
+  none_left 73 crash.xvg
+  # Frame 0's box edge x set to 0.0047 nm: the default --rmax follows it down to 0.023 Angstrom.
+  /usr/bin/python3 -c 'import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read()); d[16:20] = struct.pack(">f", 0.0046875)
+open("thin.xtc", "wb").write(d)' "$seeds/xtc/water.xtc" || fail "setup: thin.xtc"
+  row 74 2 "thin.xtc: --rmax: no pair within --rmax 0.0234375 Angstrom was counted: .*; the default is the minimum-image radius of the box of frame 0 (0.046875 x 12 x 12 Angstrom); check that box, or give --rmax" -- histograms thin.xtc --top "$seeds/gro/water.gro" --bins 10 --out thin.h5
+  none_left 74 thin.h5
+fi
+printf '1\nalone\nO 0 0 0\n' > one.xyz
+row 75 2 "one.xyz: no pair to count: the selections hold no two distinct atoms" -- histogram --xyz one.xyz --box 12 12 12 --out one.csv
+none_left 75 one.csv
+printf 'MODEL        1\nATOM      1  C   ALA A   1       1.000   2.000   3.000  1.00  0.00           C\nATOM      2  O   ALA A   1       2.200   2.000   3.000  1.00  0.00           O\nENDMDL\nMODEL        2\nATOM      1  C   ALA A   1       1.000   2.000   3.000  1.00  0.00           C\nENDMDL\n' > models.pdb
+row 76 2 "models.pdb: MODEL: \[7\] model 2 has 1 atoms, the first 2" -- surf models.pdb --spacing 0.5 --mesh m73.ply
+none_left 76 m73.ply
+printf 'CRYST1   20.000   20.000   20.000  10.00  10.00 150.00 P 1           1\nATOM      1  C   ALA A   1       1.000   2.000   3.000  1.00  0.00           C\n' > cell.pdb
+row 77 2 "cell.pdb: CRYST1: \[1\] the cell angles make no cell with volume" -- surf cell.pdb --spacing 0.5 --mesh m74.ply
+none_left 77 m74.ply
+# scattering: elements, the q the bins resolve, the solvent's composition, the observation sphere
+printf 'ATOM      1  C   ALA A   1       0.000   0.000   0.000  1.00  0.00           C\nATOM      2  O   ALA A   1       1.200   0.000   0.000  1.00  0.00           O\nATOM      3  Q1  XYZ A   2       3.000   0.000   0.000  1.00  0.00\nEND\n' > odd.pdb
+row 78 2 "odd.pdb: element: cannot tell the element of 1 atom(s): atom 3 'Q1' in XYZ; set it with --element NAME=ELEMENT" -- scattering odd.pdb --out odd.dat
+none_left 78 odd.dat
+row 78 0 "Guinier" -- scattering odd.pdb --element Q1=S --out odd.dat
+row 79 2 "\-\-bin-width: 1 Angstrom supports q up to 1 1/Angstrom (q w <= 1), but --qmax is 2 1/Angstrom" -- scattering two.pqr --qmax 2 --bin-width 1 --out bins.dat
+none_left 79 bins.dat
+"$kmol" example-trajectory --example gas --atoms 300 --length 30 --frames 2 --out sol.h5 > /dev/null || fail "setup: sol.h5"
+"$kmol" example-trajectory --example gas --atoms 200 --length 30 --frames 2 --seed 7 --out solvent.h5 > /dev/null || fail "setup: solvent.h5"
+pdb_of() {  # pdb_of N ELEMENT: N atoms of ELEMENT at the origin (a topology of names)
+  for ((i = 1; i <= $1; i++)); do printf 'ATOM  %5d  %-3s SOL A%4d       0.000   0.000   0.000  1.00  0.00          %2s\n' "$i" "$2" "$i" "$2"; done
+}
+pdb_of 300 O > sol.pdb
+pdb_of 200 NA > solvent-na.pdb
+pdb_of 200 O > solvent.pdb
+row 80 2 "solvent.h5: --solvent: is not the solution's solvent: it has Na; the solution's atoms outside --solute have O, which it lacks" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent-na.pdb --radius 12 --out excess.dat
+none_left 80 excess.dat
+row 81 2 "sol.h5: --radius: the observation sphere of radius 20 Angstrom does not fit in the box (the largest sphere inside has radius 15 Angstrom)" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --radius 20 --out excess.dat
+none_left 81 excess.dat
+row 81 0 "wrote excess.dat" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --radius 12 --out excess.dat
+
+"$kmol" example-trajectory --example gas --atoms 300 --length 20 --frames 2 --out kbgas.h5 > /dev/null || fail "setup: kbgas.h5"
+row 82 2 "\-\-kb: Kirkwood-Buff integrals need a periodic box" -- rdf kbgas.h5 --no-pbc --norm none --rmax 5 --kb kb.csv --out kb.xvg
+none_left 82 kb.csv kb.xvg
+row 83 0 "wrote" -- rdf kbgas.h5 --rmax 25 --bins 50 --out far.xvg
+grep -q "every image within r_max" far.xvg || fail "row 83: the xvg does not say every image counts"
 echo "every mistake in docs/errors.md: ok"

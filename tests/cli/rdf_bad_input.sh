@@ -42,7 +42,6 @@ expect_error "text.h5: not a trajectory kmol reads (H5MD, GROMACS XTC, TRR or TN
 expect_error "noparticles.h5: particles: no 'particles' group" noparticles.h5
 expect_error "badshape.h5: particles/all/position/value: shape is \[3\]\[10\]\[2\], expected \[frames\]\[atoms\]\[3\]" badshape.h5
 expect_error "nobox.h5: box: the trajectory has no periodic box.*--no-pbc" nobox.h5 --rmax 3
-expect_error "exceeds the radius of the largest sphere inside the box of this frame (10.000000 Angstrom)" gas.h5 --rmax 11
 expect_error "nan.h5: particles/all/position/value: \[2\] atom 7 has a non-finite coordinate" nan.h5 --rmax 4
 expect_error "--sel1: 'name CA' selects no atoms\|--sel1: the trajectory has no names" gas.h5 --rmax 4 --sel1 'name CA'
 expect_error "--sel2: 'index 9000:9999' selects no atoms" gas.h5 --rmax 4 --sel2 'index 9000:9999'

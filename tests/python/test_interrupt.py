@@ -58,6 +58,34 @@ md.run(2)
 report("again", 0 < step and md.step == step + 2 and bool(np.isfinite(md.positions).all()))
 """
 
+# The map kernels' CPU implementations (impl="host") poll for the cancel between rows.
+POTENTIAL = """
+rng = np.random.default_rng(3)
+xyz, q = rng.uniform(0, 60, (40_000, 3)), rng.uniform(-1, 1, 40_000)
+report("ready")
+try:
+    kmol.potential(xyz, q, spacing=0.3, padding=2, impl="host", device="cpu")
+    report("finished")
+except KeyboardInterrupt:
+    report("interrupted")
+m = kmol.potential(xyz[:2], np.array([1.0, -1.0]), spacing=1, padding=3, impl="host", device="cpu")
+report("again", bool(np.isfinite(m.values).all()) and float(np.abs(m.values).max()) > 0)
+"""
+
+ORBITAL = """
+import os, tempfile
+path = os.path.join(tempfile.mkdtemp(), "c60.molden")
+kmol.write_example_molden(path, "c60")
+report("ready")
+try:
+    kmol.orbital(path, "homo", spacing=0.05, padding=4, impl="host", device="cpu")
+    report("finished")
+except KeyboardInterrupt:
+    report("interrupted")
+m = kmol.orbital(path, "homo", spacing=0.5, padding=2, impl="host", device="cpu")
+report("again", bool(np.isfinite(m.values).all()) and float(np.abs(m.values).max()) > 0)
+"""
+
 
 def interrupt(body, settle=1.5, limit=60):
     """Starts the child, sends SIGINT `settle` seconds after it is ready; its lines with the
@@ -81,8 +109,8 @@ def interrupt(body, settle=1.5, limit=60):
             child.wait()
 
 
-@pytest.mark.parametrize("body", [PAIR_HISTOGRAM, RDF_CELLS, MD],
-                         ids=["pair_histogram", "rdf_cells", "md"])
+@pytest.mark.parametrize("body", [PAIR_HISTOGRAM, RDF_CELLS, MD, POTENTIAL, ORBITAL],
+                         ids=["pair_histogram", "rdf_cells", "md", "potential", "orbital"])
 def test_ctrl_c_raises_keyboard_interrupt_within_a_second(body):
     lines, code, stderr = interrupt(body)
     assert code == 0, stderr

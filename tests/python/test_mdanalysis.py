@@ -194,3 +194,34 @@ def test_a_failing_frame_reader_raises(universe, monkeypatch):
     monkeypatch.setattr(analysis, "_snapshot", broken)
     with pytest.raises(OSError, match="unreadable"):
         analysis.run()
+
+
+@pytest.mark.parametrize("angles", [[90, 90, 90], [70, 80, 100]])
+def test_default_range_in_a_small_box_equals_mdanalysis_up_to_half_the_box(tmp_path, angles):
+    """MDAnalysis' default range=(0, 15) in a 25 A box: equal counts up to half the box (the
+    minimum-image radius); beyond it kmol counts every image and MDAnalysis each pair once."""
+    dimensions = np.array([25.0, 25.0, 25.0] + angles)
+    u = water_universe(tmp_path / "small.dcd", dimensions, frames=2, molecules=150, seed=8)
+    oxygens = u.select_atoms("name OW")
+    ours = InterRDF(oxygens, oxygens, nbins=60).run()
+    theirs = reference.InterRDF(oxygens, oxygens, nbins=60).run()
+    np.testing.assert_array_equal(ours.results.edges, theirs.results.edges)
+    limit = min_image_radius(u.dimensions)
+    within = ours.results.edges[1:] <= limit
+    assert within.sum() >= 20
+    differ = np.abs(ours.results.count - theirs.results.count)[within].sum()
+    assert differ <= 2 * edge_ties(u, oxygens, oxygens, theirs.results.edges, tie_tolerance(u))
+    beyond = ours.results.edges[:-1] >= limit
+    assert np.all(ours.results.count[beyond] >= theirs.results.count[beyond])
+    assert ours.results.count[beyond].sum() > 1.2 * theirs.results.count[beyond].sum()
+    # Every image: g stays near 1 out to 15 A where MDAnalysis' falls.
+    assert abs(ours.results.rdf[-5:].mean() - 1) < 0.15
+
+
+def min_image_radius(dimensions):
+    """Half the shortest lattice vector of MDAnalysis' dimensions, by brute force."""
+    from MDAnalysis.lib.mdamath import triclinic_vectors
+    edges = triclinic_vectors(dimensions).astype(np.float64)
+    n = np.stack(np.meshgrid(*[np.arange(-3, 4)] * 3, indexing="ij"), -1).reshape(-1, 3)
+    lengths = np.linalg.norm(n[np.any(n != 0, axis=1)] @ edges, axis=1)
+    return 0.5 * lengths.min()

@@ -132,13 +132,29 @@ def test_rdf_accumulates_like_the_command(cli, tmp_path):
     (lambda: kmol.pair_histogram(np.ones((4, 3)), r_max=1, bins=2, precision="half"), ValueError),
     (lambda: kmol.pair_histogram(np.ones((4, 3)), r_max=1, bins=2, device="tpu"), ValueError),
     (lambda: kmol.pair_histogram(np.ones((4, 3)), r_max=1, bins=2, species=[0, 1]), ValueError),
-    (lambda: kmol.pair_histogram(np.ones((4, 3)), box=[10] * 3, r_max=6, bins=2),
-     kmol.UnsupportedError),
     (lambda: kmol.RDF(r_max=1, bins=2, norm="weird"), ValueError),
 ])
 def test_bad_input_raises(call, error):
     with pytest.raises(error):
         call()
+
+
+def test_r_max_beyond_half_the_box_counts_every_image():
+    """Beyond the minimum image every periodic image within r_max counts, and an atom's own
+    images too, once per pair +-n: against numpy over every translation, in double precision.
+    r_max 12.4 keeps the own images (at exactly one edge, 10 A) off a bin edge, where the
+    rounding of (x + 10) - x decides the bin."""
+    a = np.random.default_rng(4).uniform(0, 10, (40, 3))
+    h = kmol.pair_histogram(a, box=[10, 10, 10], r_max=12.4, bins=25, precision="double")
+    n = np.stack(np.meshgrid(*[np.arange(-3, 4)] * 3, indexing="ij"), -1).reshape(-1, 3) * 10.0
+    i, j = np.triu_indices(40, 1)
+    pairs = np.linalg.norm((a[j] - a[i])[:, None, :] + n[None, :, :], axis=2).ravel()
+    own = np.linalg.norm(n, axis=1)
+    own = np.repeat(own[own > 0], 40)
+    want = np.histogram(pairs, bins=25, range=(0, 12.4))[0]
+    want += np.histogram(own, bins=25, range=(0, 12.4))[0] // 2  # n and -n: one pair
+    assert want[20:].sum() > 0 and np.histogram(own, bins=25, range=(0, 12.4))[0].sum() > 0
+    np.testing.assert_array_equal(h.counts, want)
 
 
 def test_gpu_without_one_is_refused():

@@ -39,14 +39,39 @@ inline double oracle_distance(const BoxSpec& box, Vec3<double> a, Vec3<double> b
   return best;
 }
 
-// Counts [histogram][bin] for the same input and settings as kmol::pair_histogram.
-template <class T>
-std::vector<std::uint64_t> oracle_pair_histogram(const PairHistogramInput<T>& in,
-                                                 const PairHistogramSettings& s) {
+// The bin edges listed explicitly, r_max last.
+inline std::vector<double> oracle_edges(const PairHistogramSettings& s) {
   const HistogramRange<double> range(s.r_min, s.r_max, s.n_bins);
   std::vector<double> edges(std::size_t(s.n_bins) + 1);
   for (std::int32_t k = 0; k <= s.n_bins; ++k)
     edges[k] = k == s.n_bins ? s.r_max : std::fma(double(k), range.width, s.r_min);
+  return edges;
+}
+
+// The histogram of pair (i, j) of one set with species, or -1 where its species pair is off.
+template <class T>
+std::int32_t oracle_histogram(const PairHistogramInput<T>& in, const PairHistogramSettings& s,
+                              std::int64_t i, std::int64_t j) {
+  if (!in.species) return 0;
+  const std::int32_t s1 = std::min(in.species[i], in.species[j]);
+  const std::int32_t s2 = std::max(in.species[i], in.species[j]);
+  const std::int32_t h = s1 * s.n_species - s1 * (s1 - 1) / 2 + (s2 - s1);
+  return !s.species_pairs_enabled.empty() && !s.species_pairs_enabled[h] ? -1 : h;
+}
+
+// Adds distance r to its bin of histogram h, if it lies in [r_min, r_max).
+inline void oracle_add(std::vector<std::uint64_t>& counts, const std::vector<double>& edges,
+                       std::int32_t h, double r) {
+  if (!(r >= edges.front() && r < edges.back())) return;
+  const auto k = std::upper_bound(edges.begin(), edges.end(), r) - edges.begin() - 1;
+  ++counts[std::size_t(h) * (edges.size() - 1) + std::size_t(k)];
+}
+
+// Counts [histogram][bin] for the same input and settings as kmol::pair_histogram.
+template <class T>
+std::vector<std::uint64_t> oracle_pair_histogram(const PairHistogramInput<T>& in,
+                                                 const PairHistogramSettings& s) {
+  const std::vector<double> edges = oracle_edges(s);
   const std::int32_t n_hist = in.species ? s.n_species * (s.n_species + 1) / 2 : 1;
   std::vector<std::uint64_t> counts(std::size_t(n_hist) * s.n_bins, 0);
   const Vec3<T>* b = in.one_set() ? in.a : in.b;
@@ -55,18 +80,11 @@ std::vector<std::uint64_t> oracle_pair_histogram(const PairHistogramInput<T>& in
   for (std::int64_t i = 0; i < in.n_a; ++i)
     for (std::int64_t j = in.one_set() ? i + 1 : 0; j < n_b; ++j) {
       if (in.molecule_a && in.molecule_a[i] == mol_b[j]) continue;
-      std::int32_t h = 0;
-      if (in.species) {
-        const std::int32_t s1 = std::min(in.species[i], in.species[j]);
-        const std::int32_t s2 = std::max(in.species[i], in.species[j]);
-        h = s1 * s.n_species - s1 * (s1 - 1) / 2 + (s2 - s1);
-        if (!s.species_pairs_enabled.empty() && !s.species_pairs_enabled[h]) continue;
-      }
-      const double r =
-          oracle_distance(s.box, in.a[i].template cast<double>(), b[j].template cast<double>());
-      if (!(r >= s.r_min && r < s.r_max)) continue;
-      const auto k = std::upper_bound(edges.begin(), edges.end(), r) - edges.begin() - 1;
-      ++counts[std::size_t(h) * s.n_bins + std::size_t(k)];
+      const std::int32_t h = oracle_histogram(in, s, i, j);
+      if (h < 0) continue;
+      oracle_add(
+          counts, edges, h,
+          oracle_distance(s.box, in.a[i].template cast<double>(), b[j].template cast<double>()));
     }
   return counts;
 }

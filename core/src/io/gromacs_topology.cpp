@@ -4,7 +4,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "contained_call.hpp"
 #include "gromacs/fileio/confio.h"
 #include "gromacs/pbcutil/pbc.h"
 #include "gromacs/topology/atoms.h"
@@ -14,6 +13,7 @@
 #include "gromacs_api.hpp"
 #include "gromacs_readers.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/contained_call.hpp"
 
 namespace kmol::io::gromacs {
 namespace {

@@ -2,6 +2,7 @@
 // sequentially through trxio (random access reopens and skips). Coordinates and boxes are
 // converted from nm to Angstrom here, once.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,7 +11,6 @@
 #include <cstdlib>
 #include <vector>
 
-#include "contained_call.hpp"
 #include "gromacs/fileio/trxio.h"
 #include "gromacs/trajectory/trajectoryframe.h"
 #include "gromacs/utility/baseversion.h"
@@ -18,7 +18,9 @@
 #include "gromacs_api.hpp"
 #include "gromacs_readers.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/contained_call.hpp"
 #include "kmol/core/io/xtc_index.hpp"
+#include "spooled_trajectory.hpp"
 #include "trr_reader.hpp"
 
 namespace kmol::io::gromacs {
@@ -176,130 +178,52 @@ class XtcReader final : public TrajectoryReader {
   std::vector<std::string> warnings_;
 };
 
-// TNG through trxio's sequential reader: frames without coordinates are skipped (GROMACS writes
-// velocities and forces at their own intervals). Which frames carry velocities is learnt in the
-// counting pass. libgromacs' fatal errors arrive as std::runtime_error (install_error_handler).
-class SequentialReader final : public TrajectoryReader {
- public:
-  SequentialReader(const std::string& path, std::string format, const std::string& extension)
-      : path_(path), format_(std::move(format)), name_(path, extension) {
-    // Counting needs one pass: neither format says how many frames it holds. libgromacs announces
-    // the TRR version on its first read.
-    QuietStderr quiet;
-    rewind();
-    if (!have_frame_)
-      throw InputError({path_, "frame", 0},
-                       "no frame with coordinates in this " + format_ + " file");
-    atoms_ = frame_.natoms;
-    first_box_ = frame_.bBox ? box_from(frame_.box) : BoxSpec::none();
-    do {
-      velocities_.push_back(frame_.bV);
-    } while (advance());
-    frames_ = current_ + 1;
-    rewind();
-  }
-  ~SequentialReader() override { close(); }
+// A TNG file is decoded in a child process (contained_call.hpp), never in kmol's own: libgromacs'
+// TNG library trusts the file and crashes or loops on a damaged one, and a child that read the
+// whole file once does not prove the parent's read of it safe. The child reads frames through
+// trxio's sequential reader (frames without coordinates are skipped: GROMACS writes velocities
+// and forces at their own intervals) into the spool, and returns each frame's record.
+std::string decode_tng(const NameForLibgromacs& name, Spool& spool, std::int64_t spool_cap);
 
-  const std::string& path() const override { return path_; }
-  std::string description() const override { return "GROMACS " + format_; }
-  std::int64_t n_frames() const override { return frames_; }
-  std::int64_t n_atoms() const override { return atoms_; }
-  BoxKind box_kind() const override { return first_box_.kind; }
+// A full disk is the run's failure, not the file's.
+constexpr char spool_write_failure[] = "cannot write its decoded frames to the temporary file";
 
-  FrameInfo read_frame(std::int64_t t, Vec3<float>* p) override { return read(t, p); }
-  FrameInfo read_frame(std::int64_t t, Vec3<double>* p) override { return read(t, p); }
-  FrameInfo frame_info(std::int64_t t) override {
-    seek(t);
-    return info();
-  }
-  bool has_velocities(std::int64_t t) override {
-    return t >= 0 && t < frames_ && velocities_[std::size_t(t)];
-  }
-  FrameInfo read_frame_with_velocities(std::int64_t t, Vec3<double>* p, Vec3<double>* v) override {
-    if (!has_velocities(t)) return TrajectoryReader::read_frame_with_velocities(t, p, v);
-    const FrameInfo frame = read(t, p);
-    converted(t, "velocities", &frame_.v[0][0], v);
-    return frame;
-  }
-
- private:
-  template <class T>
-  FrameInfo read(std::int64_t t, Vec3<T>* positions) {
-    seek(t);
-    converted(t, "coordinates", &frame_.x[0][0], positions);
-    return info();
-  }
-
-  // nm (per ps) to Angstrom (per ps), refusing values that are not finite.
-  template <class T>
-  void converted(std::int64_t t, const char* what, const float* nm, Vec3<T>* out) const {
-    for (std::int64_t i = 0; i < atoms_; ++i) {
-      const float* r = nm + 3 * i;
-      if (!std::isfinite(r[0]) || !std::isfinite(r[1]) || !std::isfinite(r[2]))
-        throw InputError({path_, "frame", long(t)},
-                         "atom " + std::to_string(i) + " has non-finite " + what);
-      out[i] = {T(angstrom_per_nm * r[0]), T(angstrom_per_nm * r[1]), T(angstrom_per_nm * r[2])};
+std::string decode_tng(const NameForLibgromacs& name, Spool& spool, std::int64_t spool_cap) {
+  t_trxstatus* status = nullptr;
+  t_trxframe frame{};
+  std::vector<SpooledFrame> frames;
+  std::string error;
+  bool more = read_first_frame(quiet_output_environment(), &status, name.c_str(), &frame,
+                               TRX_NEED_X | TRX_READ_V);
+  while (more) {
+    SpooledFrame f;
+    f.step = frame.bStep ? std::int64_t(frame.step) : std::int64_t(frames.size());
+    f.time = frame.bTime ? double(frame.time) : 0.0;
+    f.box = frame.bBox ? box_from(frame.box) : BoxSpec::none();
+    f.atoms = frame.natoms;
+    f.velocities = frame.bV && frame.v != nullptr;
+    // A frame whose atom count differs from the first is refused when read; nothing is stored.
+    const bool stored = frames.empty() || f.atoms == frames.front().atoms;
+    const std::size_t values = 3 * std::size_t(std::max(frame.natoms, 0));
+    if (stored && spool.size() + std::int64_t(values * (f.velocities ? 8 : 4)) > spool_cap) {
+      error = "decodes to more than " + std::to_string(spool_cap >> 20) +
+              " MB (the atom count or the frame count is damaged)";
+      break;
     }
-  }
-
-  FrameInfo info() const {
-    return {current_, frame_.bStep ? std::int64_t(frame_.step) : current_,
-            frame_.bTime ? double(frame_.time) : 0.0,
-            frame_.bBox ? box_from(frame_.box) : BoxSpec::none()};
-  }
-
-  void seek(std::int64_t t) {
-    if (t < 0 || t >= frames_)
-      throw InputError({path_, "frame", long(t)},
-                       "the file has " + std::to_string(frames_) + " frames");
-    if (t < current_) rewind();
-    while (current_ < t)
-      if (!advance())
-        throw InputError({path_, "frame", long(current_ + 1)},
-                         "libgromacs cannot read this frame (the file changed or is damaged)");
-    if (frame_.natoms != atoms_)
-      throw InputError({path_, "frame", long(t)}, "has " + std::to_string(frame_.natoms) +
-                                                      " atoms, frame 0 " + std::to_string(atoms_));
-  }
-
-  void rewind() {
-    close();
-    try {
-      have_frame_ = read_first_frame(quiet_output_environment(), &status_, name_.c_str(), &frame_,
-                                     TRX_NEED_X | TRX_READ_V);
-    } catch (const std::exception& e) {
-      throw InputError({path_, "frame", 0}, "libgromacs cannot read it: " + std::string(e.what()));
+    if (stored && values > 0 &&
+        (!spool.append(&frame.x[0][0], values, f.offset, error) ||
+         (f.velocities && !spool.append(&frame.v[0][0], values, f.offset, error)))) {
+      error = spool_write_failure + (": " + error);
+      break;
     }
-    current_ = 0;
+    if (stored && values > 0 && f.velocities)
+      f.offset -= std::int64_t(values);  // the coordinates' offset
+    frames.push_back(f);
+    more = read_next_frame(quiet_output_environment(), status, &frame);
   }
-
-  bool advance() {
-    try {
-      if (!read_next_frame(quiet_output_environment(), status_, &frame_)) return false;
-    } catch (const std::exception& e) {
-      throw InputError({path_, "frame", long(current_ + 1)},
-                       "libgromacs cannot read it: " + std::string(e.what()));
-    }
-    ++current_;
-    return true;
-  }
-
-  void close() {
-    if (status_ != nullptr) close_trx(status_);
-    status_ = nullptr;
-    if (have_frame_) done_frame(&frame_);  // the coordinates read_first_frame allocated
-    have_frame_ = false;
-  }
-
-  std::string path_, format_;
-  NameForLibgromacs name_;
-  t_trxstatus* status_ = nullptr;
-  t_trxframe frame_{};
-  bool have_frame_ = false;
-  std::int64_t current_ = -1, frames_ = 0, atoms_ = 0;
-  std::vector<char> velocities_;  // per frame: whether it has them
-  BoxSpec first_box_;
-};
+  // Not closed: libgromacs' close of a damaged file can crash, and the child's end frees it all.
+  return pack_frames(frames, error);
+}
 
 }  // namespace
 
@@ -336,15 +260,22 @@ QuietStderr::~QuietStderr() {
 std::unique_ptr<TrajectoryReader> open_trajectory(const std::string& path, FileKind kind) {
   if (kind == FileKind::xtc) return std::make_unique<XtcReader>(path);
   if (kind == FileKind::trr) return open_trr(path);
-  // libgromacs' TNG library cannot be checked up front: a child reads every frame first.
   install_error_handler();
-  contained_call(path, "the TNG trajectory", [&] {
-    SequentialReader probe(path, "TNG", ".tng");
-    std::vector<Vec3<float>> positions(std::size_t(probe.n_atoms()));
-    for (std::int64_t t = 0; t < probe.n_frames(); ++t) probe.read_frame(t, positions.data());
-    return std::string();
-  });
-  return std::make_unique<SequentialReader>(path, "TNG", ".tng");
+  const NameForLibgromacs name(path, ".tng");
+  auto spool = std::make_shared<Spool>(path);
+  // Decoded frames take 12 bytes per atom (24 with velocities); TNG compresses them a few times.
+  struct stat file {};
+  const std::int64_t bytes = stat(path.c_str(), &file) == 0 ? std::int64_t(file.st_size) : 0;
+  const std::int64_t spool_cap = (std::int64_t(256) << 20) + 100 * bytes;
+  std::string error;
+  std::vector<SpooledFrame> frames =
+      unpack_frames(contained_call(path, "the TNG trajectory",
+                                   [&] { return decode_tng(name, *spool, spool_cap); }),
+                    error);
+  if (error.rfind(spool_write_failure, 0) == 0) throw RunFailure(path + ": " + error);
+  if (!error.empty()) throw InputError({path, "", -1}, error);
+  return spooled_trajectory(path, "GROMACS TNG", std::move(spool), std::move(frames),
+                            angstrom_per_nm);
 }
 
 std::string library_version() {

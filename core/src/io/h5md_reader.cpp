@@ -7,7 +7,7 @@
 #include <mutex>
 
 #include "kmol/core/errors.hpp"
-#include "kmol/core/io/child_probe.hpp"
+#include "kmol/core/io/contained_call.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
 #include "kmol/core/io/units.hpp"
@@ -467,8 +467,13 @@ void H5mdReader::check_structure(const std::string& path, const std::string& par
   const double size = double(info.st_size);
   ChildLimits limits;
   limits.seconds = 10 + size / 100e6;
-  limits.extra_bytes = (std::size_t(1) << 30) + std::size_t(size);
-  const ChildOutcome outcome = run_in_child([&] { walk(path, particle_group); }, limits);
+  limits.extra_bytes = (std::int64_t(1) << 30) + std::int64_t(size);
+  const ChildOutcome outcome = run_in_child(
+      [&] {
+        walk(path, particle_group);
+        return std::string();
+      },
+      limits);
   if (outcome.kind == ChildOutcome::could_not_start)
     throw RunFailure(path + ": cannot check the HDF5 file in a separate process: the process " +
                      outcome.description());

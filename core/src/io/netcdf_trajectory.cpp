@@ -9,8 +9,8 @@
 #include <cmath>
 #include <vector>
 
-#include "contained_call.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/io/contained_call.hpp"
 #include "netcdf_readers.hpp"
 
 namespace kmol::io::netcdf {

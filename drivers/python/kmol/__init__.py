@@ -1,7 +1,9 @@
 """kmol: performance-portable molecular-modelling kernels on numpy arrays.
 
 Lengths are in Angstrom (MD in reduced LJ units). Every function takes the options of the
-``kmol`` command: ``impl``, ``device`` ('auto', 'cpu', 'gpu') and, where it applies, ``precision``.
+``kmol`` command: ``impl``, ``device`` ('auto', 'cpu', 'gpu') and, where it applies, ``precision``;
+``kmol.set_threads(n)`` before the first computation chooses the host threads (``--threads``).
+``kmol.open(path, top=None)`` iterates the frames of any file kmol reads.
 
     import kmol, numpy as np
     xyz = np.random.default_rng(1).uniform(0, 40, (20000, 3))
@@ -13,12 +15,15 @@ kmol.EmptyResultWarning); a request no implementation or device can run raises
 kmol.UnsupportedError. ``kmol.mdanalysis`` holds drop-ins for MDAnalysis' InterRDF and
 InterRDF_s.
 """
-from ._kmol import (MD, RDF, Correlation, EmptyResultWarning, Map, Mesh, PairHistogram, Rand48,
-                    UnsupportedError, __version__, cross_correlation, density, info,
-                    marching_cubes, molden_orbitals, orbital, pair_histogram, potential, read_map,
-                    read_pqr, write_example_molden)
+from ._kmol import (MD, RDF, Correlation, EmptyResultWarning, Frame, FrameIterator, Map, Mesh,
+                    PairHistogram, Rand48, Trajectory, UnsupportedError, __version__,
+                    cross_correlation, density, info, marching_cubes, molden_orbitals, open,
+                    orbital, pair_histogram, potential, read_map, read_pqr, Scattering, scattering,
+                    set_threads, write_example_molden)
 
-__all__ = ["MD", "RDF", "Correlation", "EmptyResultWarning", "Map", "Mesh", "PairHistogram",
-           "Rand48", "UnsupportedError", "__version__", "cross_correlation", "density", "info",
-           "marching_cubes", "molden_orbitals", "orbital", "pair_histogram", "potential",
-           "read_map", "read_pqr", "write_example_molden"]
+# Not open: `from kmol import *` keeps the builtin.
+__all__ = ["MD", "RDF", "Correlation", "EmptyResultWarning", "Frame", "FrameIterator", "Map",
+           "Mesh", "PairHistogram", "Rand48", "Trajectory", "UnsupportedError", "__version__",
+           "cross_correlation", "density", "info", "marching_cubes", "molden_orbitals", "orbital",
+           "pair_histogram", "potential", "read_map", "read_pqr", "Scattering", "scattering", "set_threads",
+           "write_example_molden"]

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/coulomb/evaluator.hpp"
+#include "kmol/core/cancel.hpp"
 
 namespace kmol {
 namespace {
@@ -128,6 +129,7 @@ void direct_rows_avx2(const CoulombJob<float>& job, int threads) {
       std::vector<float> across2(n_padded, 1.0f);
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t r = 0; r < n_rows; ++r) {
+        if (cancel_requested()) continue;  // the map of a cancelled run is discarded
         std::int64_t ijk[3];
         ijk[b1] = block.begin[b1] + r % block.size[b1];
         ijk[b2] = block.begin[b2] + r / block.size[b1];
@@ -172,6 +174,7 @@ void rows(const CoulombJob<T>& job, int threads) {
       std::vector<T> across2(job.n);
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t r = 0; r < n_rows; ++r) {
+        if (cancel_requested()) continue;  // the map of a cancelled run is discarded
         std::int64_t ijk[3];
         ijk[b1] = block.begin[b1] + r % block.size[b1];
         ijk[b2] = block.begin[b2] + r / block.size[b1];
@@ -337,7 +340,7 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
     const std::int64_t k_begin = z_lo + (z_hi - z_lo) * t / nt,
                        k_end = z_lo + (z_hi - z_lo) * (t + 1) / nt;
     RowBox box[kMostInGroup];
-    for (std::size_t g = 0; g + 1 < group_begin.size(); ++g) {
+    for (std::size_t g = 0; g + 1 < group_begin.size() && !cancel_requested(); ++g) {
       const std::int64_t* atoms = order.data() + group_begin[g];
       const std::size_t size = group_begin[g + 1] - group_begin[g];
       RowBox all{k_end, k_begin - 1, ny, -1};
@@ -426,6 +429,7 @@ std::string coulomb_host(const CoulombJob<T>& job, int threads) {
     coulomb::with_options(job.method == CoulombMethod::mdh, job.compensated, [&](auto k, auto s) {
       rows<T, decltype(k)::value, decltype(s)::value>(job, threads);
     });
+  throw_if_cancelled("the potential map");
   std::string how =
       job.method == CoulombMethod::cutoff ? "atom spheres over z slabs" : "rows, 16 lanes";
 #ifdef __AVX2__

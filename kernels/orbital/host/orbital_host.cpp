@@ -8,6 +8,7 @@
 
 #include "kernels/orbital/evaluator.hpp"
 #include "kernels/orbital/exp2_polynomial.hpp"
+#include "kmol/core/cancel.hpp"
 
 namespace kmol {
 namespace {
@@ -85,8 +86,10 @@ std::string orbital_host(const orbital::PackedTables& tables, const Grid& lattic
     RowBuffers<T> buffers(nx);
 #pragma omp for schedule(dynamic, 4)
     for (std::int64_t r = 0; r < rows; ++r)
-      row(t, int(nx), h, T(r % ny) * h, T(r / ny) * h, buffers, values + r * nx);
+      if (!cancel_requested())  // the map of a cancelled run is discarded
+        row(t, int(nx), h, T(r % ny) * h, T(r / ny) * h, buffers, values + r * nx);
   }
+  throw_if_cancelled("the orbital map");
   return "host: rows of " + std::to_string(nx) + " points, vectorised, " + std::to_string(threads) +
          " threads";
 }

@@ -32,11 +32,22 @@ struct BoxSpec {
 // non-finite boxes. Triclinic cells come back reduced (same lattice, shortest edges).
 BoxSpec validated(const BoxSpec& box);
 
-// Half the smallest distance between opposite faces; infinite for no box.
+// Half the smallest distance between opposite faces; infinite for no box. The displacement
+// functors below find the shortest image of every pair closer than this.
 double inscribed_radius(const BoxSpec& box);
 
-// Refuses cutoffs the minimum-image convention cannot honour, naming the limit.
-void require_within_inscribed_radius(const BoxSpec& box, double cutoff, const std::string& what);
+// The shortest non-zero vector of the box's lattice (of a validated box), found by trying every
+// combination n of the edges that can be shorter than the shortest edge (|n_i| <= edge / height_i).
+Vec3<double> shortest_lattice_vector(const BoxSpec& box);
+
+// Half its length: the radius of the sphere inside the Wigner-Seitz cell, the largest r_max at
+// which every pair has at most one image within r_max (the minimum-image convention's limit).
+// At least inscribed_radius; 20 A for a rhombic dodecahedron of 40 A where the latter is 14.1 A.
+// Infinite for no box.
+double minimum_image_radius(const BoxSpec& box);
+
+// The distance between opposite faces of edge i's pair: |volume| / |e_{i+1} x e_{i+2}|.
+double face_height(const BoxSpec& box, int i);
 
 double volume(const BoxSpec& box);
 

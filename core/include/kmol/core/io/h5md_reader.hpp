@@ -10,7 +10,7 @@
 // Errors are InputError naming the file, the dataset and the frame or atom.
 //
 // libhdf5 can crash or loop on a damaged file's internals (its global heap, a group's symbol
-// table), so a file opened by path is first walked in a child process (child_probe.hpp): its
+// table), so a file opened by path is first walked in a child process (contained_call.hpp): its
 // groups, attributes, per-atom data, step and time of every frame, and the first and last
 // frames. A file whose walk dies or runs past its limits is refused; one that passes is not
 // walked again by this process while it is unchanged.

@@ -1,4 +1,4 @@
-#include "drivers/cli/map_output.hpp"
+#include "drivers/library/map_output.hpp"
 
 #include <fmt/core.h>
 #include <fmt/os.h>
@@ -12,7 +12,9 @@
 #include <sstream>
 
 #include "drivers/library/atomic_write.hpp"
+#include "drivers/library/elements.hpp"
 #include "drivers/library/potential_hdf5.hpp"
+#include "drivers/library/structure_frames.hpp"
 #include "kernels/density/half.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
@@ -22,7 +24,7 @@
 #include "kmol/core/io/trajectory_reader.hpp"
 #include "kmol/core/stop.hpp"
 
-namespace kmol::cli {
+namespace kmol {
 namespace {
 
 bool ends_with(const std::string& s, const std::string& tail) {
@@ -47,121 +49,18 @@ void write_hdf5(const std::string& temporary, const std::string& path, const Gri
                   half ? half16.get() : H5T_NATIVE_FLOAT, {});
 }
 
-std::string upper(std::string s) {
-  for (char& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// The element of a PDB/PQR atom name: letters of the name, two-letter symbols only where the
-// name is right-aligned as PDB writes them for such elements (column 13).
-std::string element_of_name(const std::string& name) {
-  std::string letters;
-  for (char c : name)
-    if (std::isalpha(static_cast<unsigned char>(c)))
-      letters += char(std::toupper(static_cast<unsigned char>(c)));
-  if (letters.empty()) return "";
-  if (!name.empty() && name[0] != ' ' && letters.size() >= 2 &&
-      !std::isdigit(static_cast<unsigned char>(name[0]))) {
-    const std::string two = letters.substr(0, 2);
-    if (two == "CL" || two == "BR" || two == "FE" || two == "ZN" || two == "MG" || two == "NA" ||
-        two == "CA")
-      return two;
-  }
-  return letters.substr(0, 1);
-}
-
-// The element of a name from a topology, where names are stored without PDB's column alignment:
-// two-letter elements only for single-atom residues named after them (GROMACS' NA, CL, CA, ZN
-// ions), so that CA in a protein stays a carbon.
-std::string element_of_trimmed_name(const std::string& name, const std::string& resname) {
-  if (upper(name) == upper(resname) && !std::isnan(element_mass(name))) return upper(name);
-  return element_of_name(" " + name);  // as a name in column 14: one letter
-}
-
-std::string trim_spaces(const std::string& s) {
-  const auto first = s.find_first_not_of(' ');
-  return first == std::string::npos ? "" : s.substr(first, s.find_last_not_of(' ') - first + 1);
-}
-
-Structure read_pdb(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError({path, "", -1}, "cannot open the structure");
-  Structure s;
-  long number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    if (line.rfind("ATOM", 0) != 0 && line.rfind("HETATM", 0) != 0) continue;
-    if (line.size() < 54)
-      throw InputError({path, "coordinates", number},
-                       "ATOM record shorter than its x, y, z columns (31-54)");
-    double xyz[3];
-    const char* names[3] = {"x", "y", "z"};
-    for (int a = 0; a < 3; ++a) {
-      const std::string field = line.substr(std::size_t(30 + 8 * a), 8);
-      char* end = nullptr;
-      xyz[a] = std::strtod(field.c_str(), &end);
-      if (end == field.c_str() || !std::isfinite(xyz[a]))
-        throw InputError({path, names[a], number},
-                         "expected a number in columns " + std::to_string(31 + 8 * a) + "-" +
-                             std::to_string(38 + 8 * a) + ", got '" + field + "'");
-    }
-    std::string element = line.size() >= 78 ? line.substr(76, 2) : "";
-    element.erase(0, element.find_first_not_of(' '));
-    element.erase(element.find_last_not_of(' ') + 1);
-    if (element.empty()) element = element_of_name(line.substr(12, 4));
-    s.positions.push_back({float(xyz[0]), float(xyz[1]), float(xyz[2])});
-    s.names.push_back(trim_spaces(line.substr(12, 4)));
-    s.masses.push_back(float(element_mass(element)));
-    s.radii.push_back(float(element_radius(element, -1)));
-    if (s.radii.back() < 0) s.radii.back() = float(element_radius("", 1.5));
-  }
-  if (s.positions.empty()) throw InputError({path, "ATOM", -1}, "no ATOM or HETATM records");
-  return s;
-}
-
 }  // namespace
-
-double element_radius(const std::string& element, double fallback) {
-  // Bondi, J. Phys. Chem. 68, 441 (1964); Na and K from the same table.
-  static const std::map<std::string, double> radii = {
-      {"H", 1.20},  {"C", 1.70},  {"N", 1.55},  {"O", 1.52},  {"F", 1.47},
-      {"P", 1.80},  {"S", 1.80},  {"CL", 1.75}, {"BR", 1.85}, {"I", 1.98},
-      {"SE", 1.90}, {"NA", 2.27}, {"K", 2.75},  {"MG", 1.73}};
-  const auto it = radii.find(upper(element));
-  return it == radii.end() ? fallback : it->second;
-}
-
-double element_mass(const std::string& element) {
-  static const std::map<std::string, double> masses = {
-      {"H", 1.008},   {"C", 12.011},  {"N", 14.007},  {"O", 15.999},  {"F", 18.998},
-      {"NA", 22.990}, {"MG", 24.305}, {"P", 30.974},  {"S", 32.06},   {"CL", 35.45},
-      {"K", 39.098},  {"CA", 40.078}, {"MN", 54.938}, {"FE", 55.845}, {"CU", 63.546},
-      {"ZN", 65.38},  {"SE", 78.971}, {"BR", 79.904}, {"I", 126.90}};
-  const auto it = masses.find(upper(element));
-  return it == masses.end() ? NAN : it->second;
-}
 
 Structure read_structure(const std::string& path, std::int64_t frame, const std::string& topology,
                          double fallback_radius) {
   Structure s;
-  if (ends_with(path, ".pqr")) {
-    const io::PqrAtoms atoms = io::read_pqr(path);
-    s.masses_from = "the elements of " + path + "'s atom names";
-    for (std::size_t a = 0; a < atoms.size(); ++a) {
-      s.positions.push_back(atoms.positions[a].cast<float>());
-      s.names.push_back(atoms.atom_names[a]);
-      s.masses.push_back(float(element_mass(element_of_name(atoms.atom_names[a]))));
-      // Some PQR files give hydrogens radius 0: take the element's instead.
-      const double r = atoms.radii[a] > 0
-                           ? atoms.radii[a]
-                           : element_radius(element_of_name(atoms.atom_names[a]), fallback_radius);
-      s.radii.push_back(float(r));
-    }
-    return s;
-  }
-  if (ends_with(path, ".pdb") || ends_with(path, ".ent")) {
-    s = read_pdb(path);
-    s.masses_from = "the elements of " + path;
+  if (ends_with(path, ".pqr") || ends_with(path, ".pdb") || ends_with(path, ".ent")) {
+    StructureFrames file = read_structure_frames(path, fallback_radius);
+    for (const auto& p : file.positions.front()) s.positions.push_back(p.cast<float>());
+    s.radii = std::move(file.radii);
+    s.masses = std::move(file.masses);
+    s.masses_from = std::move(file.masses_from);
+    s.names = std::move(file.names);
     return s;
   }
   if (io::sniff_file(path) == io::FileKind::text)
@@ -188,18 +87,10 @@ Structure read_structure(const std::string& path, std::int64_t frame, const std:
       throw InputError({topology, "atoms", -1}, "has " + std::to_string(top.size()) +
                                                     " atoms, the trajectory " +
                                                     std::to_string(xyz.size()));
+    const std::vector<std::string> elements = topology_elements(top);
     for (std::size_t a = 0; a < top.size(); ++a)
-      s.radii[a] = float(element_radius(element_of_name(top.names[a]), fallback_radius));
-    if (!top.masses.empty()) {
-      s.masses.assign(top.masses.begin(), top.masses.end());
-      s.masses_from = topology + "'s masses";
-    } else {
-      s.masses.clear();
-      for (std::size_t a = 0; a < top.size(); ++a)
-        s.masses.push_back(
-            float(element_mass(element_of_trimmed_name(top.names[a], top.resnames[a]))));
-      s.masses_from = "the elements of " + topology + "'s atom names";
-    }
+      s.radii[a] = float(element_radius(elements[a], fallback_radius));
+    s.masses = topology_masses(top, topology, s.masses_from);
   }
   return s;
 }
@@ -310,4 +201,4 @@ void plot_timeline(const std::string& png, const std::string& csv, const std::st
   run_plot(png, fmt::format("timeline '{}' --title '{}'", csv, title));
 }
 
-}  // namespace kmol::cli
+}  // namespace kmol

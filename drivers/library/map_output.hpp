@@ -12,7 +12,7 @@
 #include "kmol/core/io/opendx.hpp"
 #include "kmol/core/vec3.hpp"
 
-namespace kmol::cli {
+namespace kmol {
 
 // grid.points() values: float, or binary16 bits when `half_bits` is not null (then `values` is
 // ignored).
@@ -30,14 +30,6 @@ struct Structure {
   std::vector<std::string> names;  // atom names (PDB, PQR); empty where the input has none
 };
 
-// Bondi's van der Waals radius of an element symbol (H 1.20, C 1.70, N 1.55, O 1.52, ...);
-// `fallback` for elements not in the table.
-double element_radius(const std::string& element, double fallback);
-
-// IUPAC's conventional standard atomic weight of an element symbol (H 1.008, C 12.011, N 14.007,
-// O 15.999, ...), NaN for elements not in the table.
-double element_mass(const std::string& element);
-
 // path: .pqr, .pdb/.ent or .h5md (frame `frame`, radii from `topology` if not empty).
 // Throws InputError naming the file, field and line.
 Structure read_structure(const std::string& path, std::int64_t frame, const std::string& topology,
@@ -51,4 +43,4 @@ void plot_map_slice(const std::string& png, const Grid& grid, const std::vector<
 // Draws a CSV of frame,time,cc with tools/plot_map.py (timeline mode).
 void plot_timeline(const std::string& png, const std::string& csv, const std::string& title);
 
-}  // namespace kmol::cli
+}  // namespace kmol

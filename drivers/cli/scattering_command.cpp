@@ -1,0 +1,436 @@
+// kmol scattering: SAXS/WAXS and SANS intensities I(q) from the species-pair partial histograms
+// of a trajectory (the frame pipeline) or of one structure file, by Debye's equation
+// (docs/scattering.md).
+#include <fmt/core.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "drivers/cli/commands.hpp"
+#include "drivers/cli/option_checks.hpp"
+#include "drivers/cli/trajectory_options.hpp"
+#include "drivers/library/cluster.hpp"
+#include "drivers/library/device_policy.hpp"
+#include "drivers/library/scattering_output.hpp"
+#include "drivers/library/scattering_solution.hpp"
+#include "drivers/library/structure_file.hpp"
+#include "kmol/core/errors.hpp"
+#include "kmol/core/io/units.hpp"
+#include "kmol/core/preflight.hpp"
+#include "kmol/core/runtime.hpp"
+#include "kmol/core/stop.hpp"
+
+namespace kmol::cli {
+namespace {
+
+struct ScatteringOptions {
+  TrajectoryOptions trajectory;
+  ScatteringSettings settings;
+  std::string probe = "xray", q_min = "0", q_max = "0.5", q_unit = "A", method = "debye";
+  std::vector<std::string> elements;
+  std::string selection = "all", out = "scattering.dat", xvg, h5, plot;
+  std::string solvent, solvent_top, solute, radius;  // a solute in solution
+  bool force = false;
+};
+
+// An inverse length in 1/Angstrom: a bare number, or with a unit (1/A, /nm, nm^-1, ...).
+double inverse_length(const std::string& text, const std::string& option) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string unit = text.substr(used);
+  if (used == 0 || !std::isfinite(value))
+    throw InputError({"", option, -1}, fmt::format("expected a wave number such as 0.5 "
+                                                   "(1/Angstrom) or 5/nm, got '{}'",
+                                                   text));
+  while (!unit.empty() && unit.front() == ' ') unit.erase(0, 1);
+  if (unit.empty() || unit == "/A" || unit == "1/A" || unit == "A^-1" || unit == "/Angstrom" ||
+      unit == "1/Angstrom")
+    return value;
+  if (unit == "/nm" || unit == "1/nm" || unit == "nm^-1") return 0.1 * value;
+  throw InputError(
+      {"", option, -1},
+      fmt::format("unknown unit '{}' in '{}': use 1/A (the default) or 1/nm", unit, text));
+}
+
+std::vector<std::string> elements_of_pdb(const std::string& path, std::size_t atoms) {
+  if (path.empty() || !is_scattering_structure(path)) return {};
+  StructureFrame f = read_structure_file(path);
+  return f.atoms.elements.size() == atoms ? f.atoms.elements : std::vector<std::string>{};
+}
+
+template <class V>
+std::vector<V> gather(const std::vector<V>& values, const std::vector<std::int64_t>& atoms) {
+  std::vector<V> out;
+  if (values.empty()) return out;
+  for (auto i : atoms) out.push_back(values[std::size_t(i)]);
+  return out;
+}
+
+AtomIdentity identity_of(const Trajectory& t, const TrajectoryOptions& to,
+                         const std::vector<std::int64_t>& atoms) {
+  AtomIdentity all;
+  all.source = to.top.empty() ? to.trajectory : to.top;
+  if (t.topology) {
+    all.names = t.topology->names;
+    all.resnames = t.topology->resnames;
+    all.masses = t.topology->masses;
+    all.elements = elements_of_pdb(to.top, t.topology->size());
+  } else if (!t.atoms.species.empty()) {
+    // H5MD species names, which are often the elements.
+    for (auto s : t.atoms.species)
+      all.names.push_back(std::size_t(s) < t.atoms.species_names.size()
+                              ? t.atoms.species_names[std::size_t(s)]
+                              : "");
+  }
+  if (all.masses.empty()) all.masses = t.reader->masses();
+  AtomIdentity out;
+  out.source = all.source;
+  out.names = gather(all.names, atoms);
+  out.resnames = gather(all.resnames, atoms);
+  out.elements = gather(all.elements, atoms);
+  out.masses = gather(all.masses, atoms);
+  return out;
+}
+
+ScatteringImpl impl_of(const ScatteringOptions& o, TrajectoryOptions& to) {
+  if (o.method == "direct") {
+    if (to.impl != "auto")
+      throw InputError({"", "--impl", -1},
+                       "chooses how Debye's sum runs; --method direct sums "
+                       "over wave vectors instead: drop one");
+    return ScatteringImpl::waves;
+  }
+  if (to.impl == "direct") {
+    to.impl = "auto";
+    return ScatteringImpl::direct;
+  }
+  if (to.impl == "histogram") to.impl = "auto";
+  return ScatteringImpl::histogram;
+}
+
+ScatteringReport report_of(const ScatteringOptions& o, const ScatteringJob& job,
+                           const ScatteringResult& result, std::vector<std::string> header) {
+  ScatteringReport report;
+  report.result = &result;
+  for (const auto& line : job.describe(result)) header.push_back(line);
+  if (result.guinier.ok)
+    header.push_back(
+        fmt::format("guinier: I(0) = {:.6g}, Rg = {:.4f} Angstrom from {} points, "
+                    "q {:.4g} to {:.4g} 1/Angstrom",
+                    result.guinier.i0, result.guinier.rg, result.guinier.points,
+                    result.guinier.q_lo, result.guinier.q_hi));
+  header.push_back("command: " + command_line());
+  report.header = std::move(header);
+  report.nm = o.q_unit == "nm";
+  report.per_atom = job.system() == ScatteringSystem::periodic;
+  report.intensity_unit = job.settings().probe == Probe::xray ? "e^2" : "fm^2";
+  return report;
+}
+
+void write_outputs(const ScatteringOptions& o, const ScatteringReport& report) {
+  if (!o.plot.empty()) plot_scattering_png(o.plot, report);  // first: the likeliest to fail
+  if (!o.h5.empty()) write_scattering_h5(o.h5, report);
+  if (!o.xvg.empty()) write_scattering_xvg(o.xvg, report);
+  write_scattering_dat(o.out, report);
+}
+
+void print_summary(const ScatteringOptions& o, const ScatteringResult& r,
+                   const std::string& stats) {
+  if (o.trajectory.quiet) return;
+  if (!stats.empty()) fmt::print("{}\n", stats);
+  fmt::print(
+      "I(q): {} points, q {} to {} 1/Angstrom; discretisation error <= {:.2g} of I "
+      "(estimate)\n",
+      r.q.size(), r.q.front(), r.q.back(), r.max_relative_error);
+  if (r.guinier.ok)
+    fmt::print(
+        "Guinier: I(0) = {:.6g}, Rg = {:.3f} Angstrom ({} points, q {:.4g} to {:.4g} "
+        "1/Angstrom)\n",
+        r.guinier.i0, r.guinier.rg, r.guinier.points, r.guinier.q_lo, r.guinier.q_hi);
+  else if (!r.guinier.why.empty())
+    fmt::print("Guinier: no fit ({})\n", r.guinier.why);
+  fmt::print("wrote {}\n", o.out);
+}
+
+int run_structure(ScatteringOptions& o, ScatteringImpl impl) {
+  TrajectoryOptions& to = o.trajectory;
+  Runtime runtime({to.threads, -1});
+  StructureFrame f = read_structure_file(to.trajectory);
+  AtomTable table;
+  table.n_atoms = std::int64_t(f.xyz.size());
+  table.names = f.atoms.names;
+  table.resnames = f.atoms.resnames;
+  const auto atoms = selected_atoms(o.selection, table, "--sel");
+  AtomIdentity identity;
+  identity.source = to.trajectory;
+  identity.names = gather(f.atoms.names, atoms);
+  identity.resnames = gather(f.atoms.resnames, atoms);
+  identity.elements = gather(f.atoms.elements, atoms);
+  const auto xyz = gather(f.xyz, atoms);
+  const BoxSpec box = to.no_pbc ? BoxSpec::none() : f.box;
+  ScatteringJob job(o.settings, identity, o.elements, xyz, box, impl);
+  with_space(to.device, [&](const auto& space) { job.add_frame(space, xyz, box); });
+  const ScatteringResult result = job.result();
+  const std::vector<std::string> header{
+      fmt::format("structure: {} ({} atoms, {} selected by \"{}\")", to.trajectory, f.xyz.size(),
+                  xyz.size(), o.selection)};
+  write_outputs(o, report_of(o, job, result, header));
+  print_summary(o, result, "");
+  return 0;
+}
+
+int run_trajectory(ScatteringOptions& o, ScatteringImpl impl) {
+  TrajectoryOptions& to = o.trajectory;
+  Runtime runtime({to.threads, -1});
+  const bool auto_range = to.r_max.empty();
+  if (auto_range && to.no_pbc) to.r_max = "1e7";  // a solute's range comes from its first frame
+  Trajectory t = open_trajectory(to);
+  if (!auto_range) o.settings.r_max = t.r_max;
+  const auto positions = std::int64_t(t.frames.size());
+  if (to.interval == 0) to.interval = std::max<std::int64_t>(1, (positions + 9) / 10);
+  const auto atoms = selected_atoms(o.selection, t.atoms, "--sel");
+  std::vector<Vec3<double>> frame(std::size_t(t.reader->n_atoms()));
+  const io::FrameInfo first = t.reader->read_frame(t.frames.front(), frame.data());
+  const BoxSpec box = to.no_pbc ? BoxSpec::none() : first.box;
+  ScatteringJob job(o.settings, identity_of(t, to, atoms), o.elements, gather(frame, atoms), box,
+                    impl);
+  std::string stats;
+  if (impl != ScatteringImpl::histogram) {
+    for (auto index : t.frames) {
+      const io::FrameInfo info = t.reader->read_frame(index, frame.data());
+      with_space(to.device, [&](const auto& space) {
+        job.add_frame(space, gather(frame, atoms), to.no_pbc ? BoxSpec::none() : info.box);
+      });
+    }
+  } else {
+    FrameJob frames;
+    frames.atoms_a = atoms;
+    frames.species = job.types().of_atom;
+    set_pair_settings(to, t, frames);
+    const PairHistogramSettings counts = job.count_settings(box);
+    frames.settings.r_min = 0;
+    frames.settings.r_max = counts.r_max;
+    frames.settings.n_bins = counts.n_bins;
+    frames.settings.n_species = counts.n_species;
+    const std::string command =
+        fmt::format("scattering sel={} types={} bins={} width={:.17g}", o.selection,
+                    job.types().size(), counts.n_bins, job.range().width);
+    const auto [state, run_stats, state_path] =
+        run_resumable(t, frames, to, job.types().pairs(), o.out, run_fingerprint(command, to, t));
+    if (!Cluster::root()) {
+      std::remove(state_path.c_str());
+      return 0;
+    }
+    for (std::int64_t k = 0; k < state.n_intervals(); ++k) {
+      const std::int64_t begin = k * state.interval();
+      const std::int64_t n = std::min(state.interval(), positions - begin);
+      job.add_counts(state.interval_counts(k), n, n * state.mean_inverse_volume());
+    }
+    std::remove(state_path.c_str());
+    stats = describe_stats(run_stats, run_stats.frames);
+  }
+  const ScatteringResult result = job.result();
+  const std::vector<std::string> header{
+      fmt::format("trajectory: {} ({}, {} atoms)", t.reader->path(), t.reader->description(),
+                  t.reader->n_atoms()),
+      fmt::format("selection: \"{}\" ({} atoms)", o.selection, atoms.size()),
+      fmt::format("frames: {} ({} frames)", to.frames, positions)};
+  write_outputs(o, report_of(o, job, result, header));
+  print_summary(o, result, stats);
+  return 0;
+}
+
+// The first frame's coordinates, all atoms.
+std::vector<Vec3<double>> first_frame(Trajectory& t, BoxSpec& box) {
+  std::vector<Vec3<double>> xyz(std::size_t(t.reader->n_atoms()));
+  box = t.reader->read_frame(t.frames.front(), xyz.data()).box;
+  return xyz;
+}
+
+// The observation sphere's radius: --radius, or the solute's largest distance from its centre
+// plus 10 Angstrom of solvent.
+double sphere_radius(const ScatteringOptions& o, const std::vector<Vec3<double>>& xyz,
+                     const std::vector<std::int64_t>& solute, const BoxSpec& box) {
+  if (!o.radius.empty()) return io::parse_length(o.radius, "--radius");
+  const Vec3<double> centre = solute_centre(xyz, solute, box);
+  double largest = 0;
+  visit_box<double>(box, [&](const auto& wrap) {
+    for (auto i : solute)
+      largest = std::max(largest, norm2(wrap.minimum_image(xyz[std::size_t(i)] - centre)));
+  });
+  return std::sqrt(largest) + 10.0;
+}
+
+// Every frame of `t`: the atoms inside the sphere about centre_of(frame, box), added to job.
+template <class Centre>
+void add_spheres(Trajectory& t, const std::vector<std::int32_t>& labels, double radius,
+                 const std::string& device, ScatteringJob& job, Centre centre_of) {
+  std::vector<Vec3<double>> xyz(std::size_t(t.reader->n_atoms())), inside;
+  std::vector<std::int32_t> inside_labels;
+  for (auto index : t.frames) {
+    const BoxSpec box = validated(t.reader->read_frame(index, xyz.data()).box);
+    atoms_in_sphere(xyz, labels, box, centre_of(xyz, box), radius, inside, inside_labels);
+    with_space(device, [&](const auto& space) { job.add_subset(space, inside, inside_labels); });
+  }
+}
+
+int run_solution(ScatteringOptions& o) {
+  TrajectoryOptions& to = o.trajectory;
+  if (to.no_pbc) throw InputError({"", "--no-pbc", -1}, "--solvent needs periodic boxes");
+  if (o.solute.empty())
+    throw InputError({"", "--solute", -1}, "--solvent needs the solute's atoms (--solute SEL)");
+  Runtime runtime({to.threads, -1});
+  Trajectory t = open_trajectory(to);
+  const auto solute = selected_atoms(o.solute, t.atoms, "--solute");
+  BoxSpec box;
+  const auto xyz = first_frame(t, box);
+  std::vector<std::int64_t> all(xyz.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = std::int64_t(i);
+  const ScatteringTypes types =
+      scattering_types(identity_of(t, to, all), o.elements, xyz, o.settings);
+  const double radius = sphere_radius(o, xyz, solute, validated(box));
+  check_sphere_fits(radius, box, "--radius", to.trajectory);
+
+  TrajectorySource solvent_source = to;
+  solvent_source.trajectory = o.solvent;
+  solvent_source.top = o.solvent_top;
+  solvent_source.frames = "::";
+  Trajectory s = open_trajectory(solvent_source);
+  BoxSpec solvent_box;
+  const auto solvent_xyz = first_frame(s, solvent_box);
+  std::vector<std::int64_t> solvent_all(solvent_xyz.size());
+  for (std::size_t i = 0; i < solvent_all.size(); ++i) solvent_all[i] = std::int64_t(i);
+  TrajectoryOptions solvent_options = to;
+  solvent_options.trajectory = o.solvent;
+  solvent_options.top = o.solvent_top;
+  const ScatteringTypes solvent_types = scattering_types(
+      identity_of(s, solvent_options, solvent_all), o.elements, solvent_xyz, o.settings);
+  std::vector<char> in_solute(xyz.size(), 0);
+  for (auto i : solute) in_solute[std::size_t(i)] = 1;
+  const auto solvent_atoms = solvent_labels(types, in_solute, solvent_types, o.solvent);
+  check_sphere_fits(radius, solvent_box, "--radius", o.solvent);
+
+  const double reach = 2 * radius + 1;
+  ScatteringJob solution(o.settings, types, reach), pure(o.settings, types, reach);
+  add_spheres(t, types.of_atom, radius, to.device, solution,
+              [&](const auto& frame, const BoxSpec& b) { return solute_centre(frame, solute, b); });
+  add_spheres(s, solvent_atoms, radius, to.device, pure, [](const auto&, const BoxSpec& b) {
+    return 0.5 * (b.edges[0] + b.edges[1] + b.edges[2]);
+  });
+  const ScatteringResult result = excess_intensity(solution.result(), pure.result());
+  const std::vector<std::string> header{
+      fmt::format("solution: {} ({} frames), solute \"{}\" ({} atoms)", to.trajectory,
+                  t.frames.size(), o.solute, solute.size()),
+      fmt::format("solvent: {} ({} frames)", o.solvent, s.frames.size()),
+      fmt::format("observation sphere: radius {:.6g} Angstrom about the solute's centre (solution) "
+                  "and the box's centre (solvent); Delta I = <I_solution> - <I_solvent> "
+                  "(Koefinger & Hummer 2013)",
+                  radius)};
+  write_outputs(o, report_of(o, solution, result, header));
+  print_summary(o, result, "");
+  return 0;
+}
+
+int run_scattering(const CLI::App& cmd, ScatteringOptions& o) {
+  TrajectoryOptions& to = o.trajectory;
+  if (given(cmd, "--bins"))
+    throw InputError({"", "--bins", -1},
+                     "scattering bins its histogram from --qmax and "
+                     "--accuracy; set the width with --bin-width");
+  if (given(cmd, "--rmin"))
+    throw InputError({"", "--rmin", -1}, "Debye's sum takes every pair from r = 0");
+  ScatteringSettings& s = o.settings;
+  s.probe = o.probe == "neutron" ? Probe::neutron : Probe::xray;
+  s.q_min = inverse_length(o.q_min, "--qmin");
+  s.q_max = inverse_length(o.q_max, "--qmax");
+  if (!given(cmd, "--d2o"))
+    s.d2o = 0;
+  else if (s.probe == Probe::xray)
+    throw InputError({"", "--d2o", -1},
+                     "deuteration changes neutron contrast only: add "
+                     "--probe neutron");
+  check_settings(s);
+  const ScatteringImpl impl = impl_of(o, to);
+  if (is_scattering_structure(to.trajectory)) {
+    if (!to.top.empty())
+      throw InputError({"", "--top", -1}, "a structure file names its own atoms");
+    return run_structure(o, impl);
+  }
+  if (!o.solvent.empty()) {
+    if (impl != ScatteringImpl::histogram)
+      throw InputError({"", "--solvent", -1},
+                       "runs the histogram route only (no --impl direct "
+                       "or --method direct)");
+    return run_solution(o);
+  }
+  for (const char* option : {"--solute", "--radius", "--solvent-top"})
+    if (given(cmd, option)) throw InputError({"", option, -1}, "applies only with --solvent");
+  if (!given(cmd, "--interval")) to.interval = 0;  // about ten blocks for sigma(q)
+  return run_trajectory(o, impl);
+}
+
+void preflight_scattering(const CLI::App& cmd, const ScatteringOptions& o) {
+  RunPlan plan = trajectory_plan(cmd, o.trajectory, o.out, {".dat"}, o.force);
+  plan.inputs.push_back(o.solvent);
+  plan.inputs.push_back(o.solvent_top);
+  plan.outputs.push_back({o.xvg, "--xvg", {".xvg"}, 0, false});
+  plan.outputs.push_back({o.h5, "--h5", {".h5", ".hdf5"}, 0, false});
+  plan.outputs.push_back({o.plot, "--plot", {".png"}, 0, false});
+  preflight(plan);
+}
+
+}  // namespace
+
+Action add_scattering_command(CLI::App& app) {
+  auto o = std::make_shared<ScatteringOptions>();
+  auto* cmd = app.add_subcommand(
+      "scattering",
+      "SAXS/WAXS or SANS intensity I(q) by Debye's equation from a trajectory or a PDB/GRO/PQR "
+      "structure (docs/scattering.md)");
+  add_trajectory_options(cmd, o->trajectory, 1);
+  cmd->add_option("--probe", o->probe, "xray (IT92 form factors) or neutron (Sears 1992)")
+      ->check(CLI::IsMember({"xray", "neutron"}));
+  cmd->add_option("--d2o", o->settings.d2o,
+                  "Neutrons: D2O fraction of the solvent, deuterating exchangeable hydrogens "
+                  "(bound to N, O, S; water's included)");
+  cmd->add_option("--qmin", o->q_min, "Smallest q (1/Angstrom; or with a unit: 0.1/nm)");
+  cmd->add_option("--qmax", o->q_max, "Largest q (1/Angstrom; or 5/nm); default 0.5");
+  cmd->add_option("--qbins", o->settings.q_bins, "Points of the q grid, both ends included");
+  cmd->add_option("--q-unit", o->q_unit, "q unit of the .dat output: A (1/Angstrom) or nm")
+      ->check(CLI::IsMember({"A", "nm"}));
+  cmd->add_option("--bin-width", o->settings.bin_width,
+                  "Histogram bin width (Angstrom); default sqrt(24 accuracy)/qmax; q w <= 1");
+  cmd->add_option("--accuracy", o->settings.accuracy,
+                  "Relative error of a bin's term, (qmax w)^2/24, that chooses the bin width");
+  cmd->add_option("--method", o->method,
+                  "debye (pair distances) or direct (a periodic system's |A(k)|^2 over the wave "
+                  "vectors its box allows)")
+      ->check(CLI::IsMember({"debye", "direct"}));
+  cmd->add_option("--element", o->elements,
+                  "NAME=ELEMENT for atoms the topology does not tell (repeatable, e.g. OW=O)");
+  cmd->add_option("--sel", o->selection, "Atoms that scatter (default all)");
+  cmd->add_option("--solvent", o->solvent,
+                  "A pure-solvent trajectory: the excess intensity of --solute in solution "
+                  "(Koefinger & Hummer 2013)");
+  cmd->add_option("--solvent-top", o->solvent_top, "Topology of --solvent");
+  cmd->add_option("--solute", o->solute, "With --solvent: the solute's atoms");
+  cmd->add_option("--radius", o->radius,
+                  "With --solvent: the observation sphere's radius (Angstrom, or 3nm); default "
+                  "the solute's extent from its centre + 10 Angstrom");
+  cmd->add_option("--out", o->out, "Three columns q I(q) sigma(q) (.dat)");
+  cmd->add_option("--xvg", o->xvg, "Also write Grace .xvg as gmx sans does (q in 1/nm)");
+  cmd->add_option("--h5", o->h5, "Also write HDF5: partial curves, structure factors, metadata");
+  cmd->add_option("--plot", o->plot, "Also plot log-log and Kratky to this PNG");
+  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  return [o, cmd] {
+    preflight_scattering(*cmd, *o);
+    return run_scattering(*cmd, *o);
+  };
+}
+
+}  // namespace kmol::cli

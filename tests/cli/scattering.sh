@@ -1,0 +1,106 @@
+#!/bin/bash
+# kmol scattering end to end on a real protein (APBS' barnase example): the SAXS curve and its
+# outputs, the histogram route against the direct Debye sum for neutrons in D2O, the same files
+# against gmx sans (Debian's GROMACS), and S(q) of a Lennard-Jones liquid from kmol md by g(r)
+# and by the box's wave vectors.
+kmol=$1
+. "$(dirname "$0")/scratch.sh"
+cd "$dir" || exit 1
+pqr=/usr/share/apbs/examples/pbsam-barn_bars/barnase.pqr
+[[ -r $pqr ]] || { echo "no $pqr (Debian's apbs): skipped"; exit 77; }
+
+# SAXS in vacuum: three columns with the q unit in the header, the Guinier fit, every output.
+"$kmol" scattering "$pqr" --qmax 0.5 --out saxs.dat --xvg saxs.xvg --h5 saxs.h5 --plot saxs.png \
+  --device cpu > saxs.log 2>&1 || fail "saxs: $(cat saxs.log)"
+grep -q "^Guinier: I(0) = .*, Rg = 1[2-5]\.[0-9]* Angstrom" saxs.log || fail "no Guinier fit: $(cat saxs.log)"
+grep -q "^# columns: q (1/Angstrom), I(q) (e^2)" saxs.dat || fail "saxs.dat header"
+[[ $(grep -vc '^#' saxs.dat) == 101 && -s saxs.png ]] || fail "saxs.dat rows or plot"
+/usr/bin/python3 - <<'PY' || fail "saxs outputs"
+import h5py, numpy as np
+d = np.loadtxt("saxs.dat")
+assert d.shape == (101, 3), d.shape
+g = h5py.File("saxs.h5")["scattering"]
+assert np.allclose(g["partial_intensity"][:].sum(axis=0), g["intensity"][:], rtol=1e-12)
+assert np.allclose(g["intensity"][:], d[:, 1], rtol=1e-8)
+x = np.array([[float(v) for v in l.split()] for l in open("saxs.xvg") if l[0] not in "#@"])
+assert np.allclose(x[:, 0], 10 * d[:, 0]) and np.allclose(x[:, 1], d[:, 1], rtol=1e-5)
+assert d[0, 1] > 100 * d[-1, 1], "a flat curve"
+PY
+
+# SANS in 60% D2O: the histogram route within its stated error of the direct Debye sum.
+for impl in histogram direct; do
+  "$kmol" scattering "$pqr" --probe neutron --d2o 0.6 --qmax 1 --qbins 51 --impl $impl \
+    --h5 sans-$impl.h5 --out sans-$impl.dat --device cpu --quiet || fail "sans --impl $impl"
+done
+/usr/bin/python3 - <<'PY' || fail "histogram route against the direct sum"
+import h5py, numpy as np
+h, d = (h5py.File(f"sans-{i}.h5")["scattering"] for i in ("histogram", "direct"))
+diff = np.abs(h["intensity"][:] - d["intensity"][:])
+bound = h["discretisation_error"][:] + 1e-9 * np.abs(d["intensity"][:])
+assert (diff <= bound).all(), (diff / bound).max()
+assert (h["discretisation_error"][:] < 0.02 * np.abs(h["intensity"][:])).all()
+print("histogram vs direct: |diff| / stated error <= %.3f" % (diff / bound).max())
+PY
+
+# The same structure through GROMACS: gmx sans leaves the self term out and normalises by I(0).
+if command -v gmx > /dev/null; then
+  /usr/bin/python3 - "$pqr" > barnase.pdb <<'PY'
+import sys
+for line in open(sys.argv[1]):
+    if not line.startswith(("ATOM", "HETATM")):
+        continue
+    f = line.split()
+    name = f[2] if len(f[2]) == 4 else " " + f[2]
+    print("ATOM  %5d %-4s %3s %1s%4d    %8.3f%8.3f%8.3f  1.00  0.00          %2s"
+          % (int(f[1]) % 100000, name, f[3], f[4], int(f[5]), float(f[6]), float(f[7]),
+             float(f[8]), f[2].lstrip("0123456789")[0]))
+PY
+  printf 'integrator = steep\nnsteps = 0\ncutoff-scheme = Verlet\n' > em.mdp
+  gmx -quiet pdb2gmx -f barnase.pdb -ff amber99sb-ildn -water none -ignh -o conf.gro \
+      -p topol.top > gmx.log 2>&1 &&
+    gmx -quiet editconf -f conf.gro -o box.gro -box 12 -c >> gmx.log 2>&1 &&
+    gmx -quiet grompp -f em.mdp -c box.gro -p topol.top -o topol.tpr -maxwarn 5 >> gmx.log 2>&1 &&
+    echo 0 | gmx -quiet trjconv -f box.gro -s topol.tpr -o one.xtc >> gmx.log 2>&1 &&
+    echo 0 | gmx -quiet sans -s topol.tpr -f one.xtc -sq gmx.xvg -startq 0 -endq 5 -qstep 0.05 \
+      >> gmx.log 2>&1 || fail "gmx: $(tail gmx.log)"
+  "$kmol" scattering one.xtc --top topol.tpr --no-pbc --probe neutron --qmax 5/nm --qbins 101 \
+    --xvg kmol.xvg --h5 kmol.h5 --out kmol.dat --device cpu --quiet || fail "kmol on one.xtc"
+  /usr/bin/python3 - <<'PY' || fail "against gmx sans"
+import h5py, numpy as np
+read = lambda f: np.array([[float(v) for v in l.split()] for l in open(f) if l[0] not in "#@"])
+g, k = read("gmx.xvg"), read("kmol.xvg")
+s = h5py.File("kmol.h5")["scattering"]
+# The self term: the like pairs' partial curves at large q tend to it; take it from the types.
+pairs = [p.decode() if isinstance(p, bytes) else p for p in s.attrs["pairs"]]
+b = {"N": 9.36, "H": -3.739, "H(exch)": -3.739, "C": 6.646, "O": 5.803, "S": 2.847}
+types = dict((t.split(" ")[1], int(t.split(" ")[0])) for t in s.attrs["types"].split(", "))
+self = sum(n * b[t] ** 2 for t, n in types.items())
+kn = np.interp(g[:, 0], k[:, 0], (k[:, 1] - self) / (k[0, 1] - self))
+diff = np.abs(kn - g[:, 1]).max()
+print("kmol vs gmx sans (0.2 nm bins), I(q)/I(0) without the self term: max |diff| = %.2e" % diff)
+assert diff < 2e-3, diff
+assert g[-1, 1] < 0.05
+PY
+fi
+
+# S(q) of a Lennard-Jones liquid: by g(r) (Lorch window) and over the box's wave vectors.
+"$kmol" md --atoms 864 --steps 1500 --every 100 --temperature 1.0 --thermostat langevin \
+  --out lj.h5 --log lj.csv --quiet > /dev/null || fail "kmol md"
+for method in debye direct; do
+  "$kmol" scattering lj.h5 --frames 5: --element '*=Ar' --qmin 1 --qmax 12 --qbins 45 \
+    --method $method --h5 sq-$method.h5 --out sq-$method.dat --device cpu --quiet ||
+    fail "S(q) --method $method"
+done
+/usr/bin/python3 - <<'PY' || fail "S(q) routes"
+import h5py, numpy as np
+a, b = (h5py.File(f"sq-{m}.h5")["scattering"] for m in ("debye", "direct"))
+q, sa, sb = a["q"][:], a["structure_factor"][:], b["structure_factor"][:]
+peak = (q > 5.5) & (q < 7.8)
+assert abs(q[sa.argmax()] - q[sb.argmax()]) <= 0.5, (q[sa.argmax()], q[sb.argmax()])
+assert sb.max() > 1.8, "no liquid peak"
+assert np.abs(sa - sb)[~peak].max() < 0.12, np.abs(sa - sb)[~peak].max()
+assert abs(sa.max() / sb.max() - 1) < 0.2, (sa.max(), sb.max())
+print("S(q) by g(r) and by wave vectors: max |diff| off the peak %.3f, peaks %.2f and %.2f"
+      % (np.abs(sa - sb)[~peak].max(), sa.max(), sb.max()))
+PY
+echo "scattering: ok"

@@ -1,0 +1,87 @@
+"""kmol.Scattering and kmol.scattering: the histogram route within its stated error of the direct
+Debye sum, frames accumulated with a spread, structure factors of a periodic box, the C API's
+intensities equal to the module's, and refusals naming the keyword."""
+import ctypes
+import os
+
+import numpy as np
+import pytest
+
+import kmol
+
+ELEMENTS = ["C"] * 200 + ["O"] * 60 + ["N"] * 40
+
+
+def blob(seed=1):
+    return np.random.default_rng(seed).uniform(-12, 12, (300, 3))
+
+
+def test_histogram_route_is_within_its_error_of_the_direct_sum():
+    x = blob()
+    for probe in ("xray", "neutron"):
+        h = kmol.scattering(x, elements=ELEMENTS, probe=probe, q_max=0.8, q_bins=41)
+        d = kmol.scattering(x, elements=ELEMENTS, probe=probe, q_max=0.8, q_bins=41, impl="direct")
+        assert h.types == ["C", "O", "N"] and h.pairs[1] == "C-O"
+        assert np.all(np.abs(h.intensity - d.intensity) <= h.error + 1e-9 * d.intensity)
+        assert np.allclose(h.partial.sum(axis=0), h.intensity)
+        assert d.intensity[0] > 50 * d.intensity[-1]
+        assert h.guinier["ok"] and 5 < h.guinier["rg"] < 15
+
+
+def test_frames_accumulate_with_a_spread():
+    rng = np.random.default_rng(2)
+    s = kmol.Scattering(elements=ELEMENTS, probe="neutron", d2o=0.5, q_max=0.5, q_bins=26)
+    x = blob()
+    for _ in range(4):
+        s.add_frame(x + rng.normal(0, 0.3, x.shape))
+    assert s.frames == 4
+    assert np.all(s.sigma[1:] > 0) and s.sigma[0] >= 0
+    assert s.q[-1] == pytest.approx(0.5)
+
+
+def test_ideal_gas_structure_factor_is_one():
+    rng = np.random.default_rng(3)
+    s = kmol.Scattering(elements=["Ar"] * 1500, q_min=0.6, q_max=3, q_bins=13)
+    for _ in range(10):
+        s.add_frame(rng.uniform(0, 35, (1500, 3)), box=[35, 35, 35])
+    assert np.allclose(s.structure_factor, 1, atol=0.06)
+    assert s.faber_ziman.shape == (1, 13)
+    direct = kmol.Scattering(elements=["Ar"] * 1500, q_min=0.6, q_max=3, q_bins=13)
+    direct.add_frame(rng.uniform(0, 35, (1500, 3)), box=[35, 35, 35])
+    assert direct.intensity.shape == (13,)
+
+
+def test_refusals_name_the_keyword():
+    with pytest.raises(ValueError, match="elements .one symbol per atom"):
+        kmol.scattering(blob()[:3], elements=["C", "Xx", "O"])
+    with pytest.raises(ValueError, match="bin_width"):
+        kmol.Scattering(elements=ELEMENTS, q_max=2, bin_width=1)
+    with pytest.raises(ValueError, match="d2o"):
+        kmol.Scattering(elements=ELEMENTS, d2o=2)
+
+
+def test_c_api_gives_the_same_intensity():
+    path = os.path.join(os.path.dirname(kmol.__file__), "..", "..", "drivers", "libkmol_c.so")
+    if not os.path.exists(path):
+        pytest.skip("no libkmol_c.so beside this build's module")
+    c = ctypes.CDLL(path)
+    c.kmol_scattering_create.restype = ctypes.c_void_p
+    c.kmol_scattering_create.argtypes = [ctypes.POINTER(ctypes.c_char_p), ctypes.c_int64,
+                                         ctypes.c_int, ctypes.c_double, ctypes.c_double,
+                                         ctypes.c_double, ctypes.c_int32]
+    c.kmol_scattering_add_frame.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+    c.kmol_scattering_result.argtypes = [ctypes.c_void_p] + [ctypes.c_void_p] * 4
+    c.kmol_scattering_destroy.argtypes = [ctypes.c_void_p]
+    assert c.kmol_initialize() == 0
+    names = (ctypes.c_char_p * len(ELEMENTS))(*[e.encode() for e in ELEMENTS])
+    job = c.kmol_scattering_create(names, len(ELEMENTS), 0, 0.0, 0.0, 0.5, 11)
+    assert job
+    x = np.ascontiguousarray(blob(), dtype=np.float64)
+    assert c.kmol_scattering_add_frame(job, x.ctypes.data, None) == 0
+    out = np.zeros(11)
+    assert c.kmol_scattering_result(job, None, out.ctypes.data, None, None) == 0
+    c.kmol_scattering_destroy(job)
+    # The C library's own Kokkos stops here, as its header asks, not at the interpreter's exit.
+    assert c.kmol_finalize() == 0
+    mine = kmol.scattering(x, elements=ELEMENTS, q_max=0.5, q_bins=11).intensity
+    assert np.allclose(out, mine, rtol=1e-12)
