@@ -30,15 +30,12 @@ PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>&
   map.lattice = settings.lattice;
   map.units = settings.units;
   map.impl_used = choose_coulomb_impl(shape, platform_of<ExecSpace>(), settings.impl);
+  const auto& row = implementation_row(coulomb_implementations, map.impl_used);
   // Resident atoms on a host space are host memory, which the host implementation reads as given.
   CoulombJob<T> job =
-      prepare_coulomb(input, settings, input.resident && map.impl_used == CoulombImpl::kokkos);
-  // The CUDA cutoff path and the kokkos path on a whole lattice store every point; zeroing the
-  // map for them would be a pass over tens of MB.
-  const bool stores_every_point =
-      (map.impl_used == CoulombImpl::cuda && settings.method == CoulombMethod::cutoff) ||
-      (map.impl_used == CoulombImpl::kokkos && points == settings.lattice.points());
-  if (stores_every_point)
+      prepare_coulomb(input, settings, input.resident && row.has(row_trait::reads_space_atoms));
+  // A map its row stores whole is left unzeroed: zeroing it would be a pass over tens of MB.
+  if (row.writes_all_of(shape))
     map.values.resize(std::size_t(settings.lattice.points()));
   else
     map.values.assign(std::size_t(settings.lattice.points()), T(0));
