@@ -34,6 +34,36 @@ void parallel_for_in_pieces(const std::string& name, const ExecSpace& space, std
   });
 }
 
+// A scan functor f(i, update, final) that sees the pieces before its own: its updates start from
+// `before`, their total.
+template <class F>
+struct ScanAfter {
+  using value_type = std::int64_t;
+  F f;
+  std::int64_t before;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i, std::int64_t& update,
+                                         const bool final) const {
+    std::int64_t seen = before + update;
+    f(i, seen, final);
+    update = seen - before;
+  }
+};
+
+// Kokkos::parallel_scan(name, RangePolicy(space, 0, total), f, result) of std::int64_t values,
+// in pieces; returns the total.
+template <class ExecSpace, class F>
+std::int64_t parallel_scan_in_pieces(const std::string& name, const ExecSpace& space,
+                                     std::int64_t total, const char* what, const F& f) {
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  std::int64_t sum = 0;
+  launch_in_pieces(space, total, 1, what, [&](std::int64_t begin, std::int64_t end) {
+    std::int64_t piece = 0;
+    Kokkos::parallel_scan(name, Range(space, begin, end), ScanAfter<F>{f, sum}, piece);
+    sum += piece;
+  });
+  return sum;
+}
+
 // A team functor f(team, league) told its league's index in the whole launch.
 template <class ExecSpace, class F>
 struct OffsetLeagues {
