@@ -11,6 +11,7 @@
 #include "kernels/coulomb/units.hpp"
 #include "kernels/coulomb/validation.hpp"
 #include "kernels/run_implementation.hpp"
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/execution_space.hpp"
 
 namespace kmol {
@@ -43,6 +44,7 @@ PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>&
   map.launch = run_implementation<CoulombRunner, coulomb_implementations>(
       "potential", map.impl_used, space, job);
   space.fence();
+  throw_if_cancelled("the potential map");  // an implementation that stopped early left it partial
   Kokkos::Profiling::popRegion();
   return map;
 }

@@ -16,6 +16,7 @@
 #include "kernels/density/validation.hpp"
 #include "kernels/kept_arrays.hpp"
 #include "kernels/run_implementation.hpp"
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/execution_space.hpp"
 #ifdef KOKKOS_ENABLE_CUDA
 #include <cuda_runtime_api.h>
@@ -74,6 +75,7 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
                    "density", map.impl_used, space, job, atoms, map.values.data() + k0 * plane);
     ++map.slabs;
   }
+  throw_if_cancelled("the density map");  // an implementation that stopped early left it partial
   Kokkos::Profiling::popRegion();
   return map;
 }

@@ -8,7 +8,7 @@
 // H200). A thread owns kPoints lattice points of one row, kThreadsX apart so that a warp's
 // stores are coalesced; per atom it computes the squared distance to the row's line once and
 // reuses it for all its points. Tiles are launched in turn, each adding to the sums (and carries,
-// when compensated) kept in device memory.
+// when compensated) kept in device memory, in pieces of tiles a cancel can stop between.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,6 +22,7 @@
 #include "kernels/coulomb/point_table.hpp"
 #include "kernels/cuda_check.hpp"
 #include "kernels/cuda_device_mutex.hpp"
+#include "kernels/cuda_pieces.hpp"
 
 namespace kmol {
 namespace {
@@ -160,17 +161,23 @@ template <class T, Term K, Summation S>
 void run_all(const CoulombJob<T>& job, const std::vector<Atom4<T>>& atoms, T* sum, T* carry,
              const coulomb::PointTable& table, cudaStream_t stream) {
   constexpr int per_tile = int(kConstantBytes / sizeof(Atom4<T>));
-  for (std::int64_t first = 0; first < job.n; first += per_tile) {
-    const int n_tile = int(std::min<std::int64_t>(per_tile, job.n - first));
-    // The previous tile's kernels must be done with the bank before it is overwritten (stream
-    // order).
-    check(cudaMemcpyToSymbolAsync(c_atoms, atoms.data() + first, n_tile * sizeof(Atom4<T>), 0,
-                                  cudaMemcpyHostToDevice, stream),
-          "copy atom tile");
-    for (int b = 0; b < table.count; ++b)
-      launch<T, K, S>(job.blocks[b], n_tile, job.spacing, job.kappa, sum + table.first[b],
-                      carry ? carry + table.first[b] : nullptr, stream);
-  }
+  // Tiles in pieces a cancel can stop between; each tile's launches cover the whole lattice.
+  const auto tiles = [&](std::int64_t first_tile, std::int64_t end_tile) {
+    for (std::int64_t first = first_tile * per_tile; first < std::min(job.n, end_tile * per_tile);
+         first += per_tile) {
+      const int n_tile = int(std::min<std::int64_t>(per_tile, job.n - first));
+      // The previous tile's kernels must be done with the bank before it is overwritten (stream
+      // order).
+      check(cudaMemcpyToSymbolAsync(c_atoms, atoms.data() + first, n_tile * sizeof(Atom4<T>), 0,
+                                    cudaMemcpyHostToDevice, stream),
+            "copy atom tile");
+      for (int b = 0; b < table.count; ++b)
+        launch<T, K, S>(job.blocks[b], n_tile, job.spacing, job.kappa, sum + table.first[b],
+                        carry ? carry + table.first[b] : nullptr, stream);
+    }
+  };
+  launch_in_pieces_on(stream, (job.n + per_tile - 1) / per_tile, table.points() / kPoints,
+                      "the potential map", tiles);
 }
 
 }  // namespace
@@ -186,7 +193,7 @@ std::string coulomb_cuda_all_atoms(const CoulombJob<T>& job, cudaStream_t stream
   check(cudaMallocAsync(&sum, bytes * (job.compensated ? 2 : 1), stream), "allocate the map");
   if (job.compensated) carry = sum + table.points();
   check(cudaMemsetAsync(sum, 0, bytes * (job.compensated ? 2 : 1), stream), "clear the map");
-  {
+  try {
     std::lock_guard<std::mutex> lock(c_atoms_mutex.current());
     const bool mdh = job.method == CoulombMethod::mdh;
     coulomb::with_options(mdh, job.compensated, [&](auto k, auto s) {
@@ -198,6 +205,10 @@ std::string coulomb_cuda_all_atoms(const CoulombJob<T>& job, cudaStream_t stream
       check(cudaGetLastError(), "kernel launch");
     }
     check(cudaStreamSynchronize(stream), "run the kernels");
+  } catch (...) {  // a cancel between tiles, or a failed call: the map is freed
+    cudaFreeAsync(sum, stream);
+    cudaStreamSynchronize(stream);
+    throw;
   }
   std::vector<T> flat(std::size_t(table.points()));
   const std::int64_t counts[3] = {job.counts[0], job.counts[1], job.counts[2]};

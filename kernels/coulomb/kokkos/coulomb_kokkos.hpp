@@ -19,6 +19,7 @@
 #include "kernels/coulomb/kokkos/space_atoms.hpp"
 #include "kernels/coulomb/point_table.hpp"
 #include "kernels/kept_arrays.hpp"
+#include "kernels/launch_pieces_kokkos.hpp"
 #include "kmol/core/vectorise.hpp"
 
 namespace kmol {
@@ -71,8 +72,8 @@ void all_atoms(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const Coulom
   const auto atoms = coulomb::space_atoms(space, kept, job);
   const std::int64_t n = job.n;
   const T h = job.spacing, kappa = job.kappa;
-  Kokkos::parallel_for(
-      "kmol::coulomb::all_atoms", Kokkos::RangePolicy<ExecSpace>(space, 0, table.runs()),
+  parallel_for_in_pieces(
+      "kmol::coulomb::all_atoms", space, table.runs(), "the potential map",
       KOKKOS_LAMBDA(const std::int64_t r) {
         std::int64_t ijk[3], p0;
         const int length = table.locate_run(r, ijk, p0);
@@ -149,11 +150,11 @@ void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob
   constexpr bool compensated = S == coulomb::Summation::compensated;
   constexpr int Slots = compensated ? 2 * P + 2 : P + 2;  // sums, carries, y, z
   constexpr bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-  Policy policy(space, runs.runs() / per_region, host ? 1 : per_region);
-  policy.set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(Slots, per_region)));
-  Kokkos::parallel_for(
-      "kmol::coulomb::cells", policy, KOKKOS_LAMBDA(const Member& team) {
-        const std::int64_t first = team.league_rank() * std::int64_t(per_region);
+  team_parallel_for_in_pieces(
+      "kmol::coulomb::cells", space, runs.runs() / per_region, host ? 1 : per_region,
+      Scratch::shmem_size(Slots, per_region), "the potential map",
+      KOKKOS_LAMBDA(const Member& team, const std::int64_t region) {
+        const std::int64_t first = region * per_region;
         std::int64_t ijk[3], lo[3], hi[3], p0;
         runs.locate(first, ijk, lo, hi, p0);
         const int across_y = int(hi[1] - lo[1] + 1), in_region = across_y * int(hi[2] - lo[2] + 1);
