@@ -139,10 +139,9 @@ void refuse_frame_range_options(const CLI::App& cmd) {
 
 // Frame options only apply to a trajectory.
 void check_option_use(const CLI::App& cmd, const CcOptions& o) {
-  const bool trajectory = io::sniff_file(o.input) != io::FileKind::text;
   refuse_frame_range_options(cmd);
-  needs_mode(cmd, {"--frames", "--begin", "--end", "--dt", "--timeline", "--top"}, trajectory,
-             "a trajectory (H5MD, XTC, ...) input");
+  needs_trajectory_input(cmd, {"--frames", "--begin", "--end", "--dt", "--timeline", "--top"},
+                         o.input);
   needs_mode(cmd, {"--top"}, o.weight == "mass", "--weight mass");
 }
 

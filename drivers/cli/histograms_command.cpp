@@ -106,11 +106,11 @@ int run_histograms(HistogramsOptions& o) {
   std::vector<std::string> names;
   for (std::int32_t id : ids)
     names.push_back(std::size_t(id) < t.atoms.species_names.size() ? t.atoms.species_names[id]
-                                                                    : std::to_string(id));
+                                                                   : std::to_string(id));
   if (!t.atoms.species.empty()) {
     for (auto i : job.atoms_a)
-      job.species.push_back(std::int32_t(
-          std::lower_bound(ids.begin(), ids.end(), t.atoms.species[i]) - ids.begin()));
+      job.species.push_back(
+          std::int32_t(std::lower_bound(ids.begin(), ids.end(), t.atoms.species[i]) - ids.begin()));
     job.settings.n_species = n_species;
   }
   const std::int64_t n_pairs = std::int64_t(n_species) * (n_species + 1) / 2;

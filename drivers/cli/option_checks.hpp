@@ -17,6 +17,11 @@ bool given(const CLI::App& cmd, const std::string& option);
 void needs_option(const CLI::App& cmd, std::initializer_list<const char*> options,
                   const std::string& needed);
 
+// Each of `options` (options that read frames), when given, needs `input` to be a trajectory; a
+// damaged or truncated trajectory reads as text too, so the refusal names the file.
+void needs_trajectory_input(const CLI::App& cmd, std::initializer_list<const char*> options,
+                            const std::string& input);
+
 // Each of `options`, when given, needs the mode `condition` describes (e.g. "--method mdh").
 void needs_mode(const CLI::App& cmd, std::initializer_list<const char*> options, bool holds,
                 const std::string& condition);

@@ -71,12 +71,7 @@ void check_option_use(const CLI::App& cmd, const PotentialOptions& o) {
              "an input file");
   needs_mode(cmd, {"--ionic-strength", "--faces-only"}, o.method == "mdh", "--method mdh");
   needs_mode(cmd, {"--cutoff"}, o.method == "cutoff", "--method cutoff");
-  // A damaged trajectory can read as text: the refusal names the file, the likelier mistake.
-  for (const char* option : {"--frames", "--begin", "--end", "--dt"})
-    if (given(cmd, option) && !o.input.empty() && io::sniff_file(o.input) == io::FileKind::text)
-      throw UsageError({o.input, option, -1},
-                       "applies only with a trajectory input, and this file reads as a text "
-                       "structure (a damaged or truncated trajectory?)");
+  needs_trajectory_input(cmd, {"--frames", "--begin", "--end", "--dt"}, o.input);
   needs_option(cmd, {"--plot-axis", "--plot-at"}, "--plot");
   needs_mode(cmd, {"--slabs"}, o.pool.wanted(), "--gpus or --simulated-gpus");
   excludes(cmd, "--padding", "--origin");

@@ -8,9 +8,10 @@
 
 namespace kmol {
 
-std::vector<std::int64_t> frame_list(const std::string& slice, std::int64_t n) {
+std::vector<std::int64_t> frame_list(const std::string& slice, std::int64_t n,
+                                     const std::string& file) {
   auto fail = [&](const std::string& why) {
-    throw InputError({"", "--frames", -1},
+    throw InputError({file, "--frames", -1},
                      "'" + slice + "': " + why + " (expected start:stop:step or one frame)");
   };
   std::vector<std::string> parts{""};
@@ -37,7 +38,8 @@ std::vector<std::int64_t> frame_list(const std::string& slice, std::int64_t n) {
   if (parts.size() == 1) {
     if (!v[0]) fail("empty");
     const std::int64_t f = wrap(*v[0]);
-    if (f < 0 || f >= n) fail("the file has " + std::to_string(n) + " frames");
+    if (f < 0 || f >= n)
+      fail("the file has " + std::to_string(n) + (n == 1 ? " frame" : " frames"));
     return {f};
   }
   const std::int64_t step = parts.size() == 3 && v[2] ? *v[2] : 1;

@@ -24,8 +24,9 @@ struct FrameChoice {
 };
 
 // start:stop:step with Python's meaning (stop excluded, negatives count from the end), or one
-// frame. Throws InputError naming --frames.
-std::vector<std::int64_t> frame_list(const std::string& slice, std::int64_t n_frames);
+// frame. Throws InputError naming --frames (and the file, where given).
+std::vector<std::int64_t> frame_list(const std::string& slice, std::int64_t n_frames,
+                                     const std::string& file = "");
 
 // The frames a choice picks (reading each frame's time for --begin/--end/--dt). Throws
 // InputError naming the option when it picks none, or when both ways are given.

@@ -78,7 +78,7 @@ std::vector<std::int64_t> choose_frames(const FrameChoice& c, io::TrajectoryRead
                      "frames are chosen by position (--frames) or by time (--begin, --end, --dt), "
                      "not both");
   if (c.by_time()) return frames_by_time(c, reader);
-  return frame_list(c.frames.empty() ? "::" : c.frames, reader.n_frames());
+  return frame_list(c.frames.empty() ? "::" : c.frames, reader.n_frames(), reader.path());
 }
 
 std::int64_t choose_one_frame(const FrameChoice& c, io::TrajectoryReader& reader,

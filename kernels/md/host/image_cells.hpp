@@ -69,7 +69,11 @@ struct ImageCells {
   void images(const T* p, Visit visit) const {
     int c[3], shifts[3][2], count[3];
     for (int d = 0; d < 3; ++d) {
-      c[d] = std::max(0, std::min(int(p[d] * scale[d]), along[d] - 1));
+      // Clamped before the conversion: a coordinate far outside the box (one a damaged restart
+      // frame gives, which wrapping in single precision leaves far outside), or NaN once a
+      // blown-up step made it so (the health check reports that), would overflow int.
+      const T scaled = p[d] * scale[d];
+      c[d] = !(scaled > T(0)) ? 0 : int(std::min(scaled, T(along[d] - 1)));
       shifts[d][0] = 0;
       count[d] = 1;
       if (c[d] < 2)

@@ -33,11 +33,14 @@ struct CellGrid {
     return g;
   }
   KOKKOS_INLINE_FUNCTION int count() const { return n[0] * n[1] * n[2]; }
+  // Clamped before the conversion: a coordinate far outside the box, or NaN after a blown-up
+  // step, would overflow int.
   KOKKOS_INLINE_FUNCTION int cell_of(Vec3<T> p) const {
-    const int cx = math::min(int(p.x * scale.x), n[0] - 1),
-              cy = math::min(int(p.y * scale.y), n[1] - 1),
-              cz = math::min(int(p.z * scale.z), n[2] - 1);
-    return math::max(cx, 0) + n[0] * (math::max(cy, 0) + n[1] * math::max(cz, 0));
+    return along(p.x * scale.x, 0) +
+           n[0] * (along(p.y * scale.y, 1) + n[1] * along(p.z * scale.z, 2));
+  }
+  KOKKOS_INLINE_FUNCTION int along(T scaled, int d) const {
+    return !(scaled > T(0)) ? 0 : int(math::min(scaled, T(n[d] - 1)));
   }
   // Cell coordinate v along axis d, wrapped periodically (|v| stays within a stencil of the box).
   KOKKOS_INLINE_FUNCTION int wrap(int v, int d) const {
