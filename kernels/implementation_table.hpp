@@ -6,7 +6,9 @@
 // runner (run_implementation.hpp). The Impl enumeration is made from the rows by CMake
 // (cmake/KmolImplementations.cmake); its first enumerator, `automatic`, leaves the choice to auto.
 #include <cstddef>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "kernels/registry.hpp"
 #include "kmol/core/errors.hpp"
@@ -28,6 +30,15 @@ struct AnyShape {};
 // (plain host threads, or raw CUDA on a device and stream) that runs on a Device.
 enum class ImplementationKind { portable, host, cuda };
 
+// What the entry points ask of a row instead of naming it (ImplementationRow::traits).
+namespace row_trait {
+// Its kernels read the atoms in the execution space's memory (resident ones where they lie); the
+// others read the host-side arrays the job prepares.
+inline constexpr unsigned reads_space_atoms = 1u << 0;
+// It takes forced launch parameters (thread-block shapes and the like).
+inline constexpr unsigned takes_launch = 1u << 1;
+}  // namespace row_trait
+
 template <class Impl, class Shape>
 struct ImplementationRow {
   Impl impl;
@@ -42,15 +53,53 @@ struct ImplementationRow {
   bool (*pays)(const Shape& shape, Platform platform);  // nullptr: wherever it runs
   const char* supports;     // for kmol info: backends, boxes, precisions, limits
   const char* chosen_when;  // for kmol info: when auto picks it
+  unsigned traits = 0;      // row_trait bits
+  // Whether it stores every point of its output for a problem of this shape, so that the output
+  // is left unzeroed (nullptr: never).
+  bool (*writes_every_point)(const Shape& shape) = nullptr;
 
   constexpr bool compiled() const { return kind != ImplementationKind::cuda || cuda_compiled; }
+  constexpr bool has(unsigned trait) const { return (traits & trait) == trait; }
+  bool writes_all_of(const Shape& shape) const {
+    return writes_every_point != nullptr && writes_every_point(shape);
+  }
 };
+
+// A trait's `writes_every_point` for rows that store every point of every problem.
+template <class Shape>
+constexpr bool always(const Shape&) {
+  return true;
+}
 
 template <class Row, std::size_t N>
 const Row* row_of(const Row (&table)[N], decltype(Row::impl) impl) {
   for (const Row& row : table)
     if (row.impl == impl) return &row;
   return nullptr;
+}
+
+// The row of `impl`, which must not be automatic (std::logic_error otherwise).
+template <class Row, std::size_t N>
+const Row& implementation_row(const Row (&table)[N], decltype(Row::impl) impl) {
+  const Row* row = row_of(table, impl);
+  if (row == nullptr) throw std::logic_error("no implementation row for the automatic choice");
+  return *row;
+}
+
+// Every row this build compiled, in table order: what the shared tests and benchmarks run.
+template <class Row, std::size_t N>
+std::vector<decltype(Row::impl)> compiled_implementations(const Row (&table)[N]) {
+  std::vector<decltype(Row::impl)> out;
+  for (const Row& row : table)
+    if (row.compiled()) out.push_back(row.impl);
+  return out;
+}
+
+// Whether `impl` is a portable row (automatic: no).
+template <class Row, std::size_t N>
+bool is_portable(const Row (&table)[N], decltype(Row::impl) impl) {
+  const Row* row = row_of(table, impl);
+  return row != nullptr && row->kind == ImplementationKind::portable;
 }
 
 template <class Row, std::size_t N>

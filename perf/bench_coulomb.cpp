@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/coulomb/coulomb.hpp"
+#include "kernels/coulomb/implementations.hpp"
 #include "kernels/coulomb/selection.hpp"
 #include "kernels/coulomb/units.hpp"
 #include "kernels/coulomb/water_box.hpp"
@@ -117,7 +118,7 @@ void register_space(const std::string& space, const std::vector<Problem>& proble
     CoulombSettings s = p.settings;
     const CoulombShape shape{s.method,     std::int64_t(p.xyz.size()), s.lattice.points(),
                              s.faces_only, s.lattice.spacing[0],       s.cutoff};
-    for (CoulombImpl impl : {CoulombImpl::host, CoulombImpl::cuda, CoulombImpl::kokkos}) {
+    for (CoulombImpl impl : compiled_implementations(coulomb_implementations)) {
       if (!coulomb_refusal(impl, shape, platform).empty()) continue;
       // The portable cutoff on the full box takes tens of seconds a map on 2 cores, so on CPUs it
       // is compared with the others on a slab of the box (points/s do not depend on it).

@@ -14,6 +14,7 @@
 
 #include "kernels/correlation/correlation.hpp"
 #include "kernels/density/density.hpp"
+#include "kernels/density/implementations.hpp"
 #include "kernels/density/selection.hpp"
 #include "kernels/surface/kokkos/marching_cubes_kokkos.hpp"
 #include "kernels/surface/surface.hpp"
@@ -71,7 +72,7 @@ void run_density(benchmark::State& state, const DensityProblem& p, DensitySettin
       benchmark::Counter(points(s.grid), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["atoms_per_s"] =
       benchmark::Counter(double(p.xyz.size()), benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["portable"] = s.impl == DensityImpl::kokkos ? 1 : 0;
+  state.counters["portable"] = is_portable(density_implementations, s.impl) ? 1 : 0;
   state.SetLabel(map.launch);
 }
 
@@ -143,13 +144,13 @@ void run_cc(benchmark::State& state, const CcProblem& c, DensitySettings s) {
   state.counters["points_per_s"] =
       benchmark::Counter(points(s.grid), benchmark::Counter::kIsIterationInvariantRate);
   state.counters["cc"] = cc.global;
-  state.counters["portable"] = s.impl == DensityImpl::kokkos ? 1 : 0;
+  state.counters["portable"] = is_portable(density_implementations, s.impl) ? 1 : 0;
 }
 
 template <class ExecSpace>
 void register_cc(const std::string& space, const CcProblem& c) {
   constexpr auto platform = platform_of<ExecSpace>();
-  for (DensityImpl impl : {DensityImpl::kokkos, DensityImpl::cuda}) {
+  for (DensityImpl impl : compiled_implementations(density_implementations)) {
     if (!density_refusal(impl, platform).empty()) continue;
     DensitySettings s = c.settings;
     s.impl = impl;
@@ -164,7 +165,7 @@ void register_cc(const std::string& space, const CcProblem& c) {
 template <class ExecSpace>
 void register_space(const std::string& space, const DensityProblem& p) {
   constexpr auto platform = platform_of<ExecSpace>();
-  for (DensityImpl impl : {DensityImpl::kokkos, DensityImpl::cuda}) {
+  for (DensityImpl impl : compiled_implementations(density_implementations)) {
     if (!density_refusal(impl, platform).empty()) continue;
     for (DensityStorage storage : {DensityStorage::single, DensityStorage::half}) {
       DensitySettings s = p.settings;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "kernels/md/implementations.hpp"
 #include "kernels/md/md.hpp"
 #include "kernels/md/selection.hpp"
 #include "kmol/core/execution_space.hpp"
@@ -50,8 +51,8 @@ void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, const
   // count too, so it flatters no one).
   if (cpu_seconds > 0)
     state.counters["atom_steps_per_cpu_s"] = n * steps * double(state.iterations()) / cpu_seconds;
-  // Kokkos code written once for every backend (docs/study.md); cuda and cpu are platform kernels.
-  state.counters["portable"] = impl != MdForceImpl::cuda && impl != MdForceImpl::host;
+  // Kokkos code written once for every backend (docs/study.md).
+  state.counters["portable"] = is_portable(md_implementations, impl);
   state.counters["list_builds_per_step"] =
       double(md.list_builds() - builds) / (double(state.iterations()) * steps);
   if (all_pairs) {
@@ -78,9 +79,7 @@ void register_space(const std::string& space, std::int64_t atoms, int steps, boo
   constexpr Platform platform = platform_of<ExecSpace>();
   auto start = std::make_shared<const MdState>(lj_benchmark_system(atoms));
   const MdShape shape{std::int64_t(start->positions.size()), start->box, 2.5, 0.3};
-  // By --impl name: the neighbour lists of both kinds.
-  for (const std::string force :
-       {"host", "neighbour_half", "neighbour_full", "cells", "all_pairs", "cuda"}) {
+  for (const std::string& force : md_force_names()) {
     const MdForceImpl impl = md_force_impl_from_string(force);
     const bool all_pairs = impl == MdForceImpl::all_pairs || impl == MdForceImpl::cuda;
     if (all_pairs != with_all_pairs || !md_force_refusal(impl, shape, platform).empty()) continue;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/orbital/examples.hpp"
+#include "kernels/orbital/implementations.hpp"
 #include "kernels/orbital/orbital.hpp"
 #include "kernels/orbital/selection.hpp"
 #include "kmol/core/execution_space.hpp"
@@ -76,7 +77,7 @@ void one(benchmark::State& state, OrbitalSettings s) {
   state.counters["basis_evals_per_s"] =
       benchmark::Counter(double(s.lattice.points()) * m.basis.functions(),
                          benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["portable"] = map.impl_used == OrbitalImpl::kokkos;
+  state.counters["portable"] = is_portable(orbital_implementations, map.impl_used);
   state.SetLabel(map.launch);
 }
 
@@ -114,7 +115,7 @@ void register_space(const std::string& space, std::int64_t planes, std::int64_t 
   const bool smoke = sizes().smoke;
   OrbitalSettings s;
   s.lattice = smoke ? lattice(0.5, 2) : lattice(0.05, planes);
-  for (OrbitalImpl impl : {OrbitalImpl::cuda, OrbitalImpl::host, OrbitalImpl::kokkos}) {
+  for (OrbitalImpl impl : compiled_implementations(orbital_implementations)) {
     if (!orbital_refusal(impl, platform).empty()) continue;
     s.impl = impl;
     const std::string base = "orbital/c60_631gs/" + space + "/" + to_string(impl);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/pair_histogram/implementations.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kernels/pair_histogram/selection.hpp"
 #include "kmol/core/execution_space.hpp"
@@ -69,8 +70,7 @@ PairHistogramResult run(benchmark::State& state, PairHistogramInput<float> input
   state.counters["pairs_per_s"] =
       benchmark::Counter(pairs, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["bins"] = settings.n_bins;
-  state.counters["portable"] =
-      settings.impl == PairHistogramImpl::kokkos || settings.impl == PairHistogramImpl::cells;
+  state.counters["portable"] = is_portable(pair_histogram_implementations, settings.impl);
   state.SetLabel(result.launch);
   return result;
 }
@@ -103,8 +103,7 @@ void register_space(const std::string& space_name, std::int64_t n) {
       s.r_max = ref.r_max;
       s.n_bins = bins;
       const PairHistogramShape shape = shape_of(n, n, false, s);
-      for (auto impl :
-           {PairHistogramImpl::kokkos, PairHistogramImpl::host, PairHistogramImpl::cuda}) {
+      for (auto impl : compiled_implementations(pair_histogram_implementations)) {
         if (!pair_histogram_refusal(impl, shape, platform).empty()) continue;
         s.impl = impl;
         const std::string name = "pair_histogram/" + space_name + "/" + to_string(impl) + "/" +

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kernels/coulomb/coulomb.hpp"
+#include "kernels/coulomb/implementations.hpp"
 #include "kernels/coulomb/selection.hpp"
 #include "kernels/coulomb/water_box.hpp"
 #include "kmol/core/execution_space.hpp"
@@ -64,7 +65,7 @@ void rows(const std::string& space, const Input& in, CoulombSettings s,
   constexpr auto platform = platform_of<ExecSpace>();
   const CoulombShape shape{s.method, std::int64_t(in.xyz32.size()), s.lattice.points(),
                            false,    s.lattice.spacing[0],          s.cutoff};
-  for (CoulombImpl impl : {CoulombImpl::host, CoulombImpl::kokkos, CoulombImpl::cuda}) {
+  for (CoulombImpl impl : compiled_implementations(coulomb_implementations)) {
     if (!coulomb_refusal(impl, shape, platform).empty()) continue;
     if (skip_kokkos_cutoff && impl == CoulombImpl::kokkos && s.method == CoulombMethod::cutoff &&
         platform == Platform::host)

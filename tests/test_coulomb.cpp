@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/coulomb/coulomb.hpp"
+#include "kernels/coulomb/implementations.hpp"
 #include "kernels/coulomb/selection.hpp"
 #include "kernels/coulomb/validation.hpp"
 #include "kernels/coulomb/water_box.hpp"
@@ -24,7 +25,7 @@ using kmol::test::ChargedAtoms;
 template <class ExecSpace>
 std::vector<CoulombImpl> runnable(const CoulombSettings& s, std::int64_t atoms) {
   std::vector<CoulombImpl> out;
-  for (CoulombImpl impl : {CoulombImpl::kokkos, CoulombImpl::host, CoulombImpl::cuda})
+  for (CoulombImpl impl : compiled_implementations(coulomb_implementations))
     if (coulomb_refusal(
             impl,
             {s.method, atoms, s.lattice.points(), s.faces_only, s.lattice.spacing[0], s.cutoff},

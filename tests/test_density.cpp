@@ -7,6 +7,7 @@
 
 #include "kernels/density/density.hpp"
 #include "kernels/density/half.hpp"
+#include "kernels/density/implementations.hpp"
 #include "kernels/density/selection.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/execution_space.hpp"
@@ -42,7 +43,7 @@ template <class ExecSpace>
 std::vector<DensityImpl> runnable() {
   constexpr auto platform = platform_of<ExecSpace>();
   std::vector<DensityImpl> out;
-  for (DensityImpl impl : {DensityImpl::kokkos, DensityImpl::cuda})
+  for (DensityImpl impl : compiled_implementations(density_implementations))
     if (density_refusal(impl, platform).empty()) out.push_back(impl);
   return out;
 }

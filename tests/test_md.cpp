@@ -30,8 +30,7 @@ template <class ExecSpace>
 std::vector<std::string> forces_for(const MdState& s, const MdSettings& settings) {
   constexpr auto platform = kmol::platform_of<ExecSpace>();
   std::vector<std::string> out;
-  for (const char* name :
-       {"all_pairs", "cuda", "cells", "neighbour_half", "neighbour_full", "host"})
+  for (const std::string& name : kmol::md_force_names())
     if (kmol::md_force_refusal(
             kmol::md_force_impl_from_string(name),
             {std::int64_t(s.positions.size()), s.box, settings.cutoff, settings.skin}, platform)

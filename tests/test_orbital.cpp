@@ -10,6 +10,7 @@
 #include "kernels/orbital/conventions.hpp"
 #include "kernels/orbital/evaluator.hpp"
 #include "kernels/orbital/examples.hpp"
+#include "kernels/orbital/implementations.hpp"
 #include "kernels/orbital/orbital.hpp"
 #include "kernels/orbital/overlap.hpp"
 #include "kernels/orbital/selection.hpp"
@@ -91,7 +92,7 @@ void check_every_impl(const MoldenData& m, const std::string& what) {
   const OrbitalBasis basis(m);
   OrbitalSettings s;
   s.lattice = small_lattice();
-  for (OrbitalImpl impl : {OrbitalImpl::kokkos, OrbitalImpl::host, OrbitalImpl::cuda}) {
+  for (OrbitalImpl impl : compiled_implementations(orbital_implementations)) {
     if (!orbital_refusal(impl, platform_of<ExecSpace>()).empty()) continue;
     s.impl = impl;
     for (std::int64_t limit :
@@ -137,7 +138,7 @@ KMOL_BACKEND_TEST(Orbital, MatchesOracleC60) {
   s.lattice.origin = {-4.6, -4.4, 0.3};
   s.lattice.spacing = {0.7, 0.7, 0.7};
   s.lattice.counts = {14, 5, 4};
-  for (OrbitalImpl impl : {OrbitalImpl::kokkos, OrbitalImpl::host, OrbitalImpl::cuda}) {
+  for (OrbitalImpl impl : compiled_implementations(orbital_implementations)) {
     if (!orbital_refusal(impl, platform_of<ExecSpace>()).empty()) continue;
     s.impl = impl;
     expect_matches_oracle(orbital_on_lattice<float>(ExecSpace(), basis, m.orbitals[1], s), m,

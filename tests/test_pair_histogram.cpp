@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/pair_histogram/fast_binning.hpp"
+#include "kernels/pair_histogram/implementations.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kernels/pair_histogram/selection.hpp"
 #include "kernels/pair_histogram/views.hpp"
@@ -30,8 +31,7 @@ std::vector<PairHistogramImpl> impls_for(const PairHistogramInput<float>& in,
   constexpr auto platform = kmol::platform_of<ExecSpace>();
   const kmol::PairHistogramShape shape = kmol::shape_of(in.n_a, in.n_b, in.one_set(), s);
   std::vector<PairHistogramImpl> out;
-  for (auto impl : {PairHistogramImpl::kokkos, PairHistogramImpl::host, PairHistogramImpl::cuda,
-                    PairHistogramImpl::cells})
+  for (auto impl : kmol::compiled_implementations(kmol::pair_histogram_implementations))
     if (kmol::pair_histogram_refusal(impl, shape, platform).empty()) out.push_back(impl);
   return out;
 }

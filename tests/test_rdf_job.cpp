@@ -150,12 +150,22 @@ TEST(RdfJob, GmxCountsHalfBinsAndReportsItsOwnBins) {
   s.r_max = 5;
   RdfJob job(s);
   const PairHistogramSettings counted = job.count_settings();
-  EXPECT_EQ(counted.n_bins, 19);
-  EXPECT_DOUBLE_EQ(counted.r_max, 4.75);
+  EXPECT_EQ(counted.n_bins, 20);
+  EXPECT_DOUBLE_EQ(counted.r_max, 5);
   job.add_frame(frame_of(ideal_gas(300, 15, 5)));
   const RdfResult result = job.result();
   EXPECT_EQ(result.counts, gmx_bin_counts(job.summary().counts));
   EXPECT_EQ(result.rdf.g.size(), 10u);
+  // -cn: within (k + 1) w of a reference, both atoms of a pair counting, at r in nm.
+  const CumulativeNumber cn = gmx_cumulative_number(job.summary());
+  const auto& half = job.summary().counts;
+  std::uint64_t within = 0;
+  for (int k = 0; k < 10; ++k) {
+    within += half[std::size_t(2 * k)] + half[std::size_t(2 * k + 1)];
+    EXPECT_DOUBLE_EQ(cn.r[std::size_t(k)], 0.05 * (k + 1));
+    EXPECT_DOUBLE_EQ(cn.number[std::size_t(k)], 2.0 * double(within) / 300);
+  }
+  EXPECT_GT(cn.number.back(), 1);
   s.r_min = 0.5;
   EXPECT_EQ(refusal([&] { RdfJob refused(s); }), "--rmin: --gmx bins start at r = 0");
 }

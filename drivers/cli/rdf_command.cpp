@@ -12,6 +12,7 @@
 #include "drivers/library/centres.hpp"
 #include "drivers/library/cluster.hpp"
 #include "drivers/library/kb_output.hpp"
+#include "drivers/library/rdf_block_plan.hpp"
 #include "drivers/library/rdf_job.hpp"
 #include "drivers/library/rdf_output.hpp"
 #include "drivers/library/rdf_selection.hpp"
@@ -28,10 +29,10 @@ struct RdfOptions {
   bool force = false;
   std::string sel1 = "all", sel2, norm = "rdf", exclude_same;
   std::string pos1 = "atom", pos2;  // gmx's position names; empty pos2: pos1
-  std::string out = "rdf.xvg", csv, h5, plot, kb;
-  std::string plane = "none";
-  bool xy = false;   // --plane xy, as gmx rdf -xy
-  bool gmx = false;  // gmx rdf's bins, normalisation and units in every output
+  std::string out = "rdf.xvg", csv, h5, plot, kb, cn;
+  std::string plane = "none", blocks;  // blocks: "", N or "auto" (rdf_block_plan.hpp)
+  bool xy = false;                     // --plane xy, as gmx rdf -xy
+  bool gmx = false;                    // gmx rdf's bins, normalisation and units in every output
 };
 
 // The job's settings from the options; the trajectory's workers come from --device through the
@@ -99,6 +100,11 @@ int run_rdf(RdfOptions& o) {
   if (o.xy && o.plane != "none" && o.plane != "xy")
     throw InputError({"", "--xy", -1}, "means --plane xy, not --plane " + o.plane);
   RdfJob job(rdf_settings(o, t));
+  BlockPlan blocks;
+  if (!o.blocks.empty()) {
+    blocks = plan_blocks(o.blocks, std::int64_t(t.frames.size()), t.reader->path(), "--blocks");
+    to.interval = blocks.frames_per_block;  // each block an interval of the run state
+  }
 
   const std::string command = fmt::format(
       "rdf sel1={} sel2={} exclude={} gmx={} pos1={} pos2={} plane={}", o.sel1, selection.sel2,
@@ -126,8 +132,16 @@ int run_rdf(RdfOptions& o) {
   report.state = &state;
   report.frames = t.frames;
   report.header = header(o, t, job, selection);
+  RdfBlockErrors errors;
+  if (!o.blocks.empty()) {
+    errors = job.block_errors(interval_blocks(state), blocks.requested);
+    report.blocks = &errors;
+    for (std::size_t j = 0; j < errors.blocks.size(); ++j)
+      report.block_starts.push_back(t.frames[j * std::size_t(blocks.frames_per_block)]);
+    report.header.push_back(describe_blocks(errors, blocks));
+  }
   if (!o.kb.empty()) write_kirkwood_buff(o.kb, job.kirkwood_buff(), report.header);
-  write_rdf_outputs({o.out, o.csv, o.h5, o.plot}, report);
+  write_rdf_outputs({o.out, o.csv, o.h5, o.plot, o.cn}, report);
   std::remove(state_path.c_str());
   if (!to.quiet) {
     for (const auto& note : t.notes) fmt::print("{}\n", note);
@@ -142,6 +156,9 @@ void preflight_rdf(const CLI::App& cmd, const RdfOptions& o) {
   plan.outputs.push_back({o.h5, "--h5", {".h5", ".hdf5"}, 0, false});
   plan.outputs.push_back({o.plot, "--plot", {".png"}, 0, false});
   plan.outputs.push_back({o.kb, "--kb", {".csv", ".xvg"}, 0, false});
+  plan.outputs.push_back({o.cn, "--cn", {".xvg"}, 0, false});
+  excludes(cmd, "--interval", "--blocks");  // the blocks set the run state's interval
+  needs_option(cmd, {"--cn"}, "--gmx");
   preflight(plan);
 }
 
@@ -169,6 +186,9 @@ Action add_rdf_command(CLI::App& app) {
       ->check(CLI::IsMember({"residue", "molecule"}));
   cmd->add_option("--out", o->out, "Grace .xvg output (r, g, n), as gmx rdf writes");
   cmd->add_option("--csv", o->csv, "Also write CSV (r_low, r_high, r_centre, count, g, n)");
+  cmd->add_option("--cn", o->cn,
+                  "With --gmx: also write the cumulative number n(r) as gmx rdf -cn writes it "
+                  "(within r = w, 2 w, ... of a reference position)");
   cmd->add_option("--h5", o->h5,
                   "Also write HDF5: counts, edges, g, n, partial sums per interval, metadata");
   cmd->add_option("--plot", o->plot, "Also plot g(r) and n(r) to this PNG file");
@@ -184,6 +204,10 @@ Action add_rdf_command(CLI::App& app) {
   cmd->add_option("--kb", o->kb,
                   "Also write Kirkwood-Buff integrals (.csv or .xvg): G(R) with Ganguly-van der "
                   "Vegt's correction, Kruger-Schnell's sphere integrals, the fitted G");
+  cmd->add_option("--blocks", o->blocks,
+                  "N or auto: g(r) per block of frames (HDF5) and the standard errors of g and n "
+                  "per bin as columns in every output; N blocks of equal frames, or auto: "
+                  "blocking analysis chooses the block (docs/trajectories.md)");
   cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
   return [o, cmd] {
     preflight_rdf(*cmd, *o);

@@ -74,9 +74,9 @@ PairHistogramSettings RdfJob::count_settings() const {
   s.impl = settings_.impl;
   s.plane = settings_.plane;
   if (settings_.gmx) {
-    // gmx's bins are centred on multiples of the width: count in half bins and add pairs of them.
-    s.r_max = settings_.r_max - 0.5 * settings_.r_max / settings_.bins;
-    s.n_bins = 2 * settings_.bins - 1;
+    // gmx's bins are centred on multiples of the width: count in half bins and add pairs of them
+    // (the last half bin only reaches -cn's last radius, n w).
+    s.n_bins = 2 * settings_.bins;
   }
   return s;
 }
@@ -125,6 +125,7 @@ void RdfJob::add_counts(const RdfPairs& pairs, bool periodic,
   summary_.excluded_pairs = pairs.excluded_pairs;
   periodic_ = periodic;
   inverse_volume_sum_ += inverse_volume;
+  if (keep_frames_) kept_frames_.push_back({counts, 1, inverse_volume});
   ++summary_.frames;
   summary_.mean_inverse_volume = inverse_volume_sum_ / double(summary_.frames);
 }
@@ -173,16 +174,30 @@ void RdfJob::refuse_unlike(const RdfPairs& pairs, bool periodic) const {
                                     pairs.excluded_pairs, earlier, summary_.excluded_pairs));
 }
 
-Rdf RdfJob::values(RdfNormalization norm) const {
-  return settings_.gmx ? gmx_rdf(summary_, norm) : normalize_rdf(summary_, norm);
+Rdf RdfJob::values(RdfNormalization norm) const { return values_of(summary_, norm); }
+
+Rdf RdfJob::values_of(const RdfCountsSummary& counts, RdfNormalization norm) const {
+  return settings_.gmx ? gmx_rdf(counts, norm) : normalize_rdf(counts, norm);
+}
+
+RdfBlockErrors RdfJob::block_errors(const std::vector<RdfBlock>& base,
+                                    std::int64_t requested) const {
+  std::vector<RdfBlock> blocks;
+  if (requested > 0) {
+    blocks = merged_blocks(base, requested);
+  } else {
+    for (const RdfBlock& b : base)
+      if (b.frames == base.front().frames) blocks.push_back(b);
+  }
+  return rdf_block_errors(
+      summary_, blocks, [&](const RdfCountsSummary& s) { return values_of(s, settings_.norm); },
+      requested > 0 ? 1 : 0);
 }
 
 RdfResult RdfJob::result(RdfNormalization norm) const {
   RdfResult r;
   r.rdf = values(norm);
-  RdfCountsSummary checked = summary_;
-  checked.r_max = settings_.r_max;  // as given (--gmx counts in half bins to a shorter one)
-  r.warning = check_rdf(checked, r.rdf, settings_.result);
+  r.warning = check_rdf(summary_, r.rdf, settings_.result);
   r.counts = settings_.gmx ? gmx_bin_counts(summary_.counts) : summary_.counts;
   return r;
 }
@@ -192,6 +207,7 @@ RdfReport RdfJob::report(const RdfResult& result) const {
   report.rdf = result.rdf;
   report.counts = result.counts;
   report.gmx = settings_.gmx;
+  if (settings_.gmx) report.cumulative = gmx_cumulative_number(summary_);
   return report;
 }
 

@@ -14,6 +14,7 @@
 #include "kernels/pair_histogram/gr.hpp"
 #include "kernels/pair_histogram/kirkwood_buff.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
+#include "kernels/pair_histogram/rdf_blocks.hpp"
 #include "kmol/core/box.hpp"
 #include "kmol/core/precision.hpp"
 
@@ -32,7 +33,7 @@ struct RdfSettings {
   double r_min = 0, r_max = 0;  // the binned range [r_min, r_max), Angstrom
   std::int32_t bins = 200;
   RdfNormalization norm = RdfNormalization::rdf;
-  bool gmx = false;           // gmx rdf's bins (counted in 2 bins - 1 half bins) and normalisation
+  bool gmx = false;           // gmx rdf's bins (counted in 2 bins half bins) and normalisation
   bool periodic = true;       // false: plain distances, every box ignored
   Plane plane = Plane::none;  // distances in a plane: 2-D RDFs (plane.hpp)
   PairHistogramImpl impl = PairHistogramImpl::automatic;
@@ -115,16 +116,26 @@ class RdfJob {
   // The Kirkwood-Buff integrals of the counts so far (InputError naming names.kb where they
   // cannot be taken: no box, r_min > 0, a plane).
   KirkwoodBuff kirkwood_buff() const;
+  // Standard errors by blocks of frames (rdf_blocks.hpp) in the job's conventions: `requested`
+  // blocks of equal frames merged from the base blocks (those left over join none), or with 0
+  // the base blocks of full length, whose length blocking analysis chooses.
+  RdfBlockErrors block_errors(const std::vector<RdfBlock>& base, std::int64_t requested) const;
+  // Keep each frame added from now on as a base block (kmol.RDF with blocks).
+  void keep_frames() { keep_frames_ = true; }
+  const std::vector<RdfBlock>& kept_frames() const { return kept_frames_; }
   // "key: value" lines on the range, normalisation, boundaries, precision and implementation.
   std::vector<std::string> describe() const;
 
  private:
   void refuse_unlike(const RdfPairs& pairs, bool periodic) const;
+  Rdf values_of(const RdfCountsSummary& counts, RdfNormalization norm) const;
 
   RdfSettings settings_;
   RdfCountsSummary summary_;
   double inverse_volume_sum_ = 0;
   bool periodic_ = false;  // the first frame's: a box or none
+  bool keep_frames_ = false;
+  std::vector<RdfBlock> kept_frames_;
   std::string impl_;
 };
 

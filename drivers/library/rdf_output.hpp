@@ -8,6 +8,7 @@
 
 #include "drivers/library/run_state.hpp"
 #include "kernels/pair_histogram/gr.hpp"
+#include "kernels/pair_histogram/rdf_blocks.hpp"
 
 namespace kmol {
 
@@ -19,17 +20,24 @@ struct RdfReport {
   std::vector<std::int64_t> frames;
   bool gmx = false;                     // lengths in nm and gmx rdf's xvg legends
   std::vector<std::string> selections;  // as given, for the legends
+  // Block averages (--blocks): each block's values and the standard errors of g and n, written
+  // as columns beside them; the first frame of each block, for the HDF5 output.
+  const RdfBlockErrors* blocks = nullptr;
+  std::vector<std::int64_t> block_starts;
+  CumulativeNumber cumulative;  // gmx's -cn values (--gmx), or empty
 };
 
 void write_rdf_xvg(const std::string& path, const RdfReport& report);
 void write_rdf_csv(const std::string& path, const RdfReport& report);
 void write_rdf_h5(const std::string& path, const RdfReport& report);
+// gmx rdf -cn's file: the cumulative number at r = (k + 1) w, in nm.
+void write_gmx_cn_xvg(const std::string& path, const RdfReport& report);
 // Runs the plotting script (Debian's python3-matplotlib) on the values.
 void plot_rdf_png(const std::string& path, const RdfReport& report);
 
 // Where a run's outputs go (empty: not written).
 struct RdfOutputs {
-  std::string xvg, csv, h5, plot;
+  std::string xvg, csv, h5, plot, cn;
 };
 // Writes every output named: the plot first, the one most likely to fail (a missing matplotlib).
 void write_rdf_outputs(const RdfOutputs& outputs, const RdfReport& report);

@@ -34,8 +34,8 @@ MoldenData load_molden(const std::string& path, const std::string& cartesian_nor
   MoldenData molden = read_molden(path);
   if (cartesian_normalisation_from_string(cartesian_norm) == CartesianNormalisation::axial)
     convert_axial_cartesian(molden);
-  for (const auto& warning :
-       norm_warnings(check_orbital_norms(molden), false, "cartesian_norm='axial'"))
+  const OrbitalNorms norms = without_gil([&] { return check_orbital_norms(molden); });
+  for (const auto& warning : norm_warnings(norms, false, "cartesian_norm='axial'"))
     if (PyErr_WarnEx(PyExc_UserWarning, warning.c_str(), 1) < 0) throw py::error_already_set();
   return molden;
 }

@@ -219,10 +219,37 @@ class RdfAccumulator {
  public:
   RdfAccumulator(double r_max, std::int32_t bins, double r_min, const std::string& norm,
                  const std::string& impl, const std::string& device, std::string precision,
-                 bool allow_empty)
+                 bool allow_empty, py::object blocks)
       : job_(rdf_settings(r_max, bins, r_min, norm, impl, device, allow_empty)),
         precision_(std::move(precision)) {
     if (precision_ != "auto") precision_from(precision_, py::none());
+    if (blocks.is_none()) return;
+    if (py::isinstance<py::str>(blocks) && blocks.cast<std::string>() == "auto") {
+      blocks_ = 0;
+    } else if (py::isinstance<py::int_>(blocks) && !py::isinstance<py::bool_>(blocks) &&
+               blocks.cast<std::int64_t>() >= 2) {
+      blocks_ = blocks.cast<std::int64_t>();
+    } else {
+      throw InputError({"", "blocks", -1},
+                       "must be a number of blocks, 2 or more, 'auto' or None, not " +
+                           py::repr(blocks).cast<std::string>());
+    }
+    job_.keep_frames();
+  }
+
+  // The frames so far in blocks, with the standard errors of g and n (ValueError without
+  // blocks=, or with more blocks than frames).
+  RdfBlockErrors block_errors() const {
+    if (blocks_ < 0)
+      throw InputError({"", "blocks", -1},
+                       "standard errors need blocks of frames: RDF(..., blocks=N or 'auto')");
+    const auto frames = std::int64_t(job_.kept_frames().size());
+    if (frames < std::max<std::int64_t>(blocks_, 2))
+      throw InputError({"", "blocks", -1},
+                       fmt::format("{} blocks need at least {} frames; {} were added",
+                                   blocks_ == 0 ? std::string("'auto'") : std::to_string(blocks_),
+                                   std::max<std::int64_t>(blocks_, 2), frames));
+    return job_.block_errors(job_.kept_frames(), blocks_);
   }
 
   void add_frame(py::object a, py::object b, py::object box, py::object molecules,
@@ -264,6 +291,7 @@ class RdfAccumulator {
   RdfJob job_;
   std::string precision_;
   std::int64_t warned_at_ = -1;  // frames when the empty result was last warned about
+  std::int64_t blocks_ = -1;     // blocks=: N, 0 for 'auto', -1 for None
 };
 
 py::array array_of(std::vector<double> v) {
@@ -336,12 +364,16 @@ frame. The same normalisation as `kmol rdf`.
 Every frame must be like the first: a box or none, the same sets and sizes, the same exclusions;
 add_frame raises ValueError naming the frame otherwise, and for molecules that exclude every pair.
 rdf and coordination raise ValueError when no pair was counted in [r_min, r_max) or a
-value is not finite (allow_empty=True: an empty result with a kmol.EmptyResultWarning).)")
+value is not finite (allow_empty=True: an empty result with a kmol.EmptyResultWarning).
+blocks=N or 'auto' keeps each frame's counts, for std_error and coordination_std_error (the
+standard errors per bin) and block_rdf: N blocks of floor(frames / N) consecutive frames, the
+error that of their mean; 'auto': blocking analysis over single frames chooses the block (as
+`kmol rdf --blocks`, docs/trajectories.md).)")
       .def(py::init<double, std::int32_t, double, std::string, std::string, std::string,
-                    std::string, bool>(),
+                    std::string, bool, py::object>(),
            py::arg("r_max"), py::arg("bins"), py::arg("r_min") = 0.0, py::arg("norm") = "rdf",
            py::arg("impl") = "auto", py::arg("device") = "auto", py::arg("precision") = "auto",
-           py::arg("allow_empty") = false)
+           py::arg("allow_empty") = false, py::arg("blocks") = py::none())
       .def("add_frame", &RdfAccumulator::add_frame, py::arg("a"), py::arg("b") = py::none(),
            py::arg("box") = py::none(), py::arg("molecules") = py::none(),
            py::arg("molecules_b") = py::none(), "Counts one frame's pairs (GIL released).")
@@ -359,6 +391,25 @@ value is not finite (allow_empty=True: an empty result with a kmol.EmptyResultWa
       .def_property_readonly("rdf", [](RdfAccumulator& r) { return array_of(r.result().g); })
       .def_property_readonly("coordination",
                              [](RdfAccumulator& r) { return array_of(r.result().coordination); })
+      .def_property_readonly(
+          "std_error", [](const RdfAccumulator& r) { return array_of(r.block_errors().g_error); },
+          "Standard error of rdf per bin, from blocks of the frames added (blocks=)")
+      .def_property_readonly(
+          "coordination_std_error",
+          [](const RdfAccumulator& r) { return array_of(r.block_errors().coordination_error); },
+          "Standard error of coordination per bin, from the same blocks")
+      .def_property_readonly(
+          "block_rdf",
+          [](const RdfAccumulator& r) {
+            const RdfBlockErrors e = r.block_errors();
+            std::vector<double> flat;
+            for (const Rdf& b : e.blocks) flat.insert(flat.end(), b.g.begin(), b.g.end());
+            const auto n = py::ssize_t(e.blocks.size());
+            const auto bins = n > 0 ? py::ssize_t(flat.size()) / n : 0;
+            return adopt(std::move(flat), {n, bins});
+          },
+          "Each block's rdf [block][bin] (blocks=N: N blocks of floor(frames / N) frames; "
+          "'auto': single frames, of which blocking analysis chose the block)")
       .def_property_readonly("norm", &RdfAccumulator::norm)
       .def_property_readonly("impl", &RdfAccumulator::impl)
       .def("__repr__", &rdf_repr);

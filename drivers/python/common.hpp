@@ -164,6 +164,8 @@ template <class F>
 auto without_gil(F&& f) {
   using Result = decltype(f());
   ensure_started();  // kernels reached without on_device (the RDF job's) need Kokkos too
+  // A Ctrl-C while the arguments were read (GIL held) is raised now, not after the work.
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
   CancelOnInterrupt cancel;
   std::exception_ptr stopped;
   std::optional<std::conditional_t<std::is_void_v<Result>, bool, Result>> result;

@@ -1,12 +1,15 @@
 #pragma once
 // One pass: a thread per 8^3 tile accumulates the six sums of Pearson's coefficient in double;
 // the local coefficient comes from the tile's sums, the global one from all tiles' sums added on
-// the host in tile order (the same on every backend).
+// the host in tile order (the same on every backend). The tiles go in pieces a cancel can stop
+// between.
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
 
 #include "kernels/correlation/correlation.hpp"
+#include "kernels/launch_pieces_kokkos.hpp"
+#include "kmol/core/execution_space.hpp"
 
 namespace kmol {
 
@@ -23,7 +26,9 @@ Correlation cross_correlation(const ExecSpace& space, const Grid& grid, const fl
                      tiles = tx * ty * tz;
   using Floats = Kokkos::View<const float*, Memory>;
   const auto in_space = [&](const float* map, const char* label) -> Floats {
-    if (resident) return Kokkos::View<const float*, Memory, Kokkos::MemoryUnmanaged>(map, points);
+    // Resident maps, and host maps on a host space, are read where they are.
+    if (resident || runs_on_host<ExecSpace>)
+      return Kokkos::View<const float*, Memory, Kokkos::MemoryUnmanaged>(map, points);
     Kokkos::View<float*, Memory> copy(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), points);
     Kokkos::deep_copy(
@@ -37,8 +42,8 @@ Correlation cross_correlation(const ExecSpace& space, const Grid& grid, const fl
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::cc::sums")), tiles);
   const bool use_threshold = settings.threshold.has_value();
   const float threshold = use_threshold ? float(*settings.threshold) : 0.0f;
-  Kokkos::parallel_for(
-      "kmol::cc::tiles", Kokkos::RangePolicy<ExecSpace>(space, 0, tiles),
+  parallel_for_in_pieces(
+      "kmol::cc::tiles", space, tiles, "the cross-correlation",
       KOKKOS_LAMBDA(const std::int64_t t) {
         const std::int64_t i0 = (t % tx) * T, j0 = ((t / tx) % ty) * T, k0 = (t / (tx * ty)) * T;
         double s[6] = {0, 0, 0, 0, 0, 0};

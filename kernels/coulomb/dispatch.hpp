@@ -11,6 +11,7 @@
 #include "kernels/coulomb/units.hpp"
 #include "kernels/coulomb/validation.hpp"
 #include "kernels/run_implementation.hpp"
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/execution_space.hpp"
 
 namespace kmol {
@@ -30,15 +31,12 @@ PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>&
   map.lattice = settings.lattice;
   map.units = settings.units;
   map.impl_used = choose_coulomb_impl(shape, platform_of<ExecSpace>(), settings.impl);
+  const auto& row = implementation_row(coulomb_implementations, map.impl_used);
   // Resident atoms on a host space are host memory, which the host implementation reads as given.
   CoulombJob<T> job =
-      prepare_coulomb(input, settings, input.resident && map.impl_used == CoulombImpl::kokkos);
-  // The CUDA cutoff path and the kokkos path on a whole lattice store every point; zeroing the
-  // map for them would be a pass over tens of MB.
-  const bool stores_every_point =
-      (map.impl_used == CoulombImpl::cuda && settings.method == CoulombMethod::cutoff) ||
-      (map.impl_used == CoulombImpl::kokkos && points == settings.lattice.points());
-  if (stores_every_point)
+      prepare_coulomb(input, settings, input.resident && row.has(row_trait::reads_space_atoms));
+  // A map its row stores whole is left unzeroed: zeroing it would be a pass over tens of MB.
+  if (row.writes_all_of(shape))
     map.values.resize(std::size_t(settings.lattice.points()));
   else
     map.values.assign(std::size_t(settings.lattice.points()), T(0));
@@ -46,6 +44,7 @@ PotentialMap<T> coulomb_potential(const ExecSpace& space, const CoulombInput<T>&
   map.launch = run_implementation<CoulombRunner, coulomb_implementations>(
       "potential", map.impl_used, space, job);
   space.fence();
+  throw_if_cancelled("the potential map");  // an implementation that stopped early left it partial
   Kokkos::Profiling::popRegion();
   return map;
 }

@@ -2,9 +2,43 @@
 // The per-(point, atom) physics every implementation shares: charge over distance, the charges
 // already carrying the unit factor (units.hpp). Kokkos-free, so the raw CUDA kernels include it
 // too.
+#include <type_traits>
+
 #include "kmol/core/math.hpp"
 
 namespace kmol::coulomb {
+
+// The kernels' compile-time options, always in this order after the value type: <T, Term,
+// Summation>. Which term each (point, atom) pair adds: the bare q / r, or the Debye-Hueckel one.
+enum class Term { direct, mdh };
+// How the terms are added up: plainly, or compensated (Kahan), which bounds the rounding error
+// independently of how many atoms contribute.
+enum class Summation { plain, compensated };
+
+template <Term K>
+using TermOption = std::integral_constant<Term, K>;
+template <Summation S>
+using SummationOption = std::integral_constant<Summation, S>;
+
+// Calls f(TermOption<...>{}, SummationOption<...>{}) with the options a job asks for at run time,
+// so that one call site instantiates every combination.
+template <class F>
+void with_options(bool mdh, bool compensated, F&& f) {
+  using Plain = SummationOption<Summation::plain>;
+  using Compensated = SummationOption<Summation::compensated>;
+  if (mdh)
+    compensated ? f(TermOption<Term::mdh>{}, Compensated{}) : f(TermOption<Term::mdh>{}, Plain{});
+  else
+    compensated ? f(TermOption<Term::direct>{}, Compensated{})
+                : f(TermOption<Term::direct>{}, Plain{});
+}
+
+// Summation S only, for the kernels that have one term.
+template <class F>
+void with_summation(bool compensated, F&& f) {
+  compensated ? f(SummationOption<Summation::compensated>{})
+              : f(SummationOption<Summation::plain>{});
+}
 
 KMOL_INLINE float exp_(float x) { return ::expf(x); }
 KMOL_INLINE double exp_(double x) { return ::exp(x); }
@@ -32,11 +66,12 @@ KMOL_INLINE double inverse_sqrt(double x) {
 
 // A running sum, optionally compensated (Kahan): the carry holds the low-order bits each addition
 // loses, which bounds the error independently of how many atoms contribute.
-template <class T, bool Compensated>
+template <class T, Summation S>
 struct Accumulator {
+  static constexpr bool compensated = S == Summation::compensated;
   T sum = 0, carry = 0;
   KMOL_INLINE void add(T x) {
-    if constexpr (Compensated) {
+    if constexpr (compensated) {
       const T y = x - carry;
       const T t = sum + y;
       carry = (t - sum) - y;
@@ -46,16 +81,17 @@ struct Accumulator {
     }
   }
   // The sum with the last lost bits put back.
-  KMOL_INLINE T value() const { return Compensated ? sum - carry : sum; }
+  KMOL_INLINE T value() const { return compensated ? sum - carry : sum; }
 };
 
 // P running sums side by side (structure of arrays, so that a loop over them vectorises), each
 // added to exactly as Accumulator adds.
-template <class T, bool Compensated, int P>
+template <class T, Summation S, int P>
 struct Accumulators {
+  static constexpr bool compensated = S == Summation::compensated;
   T sum[P] = {}, carry[P] = {};
   KMOL_INLINE void add(int l, T x) {
-    if constexpr (Compensated) {
+    if constexpr (compensated) {
       const T y = x - carry[l];
       const T t = sum[l] + y;
       carry[l] = (t - sum[l]) - y;
@@ -64,7 +100,7 @@ struct Accumulators {
       sum[l] += x;
     }
   }
-  KMOL_INLINE T value(int l) const { return Compensated ? sum[l] - carry[l] : sum[l]; }
+  KMOL_INLINE T value(int l) const { return compensated ? sum[l] - carry[l] : sum[l]; }
 };
 
 // q / r. An atom exactly on a lattice point is left out of that point (its self-term is infinite).

@@ -16,6 +16,7 @@
 #include "kernels/density/validation.hpp"
 #include "kernels/kept_arrays.hpp"
 #include "kernels/run_implementation.hpp"
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/execution_space.hpp"
 #ifdef KOKKOS_ENABLE_CUDA
 #include <cuda_runtime_api.h>
@@ -47,18 +48,21 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
   DensityMap map;
   map.grid = settings.grid;
   map.impl_used = choose_density_impl(platform_of<ExecSpace>(), settings.impl, input.resident);
+  const auto& row = implementation_row(density_implementations, map.impl_used);
   typename KeptArrays<ExecSpace>::Lease kept;  // the uploaded atoms, for the whole call
   const auto atoms = input.resident ? density::resident_atoms(space, input, settings, job)
                                     : density::upload_atoms(space, *kept, job,
-                                                            map.impl_used == DensityImpl::kokkos);
+                                                            row.has(row_trait::reads_space_atoms));
   const bool half = settings.storage == DensityStorage::half;
   const std::int64_t nz = job.counts[2], plane = job.counts[0] * job.counts[1];
-  // Every implementation stores every point of its slab, so the map is left unzeroed: zeroing it
-  // first would be one more pass of the host over the whole map.
+  // A map its row stores whole is left unzeroed: zeroing it first would be one more pass of the
+  // host over the whole map.
+  const std::size_t size = std::size_t(plane * nz);
+  const bool whole = row.writes_all_of(DensityShape{input.resident});
   if (half)
-    map.half_values.resize(std::size_t(plane * nz));
+    whole ? map.half_values.resize(size) : map.half_values.assign(size, 0);
   else
-    map.values.resize(std::size_t(plane * nz));
+    whole ? map.values.resize(size) : map.values.assign(size, 0.0f);
   const std::int64_t per_slab =
       density::planes_per_slab(job, density::memory_budget<ExecSpace>(settings), half ? 2 : 4);
   map.slabs = 0;
@@ -71,6 +75,7 @@ DensityMap gaussian_density(const ExecSpace& space, const DensityInput& input,
                    "density", map.impl_used, space, job, atoms, map.values.data() + k0 * plane);
     ++map.slabs;
   }
+  throw_if_cancelled("the density map");  // an implementation that stopped early left it partial
   Kokkos::Profiling::popRegion();
   return map;
 }

@@ -21,8 +21,10 @@ std::string density_cuda_refusal(const DensityShape& shape, Platform platform);
 
 inline constexpr ImplementationRow<DensityImpl, DensityShape> density_implementations[] = {
     {DensityImpl::kokkos, "kokkos", ImplementationKind::portable, nullptr, 0, nullptr,
-     "every backend; a run of 4 points along x per thread", "CPU spaces"},
+     "every backend; a run of 4 points along x per thread", "CPU spaces",
+     row_trait::reads_space_atoms, always<DensityShape>},
     {DensityImpl::cuda, "cuda", ImplementationKind::cuda, density_cuda_refusal, 1, nullptr,
-     "Cuda space; atoms as float4 records in cell order, 2-D blocks of x runs", "the Cuda space"}};
+     "Cuda space; atoms as float4 records in cell order, 2-D blocks of x runs", "the Cuda space", 0,
+     always<DensityShape>}};
 
 }  // namespace kmol

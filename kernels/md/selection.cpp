@@ -70,6 +70,19 @@ MdForceImpl choose_md_force_impl(const MdShape& shape, Platform platform, MdForc
   return choose_implementation(md_implementations, "md", requested, shape, platform);
 }
 
+std::vector<std::string> md_force_names() {
+  std::vector<std::string> names;
+  for (const MdForceImpl impl : compiled_implementations(md_implementations)) {
+    if (impl != MdForceImpl::neighbour) {
+      names.push_back(to_string(impl));
+      continue;
+    }
+    names.push_back("neighbour_half");
+    names.push_back("neighbour_full");
+  }
+  return names;
+}
+
 AlgorithmSummary md_summary() {
   return implementation_summary(
       "md", "Lennard-Jones molecular dynamics (shifted force, orthorhombic box, velocity Verlet)",

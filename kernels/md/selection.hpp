@@ -2,6 +2,7 @@
 // Which Lennard-Jones force implementation runs a system, and what each supports: the one place
 // where they are registered and chosen (see docs/architecture.md and docs/md.md).
 #include <string>
+#include <vector>
 
 #include "kernels/md/md.hpp"
 #include "kernels/registry.hpp"
@@ -20,6 +21,10 @@ std::string md_force_refusal(MdForceImpl impl, const MdShape& shape, Platform pl
 
 // `requested` if it can run (UnsupportedError if not), else the fastest that can.
 MdForceImpl choose_md_force_impl(const MdShape& shape, Platform platform, MdForceImpl requested);
+
+// Every compiled force row by a name set_md_force takes, the neighbour row once per list kind
+// (neighbour_half, neighbour_full): what the shared tests and benchmarks run.
+std::vector<std::string> md_force_names();
 
 AlgorithmSummary md_summary();
 

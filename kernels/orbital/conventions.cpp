@@ -6,6 +6,7 @@
 #include "kernels/orbital/cartesian.hpp"
 #include "kernels/orbital/orbital.hpp"
 #include "kernels/orbital/overlap.hpp"
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/errors.hpp"
 
 namespace kmol {
@@ -33,6 +34,8 @@ OrbitalNorms norms_of(const MoldenData& molden) {
   const OrbitalBasis basis(molden);
   const std::vector<double> s = overlap_matrix(basis);
   for (std::size_t k = 0; k < molden.orbitals.size(); ++k) {
+    // A basis near the cap takes seconds of these: a cancel stops them between orbitals.
+    if (cancel_requested()) throw_if_cancelled("the orbitals' norm check");
     const auto& c = molden.orbitals[k].coefficients;
     const double norm = overlap(s, c, c);
     ++n.checked;

@@ -12,6 +12,7 @@
 #include "kernels/orbital/runners.hpp"
 #include "kernels/orbital/selection.hpp"
 #include "kernels/run_implementation.hpp"
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/execution_space.hpp"
 
 namespace kmol {
@@ -29,6 +30,7 @@ OrbitalMap<T> orbital_on_lattice(const ExecSpace& space, const OrbitalBasis& bas
   map.impl_used = choose_orbital_impl(platform_of<ExecSpace>(), settings.impl);
   map.launch = run_implementation<OrbitalRunner, orbital_implementations>(
       "orbital", map.impl_used, space, tables, settings, map.values.data());
+  throw_if_cancelled("the orbital map");  // an implementation that stopped early left it partial
   Kokkos::Profiling::popRegion();
   return map;
 }

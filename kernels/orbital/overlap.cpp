@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "kernels/orbital/cartesian.hpp"
+#include "kmol/core/cancel.hpp"
 
 namespace kmol {
 namespace {
@@ -38,7 +39,9 @@ std::vector<double> overlap_matrix(const OrbitalBasis& basis) {
   std::vector<double> s(std::size_t(n) * std::size_t(n), 0.0);
   std::vector<Vec3<double>> centres;
   for (const auto& c : basis.centres()) centres.push_back((1.0 / bohr_in_angstrom) * c);
-  for (const CartesianShell& a : basis.shells())
+  for (const CartesianShell& a : basis.shells()) {
+    // Thousands of functions take seconds: a cancel stops the matrix between rows of shells.
+    if (cancel_requested()) throw_if_cancelled("the overlap matrix");
     for (const CartesianShell& b : basis.shells()) {
       const Vec3<double> A = centres[std::size_t(a.atom)], B = centres[std::size_t(b.atom)];
       const auto& pa_list = orbital::cartesian_powers(a.l);
@@ -72,6 +75,7 @@ std::vector<double> overlap_matrix(const OrbitalBasis& basis) {
             std::size_t(b.first_function + g)] = sum;
         }
     }
+  }
   return s;
 }
 

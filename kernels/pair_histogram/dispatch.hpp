@@ -77,10 +77,11 @@ PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramIn
   const PairHistogramImpl impl =
       choose_pair_histogram_impl(prepared.shape, platform_of<ExecSpace>(), settings.impl);
   prepared.result.impl_used = impl;
-  if (prepared.job.launch.any() && impl != PairHistogramImpl::cuda)
+  if (prepared.job.launch.any() &&
+      !implementation_row(pair_histogram_implementations, impl).has(row_trait::takes_launch))
     throw UnsupportedError(
-        "pair histogram: forced launch parameters are knobs of the cuda "
-        "implementation, not of " +
+        "pair histogram: forced launch parameters are knobs of an implementation that takes "
+        "them (cuda), not of " +
         to_string(impl));
   prepared.result.launch = run_prepared(prepared, [&](const PairHistogramJob<T>& job) {
     return run_implementation<PairHistogramRunner, pair_histogram_implementations>(

@@ -19,6 +19,12 @@
 namespace kmol {
 namespace fast_binning {
 
+// The fast path's compile-time options, named, in this order where both appear: Offset, Roots.
+// Offset::from_zero: r_min is zero, so r - r_min is r and the subtraction is left out.
+enum class Offset { from_r_min, from_zero };
+// Roots::above_min: x >= fast_sqrt_min is proven, so the root's clamp is left out.
+enum class Roots { clamped, above_min };
+
 // Adding 1.5 * 2^23 (2^52) rounding down floors |x| < 2^22 (2^51) exactly: the sum has unit
 // spacing, and its low bits hold floor(x) + magic_bits.
 KMOL_INLINE float floor_plus_magic(float x) {
@@ -94,14 +100,13 @@ KMOL_INLINE float fast_sqrt(float x) {
   return fast_sqrt_above_min(std::fmax(x, fast_sqrt_min));
 #endif
 }
-// kAboveMin: x >= fast_sqrt_min is proven (fast_sqrt_above_min).
-template <bool kAboveMin = false>
+template <Roots R = Roots::clamped>
 KMOL_INLINE double fast_root(double x) {
   return math::sqrt(x);
 }
-template <bool kAboveMin = false>
+template <Roots R = Roots::clamped>
 KMOL_INLINE float fast_root(float x) {
-  return kAboveMin ? fast_sqrt_above_min(x) : fast_sqrt(x);
+  return R == Roots::above_min ? fast_sqrt_above_min(x) : fast_sqrt(x);
 }
 
 // Whether fast_bin_plus_magic(range, fast_root(r2)) bins every pair as bin_of(sqrt(r2)).

@@ -73,8 +73,8 @@ Rdf normalize_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
 }
 
 std::vector<std::uint64_t> gmx_bin_counts(const std::vector<std::uint64_t>& half_bins) {
-  if (half_bins.size() % 2 != 1)
-    throw UnsupportedError("gmx bins need an odd number of half bins, not " +
+  if (half_bins.size() % 2 != 0 || half_bins.empty())
+    throw UnsupportedError("gmx bins need an even number of half bins, not " +
                            std::to_string(half_bins.size()));
   std::vector<std::uint64_t> counts{half_bins[0]};
   for (std::size_t k = 1; k + 1 < half_bins.size(); k += 2)
@@ -87,7 +87,7 @@ Rdf gmx_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
   const std::vector<std::uint64_t> counts = gmx_bin_counts(s.counts);
   const auto n = std::int64_t(counts.size());
   constexpr double nm_per_angstrom = 0.1;
-  const double width = nm_per_angstrom * s.r_max / (double(n) - 0.5);
+  const double width = nm_per_angstrom * s.r_max / double(n);
   const double frames = double(s.frames);
   const double n_b = s.one_set ? double(s.n_a) : double(s.n_b);
   const double from_both_ends = s.one_set ? 2.0 : 1.0;
@@ -122,6 +122,21 @@ Rdf gmx_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
     out.coordination.push_back(cumulative);
   }
   out.edges.push_back((double(n) - 0.5) * width);
+  return out;
+}
+
+CumulativeNumber gmx_cumulative_number(const RdfCountsSummary& s) {
+  const std::size_t n = gmx_bin_counts(s.counts).size();
+  const double width = 0.1 * s.r_max / double(n);  // nm
+  const double from_both_ends = s.one_set ? 2.0 : 1.0;
+  const double references = double(s.frames) * double(s.n_a);
+  CumulativeNumber out;
+  std::uint64_t within = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    within += s.counts[2 * k] + s.counts[2 * k + 1];  // half bins to (k + 1) w
+    out.r.push_back(double(k + 1) * width);
+    out.number.push_back(references > 0 ? from_both_ends * double(within) / references : 0);
+  }
   return out;
 }
 

@@ -46,10 +46,19 @@ Rdf normalize_rdf(const RdfCountsSummary& summary, RdfNormalization mode);
 // gmx rdf's conventions (GROMACS 2022), lengths in nm: n bins of width w centred on k w
 // (k = 0 .. n-1; the first is [0, w/2)); a pair counts from both of its atoms; rdf divides by
 // N_A N_B (N^2 for one set) whatever is excluded or shared; none divides by w, so that the curve
-// integrates to pairs per reference atom. `half_bins` holds kmol's counts in 2n-1 bins of width
-// w/2 from 0 (lengths in Angstrom), so that every gmx bin is a sum of whole kmol bins.
+// integrates to pairs per reference atom. `half_bins` holds kmol's counts in 2n bins of width
+// w/2 from 0 to n w (lengths in Angstrom), so that every gmx bin is a sum of whole kmol bins and
+// the last half bin serves the cumulative number alone.
 Rdf gmx_rdf(const RdfCountsSummary& half_bins, RdfNormalization mode);
 // The counts of gmx's bins from those half bins (each pair once).
 std::vector<std::uint64_t> gmx_bin_counts(const std::vector<std::uint64_t>& half_bins);
+
+// gmx rdf -cn: the mean number of selected positions within r = (k + 1) w of a reference
+// position (k = 0 .. n-1, from both atoms of a pair in one set), at r in nm; from the same half
+// bins, whose edges fall on every (k + 1) w.
+struct CumulativeNumber {
+  std::vector<double> r, number;
+};
+CumulativeNumber gmx_cumulative_number(const RdfCountsSummary& half_bins);
 
 }  // namespace kmol

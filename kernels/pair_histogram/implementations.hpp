@@ -26,7 +26,7 @@ inline constexpr ImplementationRow<PairHistogramImpl, PairHistogramShape>
          "all-pairs problems on CPU spaces"},
         {PairHistogramImpl::cuda, "cuda", ImplementationKind::cuda, pair_histogram_cuda_refusal, 2,
          nullptr, "Cuda space; every box; float, double; up to 2^20 bins",
-         "all-pairs problems on the Cuda space"},
+         "all-pairs problems on the Cuda space", row_trait::takes_launch},
         {PairHistogramImpl::cells, "cells", ImplementationKind::portable,
          pair_histogram_cells_refusal, 3, pair_histogram_cells_pay,
          "every backend; periodic boxes at least 3 r_max across; float, double",

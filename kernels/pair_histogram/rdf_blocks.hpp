@@ -25,8 +25,15 @@ struct RdfBlockErrors {
 };
 
 // `whole` gives the pairs and range; `normalise` turns one block's summary into its Rdf (kmol's
-// or gmx's conventions, in the run's normalisation). At least two full blocks.
+// or gmx's conventions, in the run's normalisation). At least two full blocks. `block` 0: the
+// blocking analysis chooses the length; otherwise the errors come from blocks of `block` blocks
+// (1: the blocks as given, each taken as independent).
 RdfBlockErrors rdf_block_errors(const RdfCountsSummary& whole, const std::vector<RdfBlock>& blocks,
-                                const std::function<Rdf(const RdfCountsSummary&)>& normalise);
+                                const std::function<Rdf(const RdfCountsSummary&)>& normalise,
+                                std::int64_t block = 0);
+
+// `n` blocks of equal length from consecutive base blocks (floor(base / n) each; the base blocks
+// left over join none). At least n base blocks.
+std::vector<RdfBlock> merged_blocks(const std::vector<RdfBlock>& base, std::int64_t n);
 
 }  // namespace kmol

@@ -1,8 +1,9 @@
 #pragma once
 // The direct sums of debye.hpp in portable Kokkos: one thread per (block of rows, q) for the
-// pair sum, one per wave vector for the amplitudes.
+// pair sum, one per wave vector for the amplitudes; each in pieces a cancel can stop between.
 #include <Kokkos_Core.hpp>
 
+#include "kernels/launch_pieces_kokkos.hpp"
 #include "kernels/scattering/debye.hpp"
 #include "kernels/scattering/debye_terms.hpp"
 #include "kmol/core/math.hpp"
@@ -31,10 +32,11 @@ void debye_rows(const ExecSpace& space, const Box wrap, const Xyz xyz, const Typ
                 double r_window) {
   const std::int64_t n_q = std::int64_t(q.extent(0)), blocks = std::int64_t(partial.extent(0));
   const double cut2 = r_cut * r_cut;
-  Kokkos::parallel_for(
-      "kmol::debye::pairs",
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>(space, {0, 0}, {blocks, n_q}),
-      KOKKOS_LAMBDA(const std::int64_t block, const std::int64_t k) {
+  // Thread t: block t / n_q at q index t % n_q, so that neighbouring threads read the same atoms.
+  parallel_for_in_pieces(
+      "kmol::debye::pairs", space, blocks * n_q, "the Debye sum",
+      KOKKOS_LAMBDA(const std::int64_t t) {
+        const std::int64_t block = t / n_q, k = t % n_q;
         const double qk = q(k);
         const std::int64_t begin = block * rows_per_block;
         const std::int64_t end = begin + rows_per_block < n ? begin + rows_per_block : n;
@@ -108,8 +110,8 @@ std::vector<double> wave_sum(const ExecSpace& space, const DebyeAtoms& atoms,
   const auto waves = to_space<Memory>(waves_host.data(), n_k, "kmol::waves::k");
   const auto bins = to_space<Memory>(bin_host.data(), n_k, "kmol::waves::bin");
   Kokkos::View<double*, Memory> power("kmol::waves::power", std::size_t(n_k));
-  Kokkos::parallel_for(
-      "kmol::waves::amplitudes", Kokkos::RangePolicy<ExecSpace>(space, 0, n_k),
+  parallel_for_in_pieces(
+      "kmol::waves::amplitudes", space, n_k, "the structure factor's waves",
       KOKKOS_LAMBDA(const std::int64_t k) {
         const Vec3<double> kv = waves(k);
         const std::int64_t bin = bins(k);

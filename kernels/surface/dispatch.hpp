@@ -6,6 +6,7 @@
 #include "kernels/surface/kokkos/marching_cubes_kokkos.hpp"
 #include "kernels/surface/surface.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/execution_space.hpp"
 
 namespace kmol {
 
@@ -20,7 +21,8 @@ SurfaceMesh marching_cubes(const ExecSpace& space, const Grid& grid, const float
   const std::int64_t points = grid.counts[0] * grid.counts[1] * grid.counts[2];
   Kokkos::View<const float*, Memory> map =
       Kokkos::View<const float*, Memory, Kokkos::MemoryUnmanaged>(values, points);
-  if (!resident) {
+  // A host space reads the caller's map where it is: a copy would only delay the passes.
+  if (!resident && !runs_on_host<ExecSpace>) {
     Kokkos::View<float*, Memory> copy(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::map")), points);
     Kokkos::deep_copy(

@@ -46,6 +46,17 @@ grep -q 'xaxis  label "r (nm)"' kmol-gmx.xvg || fail "--gmx: the xvg is not in n
 paste <(grep -v '^[#@]' kmol-gmx.xvg) <(grep -v '^[#@]' gmx.xvg) |
   awk '{ n++; if ($1 - $3 > 1e-4 || $3 - $1 > 1e-4) exit 1; d = $2 - $4; if (d < 0) d = -d; if (d > 0.01) exit 1 }
        END { if (n != 110) exit 1 }' || fail "kmol rdf --gmx differs from gmx rdf"
+# --cn writes gmx rdf -cn's numbers within r = (k + 1) w (to its three decimals; XTC rounding
+# moves a pair across a radius now and then: one pair from both ends is 2/1000 per reference).
+"$kmol" rdf water/md.xtc --top water/topol.tpr --sel1 'name OW' --rmax 1.1nm --bins 110 --gmx \
+    --cn kmol-cn.xvg --out kmol-gmx-cn.xvg --quiet || fail "rdf --gmx --cn"
+OMP_NUM_THREADS=1 gmx -quiet rdf -f water/md.xtc -s water/topol.tpr -ref 'name OW' -sel 'name OW' \
+    -bin 0.01 -rmax 1.1 -o gmx-cn-rdf.xvg -cn gmx-cn.xvg > gmx-cn.log 2>&1 || fail "gmx rdf -cn: $(tail -5 gmx-cn.log)"
+cmp <(grep -v '^[#@]' kmol-gmx.xvg) <(grep -v '^[#@]' kmol-gmx-cn.xvg) || fail "--cn changed the g(r) of --gmx"
+paste <(grep -v '^[#@]' kmol-cn.xvg) <(grep -v '^[#@]' gmx-cn.xvg) |
+  awk '{ n++; if ($1 - $3 > 1e-4 || $3 - $1 > 1e-4) exit 1; d = $2 - $4; if (d < 0) d = -d; if (d > 0.0025 + 1e-5 * $4) exit 1; if ($4 > 100) big++ }
+       END { if (n != 110 || big < 5) exit 1 }' || fail "kmol rdf --gmx --cn differs from gmx rdf -cn"
+grep -q '@    title "Cumulative Number RDF"' kmol-cn.xvg || fail "--cn: not gmx's title"
 
 # Molecules come from the TPR: excluding them removes the 392 intramolecular H-H pairs (1.63 A).
 for exclude in none molecule; do

@@ -436,4 +436,12 @@ if "$kmol" info | grep -q "GROMACS XTC, TRR, TNG"; then
   row 92 2 "piled.tng: positions: \[4\] atoms 183 and 184 of this frame sit at the same point" -- md --restart piled.tng --steps 2 --out piled.h5 --log piled.csv
   none_left 92 piled.h5 piled.csv
 fi
+row 97 2 "\-\-blocks: '0' is no number of blocks: give 2 or more" -- rdf gas.h5 --rmax 5 --blocks 0 --out blocks.xvg
+none_left 97 blocks.xvg
+row 97 2 "\-\-interval: cannot be combined with --blocks" -- rdf gas.h5 --rmax 5 --blocks 2 --interval 1 --out blocks.xvg
+none_left 97 blocks.xvg
+row 98 2 "gas.h5: \-\-blocks: 5 blocks of frames need at least 5 frames, and the run reads 2" -- rdf gas.h5 --rmax 5 --blocks 5 --out blocks.xvg
+none_left 98 blocks.xvg
+row 99 2 "\-\-cn: applies only with --gmx" -- rdf gas.h5 --rmax 5 --cn cn.xvg --out cn-rdf.xvg
+none_left 99 cn.xvg cn-rdf.xvg
 echo "every mistake in docs/errors.md: ok"

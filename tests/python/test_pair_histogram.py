@@ -119,6 +119,47 @@ def test_rdf_accumulates_like_the_command(cli, tmp_path):
     assert len(rdf.edges) == 121 and rdf.bins[0] == pytest.approx(0.05)
 
 
+def test_rdf_std_error_is_that_of_the_blocks_and_the_command_s(cli, tmp_path):
+    """RDF(blocks=4).std_error: the standard error of the mean of 4 blocks' g(r), computed here
+    from each block's frames with RDFs of their own, and the command's --blocks 4 column."""
+    import h5py
+    cli("example-trajectory", "--example", "gas", "--atoms", 600, "--length", 20, "--frames", 9,
+        "--out", tmp_path / "t.h5")
+    cli("rdf", tmp_path / "t.h5", "--rmax", 9, "--bins", 45, "--precision", "double",
+        "--blocks", 4, "--csv", tmp_path / "rdf.csv", "--out", tmp_path / "rdf.xvg", "--quiet")
+    with h5py.File(tmp_path / "t.h5") as f:
+        group = f["particles"][list(f["particles"])[0]]
+        positions, box = group["position/value"][()], group["box/edges/value"][()]
+    rdf = kmol.RDF(r_max=9, bins=45, precision="double", blocks=4)
+    blocks = [kmol.RDF(r_max=9, bins=45, precision="double") for _ in range(4)]
+    for k, (frame, edges) in enumerate(zip(positions, box)):
+        rdf.add_frame(frame, box=edges)
+        if k < 8:  # 4 blocks of 2 frames; the ninth frame joins none
+            blocks[k // 2].add_frame(frame, box=edges)
+    block_g = np.array([b.rdf for b in blocks])
+    np.testing.assert_allclose(rdf.block_rdf, block_g, rtol=1e-12)
+    want = block_g.std(axis=0, ddof=1) / 2
+    np.testing.assert_allclose(rdf.std_error, want, rtol=1e-10, atol=1e-15)
+    counted = rdf.counts > 0
+    assert counted.sum() > 30 and np.all(rdf.std_error[counted] > 0)
+    want_n = np.array([b.coordination for b in blocks]).std(axis=0, ddof=1) / 2
+    np.testing.assert_allclose(rdf.coordination_std_error, want_n, rtol=1e-10, atol=1e-15)
+    rows = [r.split(",") for r in open(tmp_path / "rdf.csv") if r[0].isdigit()]
+    np.testing.assert_allclose([float(r[6]) for r in rows], rdf.std_error, rtol=1e-9)
+    automatic = kmol.RDF(r_max=9, bins=45, precision="double", blocks="auto")
+    for frame, edges in zip(positions, box):
+        automatic.add_frame(frame, box=edges)
+    assert automatic.block_rdf.shape == (9, 45) and np.all(automatic.std_error[counted] > 0)
+    with pytest.raises(ValueError, match="need blocks of frames"):
+        kmol.RDF(r_max=9, bins=45).std_error
+    with pytest.raises(ValueError, match="2 or more"):
+        kmol.RDF(r_max=9, bins=45, blocks=0)
+    few = kmol.RDF(r_max=9, bins=45, blocks=20)
+    few.add_frame(positions[0], box=box[0])
+    with pytest.raises(ValueError, match="20 blocks need at least 20 frames; 1 were added"):
+        few.std_error
+
+
 @pytest.mark.parametrize("call, error", [
     (lambda: kmol.pair_histogram(np.zeros((5, 2)), r_max=1, bins=2), ValueError),
     (lambda: kmol.pair_histogram([["a", "b", "c"]], r_max=1, bins=2), ValueError),

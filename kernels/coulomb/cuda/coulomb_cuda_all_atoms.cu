@@ -8,7 +8,7 @@
 // H200). A thread owns kPoints lattice points of one row, kThreadsX apart so that a warp's
 // stores are coalesced; per atom it computes the squared distance to the row's line once and
 // reuses it for all its points. Tiles are launched in turn, each adding to the sums (and carries,
-// when compensated) kept in device memory.
+// when compensated) kept in device memory, in pieces of tiles a cancel can stop between.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,9 +22,13 @@
 #include "kernels/coulomb/point_table.hpp"
 #include "kernels/cuda_check.hpp"
 #include "kernels/cuda_device_mutex.hpp"
+#include "kernels/cuda_pieces.hpp"
 
 namespace kmol {
 namespace {
+
+using coulomb::Summation;
+using coulomb::Term;
 
 constexpr int kThreadsX = 32, kRows = 4, kPoints = 8;  // a block: 4 rows x 256 points
 constexpr int kStaged = 256;                           // atoms per shared-memory copy
@@ -60,12 +64,12 @@ struct BlockGeometry {
 // rows along x is one full wave of blocks on 132 SMs, where 12 (at the 36 registers the compiler
 // chose alone) left a second wave a third full for every atom tile. Rows along y or z need more
 // registers for their indexing and would spill inside the loop.
-template <class T, bool Compensated, int Axis>
-constexpr int kMinBlocks = sizeof(T) == 4 && !Compensated && Axis == 0 ? 16 : 1;
+template <class T, Summation S, int Axis>
+constexpr int kMinBlocks = sizeof(T) == 4 && (S == Summation::plain) && Axis == 0 ? 16 : 1;
 
 // Rows run along Axis; B1 < B2 are the other two axes (blockIdx.y / threadIdx.y and blockIdx.z).
-template <class T, bool Mdh, bool Compensated, int Axis>
-__global__ void __launch_bounds__(kThreadsX* kRows, (kMinBlocks<T, Compensated, Axis>))
+template <class T, Term K, Summation S, int Axis>
+__global__ void __launch_bounds__(kThreadsX* kRows, (kMinBlocks<T, S, Axis>))
     all_atoms_kernel(BlockGeometry g, int n_tile, T h, T kappa, T* __restrict__ sum,
                      T* __restrict__ carry) {
   constexpr int B1 = Axis == 0 ? 1 : 0, B2 = Axis == 2 ? 1 : 2;
@@ -83,13 +87,13 @@ __global__ void __launch_bounds__(kThreadsX* kRows, (kMinBlocks<T, Compensated, 
   // The thread's points along the row: pu0 + m * step. Offsets from pu0, not kPoints coordinates,
   // keep the kernel within the 32 registers that 16 blocks per SM allow.
   const T pu0 = T(g.begin[Axis] + u0) * h, step = T(kThreadsX) * h;
-  coulomb::Accumulator<T, Compensated> acc[kPoints];
+  coulomb::Accumulator<T, S> acc[kPoints];
 #pragma unroll
   for (int m = 0; m < kPoints; ++m) {
     const long long u = u0 + m * kThreadsX;
     if (row_exists && u < g.size[Axis]) {
       acc[m].sum = sum[row + u * stride];
-      if (Compensated) acc[m].carry = carry[row + u * stride];
+      if (S == Summation::compensated) acc[m].carry = carry[row + u * stride];
     }
   }
   const int thread = threadIdx.y * kThreadsX + threadIdx.x;
@@ -108,7 +112,8 @@ __global__ void __launch_bounds__(kThreadsX* kRows, (kMinBlocks<T, Compensated, 
       for (int m = 0; m < kPoints; ++m) {
         const T d = math::fma(T(-m), step, along0);
         const T r2 = math::fma(d, d, across2);
-        acc[m].add(Mdh ? coulomb::mdh_term(atom.q, r2, kappa) : coulomb::direct_term(atom.q, r2));
+        acc[m].add(K == Term::mdh ? coulomb::mdh_term(atom.q, r2, kappa)
+                                  : coulomb::direct_term(atom.q, r2));
       }
     }
   }
@@ -117,7 +122,7 @@ __global__ void __launch_bounds__(kThreadsX* kRows, (kMinBlocks<T, Compensated, 
     const long long u = u0 + m * kThreadsX;
     if (row_exists && u < g.size[Axis]) {
       sum[row + u * stride] = acc[m].sum;
-      if (Compensated) carry[row + u * stride] = acc[m].carry;
+      if (S == Summation::compensated) carry[row + u * stride] = acc[m].carry;
     }
   }
 }
@@ -129,7 +134,7 @@ __global__ void give_back_carries(T* sum, const T* carry, long long n) {
   if (p < n) sum[p] -= carry[p];
 }
 
-template <class T, bool Mdh, bool Compensated>
+template <class T, Term K, Summation S>
 void launch(const LatticeBlock& b, int n_tile, T h, T kappa, T* sum, T* carry,
             cudaStream_t stream) {
   BlockGeometry g{};
@@ -144,33 +149,35 @@ void launch(const LatticeBlock& b, int n_tile, T h, T kappa, T* sum, T* carry,
   const dim3 blocks(unsigned((b.size[ax] + kThreadsX * kPoints - 1) / (kThreadsX * kPoints)),
                     unsigned((b.size[b1] + kRows - 1) / kRows), unsigned(b.size[b2]));
   if (ax == 0)
-    all_atoms_kernel<T, Mdh, Compensated, 0>
-        <<<blocks, threads, 0, stream>>>(g, n_tile, h, kappa, sum, carry);
+    all_atoms_kernel<T, K, S, 0><<<blocks, threads, 0, stream>>>(g, n_tile, h, kappa, sum, carry);
   else if (ax == 1)
-    all_atoms_kernel<T, Mdh, Compensated, 1>
-        <<<blocks, threads, 0, stream>>>(g, n_tile, h, kappa, sum, carry);
+    all_atoms_kernel<T, K, S, 1><<<blocks, threads, 0, stream>>>(g, n_tile, h, kappa, sum, carry);
   else
-    all_atoms_kernel<T, Mdh, Compensated, 2>
-        <<<blocks, threads, 0, stream>>>(g, n_tile, h, kappa, sum, carry);
+    all_atoms_kernel<T, K, S, 2><<<blocks, threads, 0, stream>>>(g, n_tile, h, kappa, sum, carry);
   check(cudaGetLastError(), "kernel launch");
 }
 
-template <class T, bool Mdh, bool Compensated>
+template <class T, Term K, Summation S>
 void run_all(const CoulombJob<T>& job, const std::vector<Atom4<T>>& atoms, T* sum, T* carry,
              const coulomb::PointTable& table, cudaStream_t stream) {
   constexpr int per_tile = int(kConstantBytes / sizeof(Atom4<T>));
-  for (std::int64_t first = 0; first < job.n; first += per_tile) {
-    const int n_tile = int(std::min<std::int64_t>(per_tile, job.n - first));
-    // The previous tile's kernels must be done with the bank before it is overwritten (stream
-    // order).
-    check(cudaMemcpyToSymbolAsync(c_atoms, atoms.data() + first, n_tile * sizeof(Atom4<T>), 0,
-                                  cudaMemcpyHostToDevice, stream),
-          "copy atom tile");
-    for (int b = 0; b < table.count; ++b)
-      launch<T, Mdh, Compensated>(job.blocks[b], n_tile, job.spacing, job.kappa,
-                                  sum + table.first[b], carry ? carry + table.first[b] : nullptr,
-                                  stream);
-  }
+  // Tiles in pieces a cancel can stop between; each tile's launches cover the whole lattice.
+  const auto tiles = [&](std::int64_t first_tile, std::int64_t end_tile) {
+    for (std::int64_t first = first_tile * per_tile; first < std::min(job.n, end_tile * per_tile);
+         first += per_tile) {
+      const int n_tile = int(std::min<std::int64_t>(per_tile, job.n - first));
+      // The previous tile's kernels must be done with the bank before it is overwritten (stream
+      // order).
+      check(cudaMemcpyToSymbolAsync(c_atoms, atoms.data() + first, n_tile * sizeof(Atom4<T>), 0,
+                                    cudaMemcpyHostToDevice, stream),
+            "copy atom tile");
+      for (int b = 0; b < table.count; ++b)
+        launch<T, K, S>(job.blocks[b], n_tile, job.spacing, job.kappa, sum + table.first[b],
+                        carry ? carry + table.first[b] : nullptr, stream);
+    }
+  };
+  launch_in_pieces_on(stream, (job.n + per_tile - 1) / per_tile, table.points() / kPoints,
+                      "the potential map", tiles);
 }
 
 }  // namespace
@@ -186,19 +193,22 @@ std::string coulomb_cuda_all_atoms(const CoulombJob<T>& job, cudaStream_t stream
   check(cudaMallocAsync(&sum, bytes * (job.compensated ? 2 : 1), stream), "allocate the map");
   if (job.compensated) carry = sum + table.points();
   check(cudaMemsetAsync(sum, 0, bytes * (job.compensated ? 2 : 1), stream), "clear the map");
-  {
+  try {
     std::lock_guard<std::mutex> lock(c_atoms_mutex.current());
     const bool mdh = job.method == CoulombMethod::mdh;
-    if (mdh && job.compensated) run_all<T, true, true>(job, atoms, sum, carry, table, stream);
-    if (mdh && !job.compensated) run_all<T, true, false>(job, atoms, sum, carry, table, stream);
-    if (!mdh && job.compensated) run_all<T, false, true>(job, atoms, sum, carry, table, stream);
-    if (!mdh && !job.compensated) run_all<T, false, false>(job, atoms, sum, carry, table, stream);
+    coulomb::with_options(mdh, job.compensated, [&](auto k, auto s) {
+      run_all<T, decltype(k)::value, decltype(s)::value>(job, atoms, sum, carry, table, stream);
+    });
     if (job.compensated) {
       give_back_carries<<<unsigned((table.points() + 255) / 256), 256, 0, stream>>>(sum, carry,
                                                                                     table.points());
       check(cudaGetLastError(), "kernel launch");
     }
     check(cudaStreamSynchronize(stream), "run the kernels");
+  } catch (...) {  // a cancel between tiles, or a failed call: the map is freed
+    cudaFreeAsync(sum, stream);
+    cudaStreamSynchronize(stream);
+    throw;
   }
   std::vector<T> flat(std::size_t(table.points()));
   const std::int64_t counts[3] = {job.counts[0], job.counts[1], job.counts[2]};

@@ -69,7 +69,7 @@ struct Geometry {
 // cutoff are visited a batch at a time: warp 0 scans the batch's fill counts, and the block copies
 // only the filled slots into shared memory, one contiguous run, so that empty slots of the fixed
 // capacity cost no arithmetic.
-template <class T, bool Compensated>
+template <class T, coulomb::Summation S>
 __global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __restrict__ filled,
                               Geometry g, T h, T rc2, T inv_rc2, T* __restrict__ out) {
   extern __shared__ unsigned char staged_bytes[];
@@ -84,7 +84,7 @@ __global__ void cutoff_kernel(const Atom4<T>* __restrict__ bins, const int* __re
   const T py = T(j) * h, pz = T(k) * h;
   T px[kPointsPerThread];
   long long index[kPointsPerThread];
-  coulomb::Accumulator<T, Compensated> acc[kPointsPerThread];
+  coulomb::Accumulator<T, S> acc[kPointsPerThread];
 #pragma unroll
   for (int s = 0; s < kPointsPerThread; ++s) {
     const int local = lane_in_row + s * g.threads_per_row;
@@ -424,12 +424,10 @@ std::string coulomb_cuda_cutoff(const CoulombJob<T>& job, cudaStream_t stream,
       const long long end_z = region_lo + (region_hi - region_lo) * (slab + 1) / slabs;
       const dim3 grid(unsigned(g.regions[0]), unsigned(g.regions[1]),
                       unsigned(end_z - part.first_region_z));
-      if (job.compensated)
-        cutoff_kernel<T, true><<<grid, block, shared, stream>>>(d_bins, d_filled, part, job.spacing,
-                                                                rc2, T(1) / rc2, d_map);
-      else
-        cutoff_kernel<T, false><<<grid, block, shared, stream>>>(
+      coulomb::with_summation(job.compensated, [&](auto s) {
+        cutoff_kernel<T, decltype(s)::value><<<grid, block, shared, stream>>>(
             d_bins, d_filled, part, job.spacing, rc2, T(1) / rc2, d_map);
+      });
       check(cudaGetLastError(), "kernel launch");
       check(cudaEventRecord(ws->computed[std::size_t(slab)], stream), "record a slab");
     }

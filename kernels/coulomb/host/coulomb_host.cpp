@@ -16,11 +16,14 @@
 namespace kmol {
 namespace {
 
+using coulomb::Summation;
+using coulomb::Term;
+
 // Independent partial sums, one per vector lane, so the compiler can vectorise the atom loop
 // without reassociating any one sum.
 constexpr int lanes = 16;
 
-template <class T, bool Compensated, bool Mdh>
+template <class T, Term K, Summation S>
 T sum_row_point(const T* along, const T* across2, const T* q, std::int64_t n, T p, T kappa) {
   T sum[lanes] = {}, carry[lanes] = {};
   std::int64_t a0 = 0;
@@ -29,9 +32,9 @@ T sum_row_point(const T* along, const T* across2, const T* q, std::int64_t n, T 
     for (int l = 0; l < lanes; ++l) {
       const T d = along[a0 + l] - p;
       const T r2 = math::fma(d, d, across2[a0 + l]);
-      const T term =
-          Mdh ? coulomb::mdh_term(q[a0 + l], r2, kappa) : coulomb::direct_term(q[a0 + l], r2);
-      if constexpr (Compensated) {
+      const T term = K == Term::mdh ? coulomb::mdh_term(q[a0 + l], r2, kappa)
+                                    : coulomb::direct_term(q[a0 + l], r2);
+      if constexpr (S == Summation::compensated) {
         const T y = term - carry[l];
         const T t = sum[l] + y;
         carry[l] = (t - sum[l]) - y;
@@ -41,7 +44,7 @@ T sum_row_point(const T* along, const T* across2, const T* q, std::int64_t n, T 
       }
     }
   }
-  coulomb::Accumulator<T, Compensated> total;
+  coulomb::Accumulator<T, S> total;
   for (int l = 0; l < lanes; ++l) {
     total.add(sum[l]);
     total.add(-carry[l]);
@@ -49,7 +52,7 @@ T sum_row_point(const T* along, const T* across2, const T* q, std::int64_t n, T 
   for (std::int64_t a = a0; a < n; ++a) {
     const T d = along[a] - p;
     const T r2 = math::fma(d, d, across2[a]);
-    total.add(Mdh ? coulomb::mdh_term(q[a], r2, kappa) : coulomb::direct_term(q[a], r2));
+    total.add(K == Term::mdh ? coulomb::mdh_term(q[a], r2, kappa) : coulomb::direct_term(q[a], r2));
   }
   return total.value();
 }
@@ -61,7 +64,7 @@ T sum_row_point(const T* along, const T* across2, const T* q, std::int64_t n, T 
 // Arrays are padded to a multiple of 8 with zero charges.
 constexpr int row_block = 4;
 
-template <bool Compensated>
+template <Summation S>
 void direct_row_avx2(const float* along, const float* across2, const float* q,
                      std::int64_t n_padded, const float (&p)[row_block], float (&out)[row_block]) {
   const __m256 half = _mm256_set1_ps(0.5f), three_halves = _mm256_set1_ps(1.5f),
@@ -83,7 +86,7 @@ void direct_row_avx2(const float* along, const float* across2, const float* q,
           _mm256_mul_ps(y0, _mm256_fnmadd_ps(_mm256_mul_ps(hr2, y0), y0, three_halves));
       // An atom on the point (r2 = 0) is left out, as direct_term does.
       const __m256 term = _mm256_and_ps(_mm256_mul_ps(c, y), _mm256_cmp_ps(r2, zero, _CMP_GT_OQ));
-      if constexpr (Compensated) {
+      if constexpr (S == Summation::compensated) {
         const __m256 v = _mm256_sub_ps(term, carry[m]);
         const __m256 t = _mm256_add_ps(sum[m], v);
         carry[m] = _mm256_sub_ps(_mm256_sub_ps(t, sum[m]), v);
@@ -97,7 +100,7 @@ void direct_row_avx2(const float* along, const float* across2, const float* q,
     alignas(32) float s[8], c[8];
     _mm256_store_ps(s, sum[m]);
     _mm256_store_ps(c, carry[m]);
-    coulomb::Accumulator<float, Compensated> total;
+    coulomb::Accumulator<float, S> total;
     for (int l = 0; l < 8; ++l) {
       total.add(s[l]);
       total.add(-c[l]);
@@ -108,7 +111,7 @@ void direct_row_avx2(const float* along, const float* across2, const float* q,
 #endif
 
 #ifdef __AVX2__
-template <bool Compensated>
+template <Summation S>
 void direct_rows_avx2(const CoulombJob<float>& job, int threads) {
   const float h = job.spacing;
   const std::int64_t n_padded = (job.n + 7) / 8 * 8;
@@ -142,8 +145,7 @@ void direct_rows_avx2(const CoulombJob<float>& job, int threads) {
           float p[row_block], out[row_block];
           for (int m = 0; m < row_block; ++m)
             p[m] = float(block.begin[ax] + std::min(u0 + m, block.size[ax] - 1)) * h;
-          direct_row_avx2<Compensated>(along[ax].data(), across2.data(), q.data(), n_padded, p,
-                                       out);
+          direct_row_avx2<S>(along[ax].data(), across2.data(), q.data(), n_padded, p, out);
           for (int m = 0; m < row_block && u0 + m < block.size[ax]; ++m) {
             ijk[ax] = block.begin[ax] + u0 + m;
             job.values[job.index(ijk[0], ijk[1], ijk[2])] = out[m];
@@ -155,11 +157,11 @@ void direct_rows_avx2(const CoulombJob<float>& job, int threads) {
 }
 #endif
 
-template <class T, bool Compensated, bool Mdh>
+template <class T, Term K, Summation S>
 void rows(const CoulombJob<T>& job, int threads) {
 #ifdef __AVX2__
-  if constexpr (std::is_same_v<T, float> && !Mdh) {
-    direct_rows_avx2<Compensated>(job, threads);
+  if constexpr (std::is_same_v<T, float> && K == Term::direct) {
+    direct_rows_avx2<S>(job, threads);
     return;
   }
 #endif
@@ -186,9 +188,9 @@ void rows(const CoulombJob<T>& job, int threads) {
         }
         for (std::int64_t u = 0; u < block.size[ax]; ++u) {
           ijk[ax] = block.begin[ax] + u;
-          job.values[job.index(ijk[0], ijk[1], ijk[2])] = sum_row_point<T, Compensated, Mdh>(
-              job.coords[ax].data(), across2.data(), job.charges.data(), job.n, T(ijk[ax]) * h,
-              job.kappa);
+          job.values[job.index(ijk[0], ijk[1], ijk[2])] =
+              sum_row_point<T, K, S>(job.coords[ax].data(), across2.data(), job.charges.data(),
+                                     job.n, T(ijk[ax]) * h, job.kappa);
         }
       }
     }
@@ -197,14 +199,14 @@ void rows(const CoulombJob<T>& job, int threads) {
 
 // Adds one atom's shifted terms to the points i0..i1 of a row (their squared distance to the atom
 // is (i h - ax)^2 + across2).
-template <class T, bool Compensated>
+template <class T, Summation S>
 void cutoff_segment(T* row, T* row_carry, std::int64_t i0, std::int64_t i1, T h, T ax, T across2,
                     T q, T rc2, T inv_rc2) {
 #pragma omp simd
   for (std::int64_t i = i0; i <= i1; ++i) {
     const T dx = T(i) * h - ax;
     const T term = coulomb::cutoff_term(q, math::fma(dx, dx, across2), rc2, inv_rc2);
-    if constexpr (Compensated) {
+    if constexpr (S == Summation::compensated) {
       const T y = term - row_carry[i];
       const T s = row[i] + y;
       row_carry[i] = (s - row[i]) - y;
@@ -220,7 +222,7 @@ void cutoff_segment(T* row, T* row_carry, std::int64_t i0, std::int64_t i1, T h,
 // by one Newton step (as direct_row_avx2). px[i] = i h, the points' x. Whole chunks may run past
 // the segment (points outside the sphere add exactly 0) but not past the row, whose successor
 // belongs to other coordinates (and maybe to another thread): the row's last chunk is masked.
-template <bool Compensated>
+template <Summation S>
 void cutoff_segment_avx2(float* row, float* row_carry, std::int64_t i0, std::int64_t i1,
                          std::int64_t row_length, const float* px, float ax, float across2, float q,
                          float rc2, float inv_rc2) {
@@ -241,7 +243,7 @@ void cutoff_segment_avx2(float* row, float* row_carry, std::int64_t i0, std::int
     const __m256 term =
         _mm256_and_ps(_mm256_mul_ps(_mm256_mul_ps(vq, y), _mm256_mul_ps(shift, shift)), inside);
     const __m256 v = load(row + i);
-    if constexpr (Compensated) {
+    if constexpr (S == Summation::compensated) {
       const __m256 c = load(row_carry + i);
       const __m256 yk = _mm256_sub_ps(term, c);
       const __m256 t = _mm256_add_ps(v, yk);
@@ -299,7 +301,7 @@ struct Disk {
 
 constexpr std::size_t kMostInGroup = 16;
 
-template <class T, bool Compensated>
+template <class T, Summation S>
 void cutoff_scatter(const CoulombJob<T>& job, int threads) {
   const T h = job.spacing, rc = job.cutoff, rc2 = rc * rc, inv_rc2 = T(1) / rc2, inv_h = T(1) / h;
   const std::int64_t nx = job.counts[0], ny = job.counts[1], nz = job.counts[2];
@@ -327,9 +329,11 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
   z_lo = std::max<std::int64_t>(z_lo, 0);
   z_hi = std::min(z_hi, nz);
   if (z_hi <= z_lo) return;
-  std::vector<T> carry(Compensated ? std::size_t(job.index(0, 0, z_hi) - job.index(0, 0, z_lo))
-                                   : 0);  // the planes' only
-  T* const carry_at_origin = Compensated ? carry.data() - job.index(0, 0, z_lo) : nullptr;
+  std::vector<T> carry(S == Summation::compensated
+                           ? std::size_t(job.index(0, 0, z_hi) - job.index(0, 0, z_lo))
+                           : 0);  // the planes' only
+  T* const carry_at_origin =
+      S == Summation::compensated ? carry.data() - job.index(0, 0, z_lo) : nullptr;
 #pragma omp parallel num_threads(threads)
   {
     const int t = omp_get_thread_num(), nt = omp_get_num_threads();
@@ -379,7 +383,8 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
         }
         for (std::int64_t j = j_lo; j <= j_hi; ++j) {
           T* row = job.values + job.index(0, j, k);
-          T* row_carry = Compensated ? carry_at_origin + job.index(0, j, k) : nullptr;
+          T* row_carry =
+              S == Summation::compensated ? carry_at_origin + job.index(0, j, k) : nullptr;
           for (std::size_t u = 0; u < size; ++u) {
             const Disk<T>& d = disk[u];
             if (j < d.j0 || j > d.j1) continue;
@@ -390,8 +395,8 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
             const T q = job.charges[a];
 #ifdef __AVX2__
             if constexpr (std::is_same_v<T, float>) {
-              cutoff_segment_avx2<Compensated>(row, row_carry, d.i0, d.i1, nx, px.data(), ax[a],
-                                               across2, q, rc2, inv_rc2);
+              cutoff_segment_avx2<S>(row, row_carry, d.i0, d.i1, nx, px.data(), ax[a], across2, q,
+                                     rc2, inv_rc2);
               continue;
             }
 #endif
@@ -401,13 +406,12 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
                 std::max(d.i0, std::int64_t(std::floor((ax[a] - chord) * inv_h)));
             const std::int64_t i1 =
                 std::min(d.i1, std::int64_t(std::ceil((ax[a] + chord) * inv_h)));
-            cutoff_segment<T, Compensated>(row, row_carry, i0, i1, h, ax[a], across2, q, rc2,
-                                           inv_rc2);
+            cutoff_segment<T, S>(row, row_carry, i0, i1, h, ax[a], across2, q, rc2, inv_rc2);
           }
         }
       }
     }
-    if constexpr (Compensated) {
+    if constexpr (S == Summation::compensated) {
       for (std::int64_t p = job.index(0, 0, k_begin); p < job.index(0, 0, k_end); ++p)
         job.values[p] -= carry_at_origin[p];
     }
@@ -418,18 +422,13 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
 
 template <class T>
 std::string coulomb_host(const CoulombJob<T>& job, int threads) {
-  const bool c = job.compensated;
-  switch (job.method) {
-    case CoulombMethod::direct:
-      c ? rows<T, true, false>(job, threads) : rows<T, false, false>(job, threads);
-      break;
-    case CoulombMethod::mdh:
-      c ? rows<T, true, true>(job, threads) : rows<T, false, true>(job, threads);
-      break;
-    case CoulombMethod::cutoff:
-      c ? cutoff_scatter<T, true>(job, threads) : cutoff_scatter<T, false>(job, threads);
-      break;
-  }
+  if (job.method == CoulombMethod::cutoff)
+    coulomb::with_summation(job.compensated,
+                            [&](auto s) { cutoff_scatter<T, decltype(s)::value>(job, threads); });
+  else
+    coulomb::with_options(job.method == CoulombMethod::mdh, job.compensated, [&](auto k, auto s) {
+      rows<T, decltype(k)::value, decltype(s)::value>(job, threads);
+    });
   throw_if_cancelled("the potential map");
   std::string how =
       job.method == CoulombMethod::cutoff ? "atom spheres over z slabs" : "rows, 16 lanes";

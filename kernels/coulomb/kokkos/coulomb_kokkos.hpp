@@ -19,6 +19,7 @@
 #include "kernels/coulomb/kokkos/space_atoms.hpp"
 #include "kernels/coulomb/point_table.hpp"
 #include "kernels/kept_arrays.hpp"
+#include "kernels/launch_pieces_kokkos.hpp"
 #include "kmol/core/vectorise.hpp"
 
 namespace kmol {
@@ -65,21 +66,22 @@ KOKKOS_INLINE_FUNCTION void run_points(const std::int64_t ijk[3], T h, T (&px)[L
   pz = T(ijk[2]) * h;
 }
 
-template <bool Compensated, bool Mdh, class ExecSpace, class T>
+template <coulomb::Term K, coulomb::Summation S, class ExecSpace, class T>
 void all_atoms(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob<T>& job,
                const coulomb::PointTable& table, Values<ExecSpace, T> out) {
   const auto atoms = coulomb::space_atoms(space, kept, job);
   const std::int64_t n = job.n;
   const T h = job.spacing, kappa = job.kappa;
-  Kokkos::parallel_for(
-      "kmol::coulomb::all_atoms", Kokkos::RangePolicy<ExecSpace>(space, 0, table.runs()),
+  parallel_for_in_pieces(
+      "kmol::coulomb::all_atoms", space, table.runs(), "the potential map",
       KOKKOS_LAMBDA(const std::int64_t r) {
         std::int64_t ijk[3], p0;
         const int length = table.locate_run(r, ijk, p0);
-        constexpr int P = Mdh ? mdh_run_length : run_length;
+        constexpr bool mdh = K == coulomb::Term::mdh;
+        constexpr int P = mdh ? mdh_run_length : run_length;
         T px[P], py, pz;
         run_points(ijk, h, px, py, pz);
-        coulomb::Accumulators<T, Compensated, P> sums;
+        coulomb::Accumulators<T, S, P> sums;
         for (std::int64_t a = 0; a < n; ++a) {
           const coulomb::AtomRecord<T> atom = atoms(a);
           const T dy = atom.y - py, dz = atom.z - pz;
@@ -89,7 +91,7 @@ void all_atoms(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const Coulom
             const T dx = atom.x - px[l];
             const T r2 = math::fma(dx, dx, across);
             sums.add(l,
-                     Mdh ? coulomb::mdh_term(atom.q, r2, kappa) : coulomb::direct_term(atom.q, r2));
+                     mdh ? coulomb::mdh_term(atom.q, r2, kappa) : coulomb::direct_term(atom.q, r2));
           }
         }
         for (int l = 0; l < length; ++l) out(p0 + l) = sums.value(l);
@@ -118,7 +120,7 @@ KOKKOS_INLINE_FUNCTION T axis_gap(std::int64_t c, T origin, T side, T lo, T hi) 
   return math::max(T(0), math::max(cell_lo - hi, lo - cell_hi));
 }
 
-template <bool Compensated, class ExecSpace, class T>
+template <coulomb::Summation S, class ExecSpace, class T>
 void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob<T>& job,
            const coulomb::PointTable& table, Values<ExecSpace, T> out) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
@@ -145,13 +147,14 @@ void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob
   // then walks the region's cells once. Each run's partial sums wait in team scratch while the
   // team moves from one row of cells to the next.
   constexpr int P = cutoff_run_length<ExecSpace>();
-  constexpr int Slots = Compensated ? 2 * P + 2 : P + 2;  // sums, carries, y, z
+  constexpr bool compensated = S == coulomb::Summation::compensated;
+  constexpr int Slots = compensated ? 2 * P + 2 : P + 2;  // sums, carries, y, z
   constexpr bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-  Policy policy(space, runs.runs() / per_region, host ? 1 : per_region);
-  policy.set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(Slots, per_region)));
-  Kokkos::parallel_for(
-      "kmol::coulomb::cells", policy, KOKKOS_LAMBDA(const Member& team) {
-        const std::int64_t first = team.league_rank() * std::int64_t(per_region);
+  team_parallel_for_in_pieces(
+      "kmol::coulomb::cells", space, runs.runs() / per_region, host ? 1 : per_region,
+      Scratch::shmem_size(Slots, per_region), "the potential map",
+      KOKKOS_LAMBDA(const Member& team, const std::int64_t region) {
+        const std::int64_t first = region * per_region;
         std::int64_t ijk[3], lo[3], hi[3], p0;
         runs.locate(first, ijk, lo, hi, p0);
         const int across_y = int(hi[1] - lo[1] + 1), in_region = across_y * int(hi[2] - lo[2] + 1);
@@ -192,10 +195,11 @@ void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob
             const std::int64_t begin = start(row + x_first), end = start(row + x_last + 1);
             if (begin == end) continue;
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, in_region), [&](const int run) {
-              coulomb::Accumulators<T, Compensated, P> sums;
+              coulomb::Accumulators<T, S, P> sums;
               for (int l = 0; l < P; ++l) {
                 sums.sum[l] = partial(l, run);
-                if constexpr (Compensated) sums.carry[l] = partial(P + l, run);
+                if constexpr (S == coulomb::Summation::compensated)
+                  sums.carry[l] = partial(P + l, run);
               }
               const T py = partial(Slots - 2, run), pz = partial(Slots - 1, run);
               for (std::int64_t a = begin; a < end; ++a) {
@@ -213,7 +217,8 @@ void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob
               }
               for (int l = 0; l < P; ++l) {
                 partial(l, run) = sums.sum[l];
-                if constexpr (Compensated) partial(P + l, run) = sums.carry[l];
+                if constexpr (S == coulomb::Summation::compensated)
+                  partial(P + l, run) = sums.carry[l];
               }
             });
           }
@@ -222,10 +227,10 @@ void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob
           std::int64_t run_ijk[3], run_lo[3], run_hi[3], p;
           const int length = runs.locate(first + run % across_y + run / across_y * rows, run_ijk,
                                          run_lo, run_hi, p);
-          coulomb::Accumulators<T, Compensated, P> sums;
+          coulomb::Accumulators<T, S, P> sums;
           for (int l = 0; l < P; ++l) {
             sums.sum[l] = partial(l, run);
-            if constexpr (Compensated) sums.carry[l] = partial(P + l, run);
+            if constexpr (S == coulomb::Summation::compensated) sums.carry[l] = partial(P + l, run);
           }
           for (int l = 0; l < length; ++l) out(p + l) = sums.value(l);
         });
@@ -245,16 +250,15 @@ std::string coulomb_kokkos(const ExecSpace& space, const CoulombJob<T>& job) {
   typename KeptArrays<ExecSpace>::Lease kept;
   const auto kept_out = kept->template array<T>("coulomb_map", std::size_t(table.points()));
   const coulomb_detail::Values<ExecSpace, T> out(kept_out.data(), table.points());
-  if (cutoff && job.compensated) coulomb_detail::cells<true>(space, *kept, job, table, out);
-  if (cutoff && !job.compensated) coulomb_detail::cells<false>(space, *kept, job, table, out);
-  if (!cutoff && mdh && job.compensated)
-    coulomb_detail::all_atoms<true, true>(space, *kept, job, table, out);
-  if (!cutoff && mdh && !job.compensated)
-    coulomb_detail::all_atoms<false, true>(space, *kept, job, table, out);
-  if (!cutoff && !mdh && job.compensated)
-    coulomb_detail::all_atoms<true, false>(space, *kept, job, table, out);
-  if (!cutoff && !mdh && !job.compensated)
-    coulomb_detail::all_atoms<false, false>(space, *kept, job, table, out);
+  if (cutoff)
+    coulomb::with_summation(job.compensated, [&](auto s) {
+      coulomb_detail::cells<decltype(s)::value>(space, *kept, job, table, out);
+    });
+  else
+    coulomb::with_options(mdh, job.compensated, [&](auto k, auto s) {
+      coulomb_detail::all_atoms<decltype(k)::value, decltype(s)::value>(space, *kept, job, table,
+                                                                        out);
+    });
   coulomb_detail::store_points(space, *kept, job, table, out);
   const std::string rows = std::to_string(coulomb_detail::region_rows(job.spacing));
   return std::string("kokkos: ") +

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kernels/cuda_check.hpp"
+#include "kernels/cuda_pieces.hpp"
 #include "kernels/cuda_staging.hpp"
 #include "kernels/density/cuda/density_cuda.hpp"
 #include "kernels/density/half.hpp"
@@ -206,18 +207,24 @@ bool run(const DensityJob& job, Out* host_out, cudaStream_t stream, int host_thr
   Out* const out = ws->map.reserve<Out>(std::size_t(points));
   const long long nx = job.counts[0], ny = job.counts[1],
                   runs = (nx + points_per_thread - 1) / points_per_thread;
-  const dim3 threads(kRunsX, kRowsY),
-      blocks(unsigned((runs + kRunsX - 1) / kRunsX), unsigned((ny + kRowsY - 1) / kRowsY),
-             unsigned(job.k_end - job.k_begin));
+  const dim3 threads(kRunsX, kRowsY);
+  const unsigned blocks_x = unsigned((runs + kRunsX - 1) / kRunsX),
+                 blocks_y = unsigned((ny + kRowsY - 1) / kRowsY);
   const auto sum = weighted ? sum_kernel<Out, true> : sum_kernel<Out, false>;
-  sum<<<blocks, threads, 0, stream>>>(job.cells, nx, ny, job.k_begin, job.spacing[0],
-                                      job.spacing[1], job.spacing[2], job.cut, job.limit, starts,
-                                      atoms, heights, out);
-  check(cudaGetLastError(), "launch");
+  // Planes in pieces a cancel can stop between (a cancelled call drops its workspace).
+  const auto planes = [&](std::int64_t first, std::int64_t end) {
+    sum<<<dim3(blocks_x, blocks_y, unsigned(end - first)), threads, 0, stream>>>(
+        job.cells, nx, ny, job.k_begin + first, job.spacing[0], job.spacing[1], job.spacing[2],
+        job.cut, job.limit, starts, atoms, heights, out + first * nx * ny);
+    check(cudaGetLastError(), "launch");
+  };
+  // The driver fills pageable memory from one thread: the host threads take the fresh map's page
+  // faults first, while the device sorts the atoms into cells.
+  if (!staged) zero_in_parallel(host_out, map_bytes, host_threads);
+  launch_in_pieces_on(stream, job.k_end - job.k_begin,
+                      std::int64_t(blocks_x) * blocks_y * kRunsX * kRowsY, "the density map",
+                      planes);
   if (!staged) {
-    // The driver fills pageable memory from one thread: the host threads take the fresh map's
-    // page faults first, while the device computes.
-    zero_in_parallel(host_out, map_bytes, host_threads);
     check(cudaMemcpyAsync(host_out, out, map_bytes, cudaMemcpyDeviceToHost, stream), "copy map");
     check(cudaStreamSynchronize(stream), "density kernels");
     ws.done();

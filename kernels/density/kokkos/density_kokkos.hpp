@@ -14,6 +14,7 @@
 #include "kernels/density/job.hpp"
 #include "kernels/empty_view.hpp"
 #include "kernels/kept_arrays.hpp"
+#include "kernels/launch_pieces_kokkos.hpp"
 
 namespace kmol::density {
 
@@ -136,9 +137,8 @@ void sum_slab(const ExecSpace& space, const DensityJob& job,
   const auto starts = cells.starts;
   const auto atoms = cells.atoms;
   const auto height = cells.height;
-  Kokkos::parallel_for(
-      "kmol::density::sum", Kokkos::RangePolicy<ExecSpace>(space, 0, threads),
-      KOKKOS_LAMBDA(const std::int64_t t) {
+  parallel_for_in_pieces(
+      "kmol::density::sum", space, threads, "the density map", KOKKOS_LAMBDA(const std::int64_t t) {
         const std::int64_t lane = t % tile, tile_index = t / tile;
         const std::int64_t run = tile_index % tiles_x * tile_runs + lane % tile_runs;
         const std::int64_t j = tile_index / tiles_x % tiles_y * tile_rows + lane / tile_runs;

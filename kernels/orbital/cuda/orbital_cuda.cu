@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kernels/cuda_check.hpp"
+#include "kernels/cuda_pieces.hpp"
 #include "kernels/orbital/cuda/orbital_cuda.hpp"
 #include "kernels/orbital/evaluator.hpp"
 
@@ -22,7 +23,7 @@ __constant__ double
 std::mutex c_tables_mutex;                      // one bank per device: calls take turns
 
 struct Geometry {
-  long long nx, ny;
+  long long nx, ny, k0;  // k0: the launch's first plane (blockIdx.z = 0)
 };
 
 template <class T, bool Constant>
@@ -31,7 +32,7 @@ __global__ void __launch_bounds__(kThreadsX* kRows)
                    Geometry g, T h, T* __restrict__ out) {
   const unsigned char* base = Constant ? reinterpret_cast<const unsigned char*>(c_tables) : global;
   const orbital::OrbitalTables<T> t = orbital::tables_at<T>(base, layout);
-  const long long j = (long long)blockIdx.y * kRows + threadIdx.y, k = blockIdx.z;
+  const long long j = (long long)blockIdx.y * kRows + threadIdx.y, k = g.k0 + blockIdx.z;
   if (j >= g.ny) return;
   const long long i0 = (long long)blockIdx.x * (kThreadsX * kPoints) + threadIdx.x;
   const T py = T(j) * h, pz = T(k) * h;
@@ -96,23 +97,35 @@ std::string orbital_cuda(const orbital::PackedTables& tables, const Grid& lattic
           "copy the tables");
   }
   const dim3 threads(kThreadsX, kRows);
-  const dim3 blocks(unsigned((lattice.counts[0] + kThreadsX * kPoints - 1) / (kThreadsX * kPoints)),
-                    unsigned((lattice.counts[1] + kRows - 1) / kRows), unsigned(lattice.counts[2]));
-  const Geometry g{lattice.counts[0], lattice.counts[1]};
-  {
+  const unsigned blocks_x =
+      unsigned((lattice.counts[0] + kThreadsX * kPoints - 1) / (kThreadsX * kPoints));
+  const unsigned blocks_y = unsigned((lattice.counts[1] + kRows - 1) / kRows);
+  // Planes in pieces a cancel can stop between; a cancelled call frees what it allocated.
+  const auto planes = [&](std::int64_t first, std::int64_t end) {
+    const Geometry g{lattice.counts[0], lattice.counts[1], first};
+    const dim3 blocks(blocks_x, blocks_y, unsigned(end - first));
+    if (constant)
+      orbital_kernel<T, true>
+          <<<blocks, threads, 0, stream>>>(tables.layout, nullptr, g, T(lattice.spacing[0]), out);
+    else
+      orbital_kernel<T, false>
+          <<<blocks, threads, 0, stream>>>(tables.layout, global, g, T(lattice.spacing[0]), out);
+    check(cudaGetLastError(), "kernel launch");
+  };
+  try {
     std::lock_guard<std::mutex> lock(c_tables_mutex);
-    if (constant) {
+    if (constant)
       check(cudaMemcpyToSymbolAsync(c_tables, tables.bytes.data(), tables.bytes.size(), 0,
                                     cudaMemcpyHostToDevice, stream),
             "copy the tables to constant memory");
-      orbital_kernel<T, true>
-          <<<blocks, threads, 0, stream>>>(tables.layout, nullptr, g, T(lattice.spacing[0]), out);
-    } else {
-      orbital_kernel<T, false>
-          <<<blocks, threads, 0, stream>>>(tables.layout, global, g, T(lattice.spacing[0]), out);
-    }
-    check(cudaGetLastError(), "kernel launch");
-    check(cudaStreamSynchronize(stream), "run the kernel");
+    launch_in_pieces_on(stream, lattice.counts[2],
+                        std::int64_t(blocks_x) * blocks_y * kThreadsX * kRows, "the orbital map",
+                        planes);
+  } catch (...) {
+    cudaFreeAsync(out, stream);
+    if (global) cudaFreeAsync(global, stream);
+    cudaStreamSynchronize(stream);
+    throw;
   }
   check(
       cudaMemcpyAsync(values, out, std::size_t(points) * sizeof(T), cudaMemcpyDeviceToHost, stream),

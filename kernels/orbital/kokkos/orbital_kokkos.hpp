@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernels/host_copy.hpp"
+#include "kernels/launch_pieces_kokkos.hpp"
 #include "kernels/orbital/evaluator.hpp"
 #include "kernels/orbital/exp2_polynomial.hpp"
 #include "kernels/orbital/implementations.hpp"
@@ -145,9 +146,9 @@ std::string orbital_kokkos(const ExecSpace& space, const orbital::PackedTables& 
   const std::int64_t per_segment = Shape::Points * Shape::Stride;
   const std::int64_t segments = (nx + per_segment - 1) / per_segment;
   const std::int64_t items = ny * lattice.counts[2] * segments * Shape::Stride;
-  Kokkos::parallel_for("kmol::orbital::points", Kokkos::RangePolicy<ExecSpace>(space, 0, items),
-                       orbital_detail::OrbitalPoints<T, Shape, Out>{t, out, nx, ny, segments,
-                                                                    T(lattice.spacing[0])});
+  parallel_for_in_pieces("kmol::orbital::points", space, items, "the orbital map",
+                         orbital_detail::OrbitalPoints<T, Shape, Out>{t, out, nx, ny, segments,
+                                                                      T(lattice.spacing[0])});
   Kokkos::deep_copy(
       space, Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(values, lattice.points()),
       out);
@@ -191,6 +192,7 @@ std::string orbitals_gemm(const ExecSpace& space, const orbital::PackedTables& p
   const std::int64_t nx = lattice.counts[0], ny = lattice.counts[1];
   const T h = T(lattice.spacing[0]);
   for (std::int64_t first = 0; first < points; first += chunk) {
+    if (cancel_requested()) throw_if_cancelled("the orbital maps");
     const std::int64_t n = std::min(chunk, points - first);
     Kokkos::parallel_for(
         "kmol::orbital::basis_values", Kokkos::RangePolicy<ExecSpace>(space, 0, chunk),

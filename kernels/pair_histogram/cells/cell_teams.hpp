@@ -106,10 +106,8 @@ KOKKOS_INLINE_FUNCTION PartnerShift<T> partner_shift(const Counter& counter, Vec
 }
 
 // Pairs partner q of B (position b, original index j) with the n staged atoms of A, which sit at
-// sorted positions h0 on. kShift: every pair takes the partner's shift; the other flags are
-// bin_pair_with's.
-template <bool kShift, bool kUnlabelled, bool kFastBins, class Counter, class Home, class T,
-          class Add>
+// sorted positions h0 on, with the options of pair_counter.hpp.
+template <Partner P, Labels L, Bins B, class Counter, class Home, class T, class Add>
 KOKKOS_INLINE_FUNCTION void pair_with_home(const Counter& counter, const Home& home,
                                            std::int32_t h0, std::int32_t n, std::int32_t q,
                                            Vec3<T> b, std::int32_t j, const PartnerShift<T>& shift,
@@ -117,7 +115,7 @@ KOKKOS_INLINE_FUNCTION void pair_with_home(const Counter& counter, const Home& h
   for (std::int32_t k = 0; k < n; ++k) {
     const HomeAtom<T> a = home(k);
     T r2;
-    if constexpr (kShift) {
+    if constexpr (P == Partner::shifted) {
       const Vec3<T>& length = counter.box.length;
       r2 = norm2(Vec3<T>{math::fma(shift.minus_n[0], length.x, b.x - a.x),
                          math::fma(shift.minus_n[1], length.y, b.y - a.y),
@@ -126,7 +124,7 @@ KOKKOS_INLINE_FUNCTION void pair_with_home(const Counter& counter, const Home& h
       r2 = norm2(counter.box.minimum_image(counter.select_sign(a.index, j) *
                                            (b - Vec3<T>{a.x, a.y, a.z})));
     }
-    counter.template bin_pair_with<kFastBins, kUnlabelled>(h0 + k, q, r2, add);
+    counter.template bin_pair_with<L, B>(h0 + k, q, r2, add);
   }
 }
 
@@ -137,26 +135,27 @@ KOKKOS_INLINE_FUNCTION void pair_partner(const Counter& counter, const Home& hom
                                          std::int32_t n, std::int32_t q, Vec3<T> b,
                                          const PartnerShift<T>& shift, const Add& add) {
   const std::int32_t j = counter.b.index(q);
-  const auto pair_all = [&](auto shifted, auto unlabelled, auto fast_bins) {
-    pair_with_home<decltype(shifted)::value, decltype(unlabelled)::value,
-                   decltype(fast_bins)::value>(counter, home, h0, n, q, b, j, shift, add);
+  const auto pair_all = [&](auto partner, auto labels, auto bins) {
+    pair_with_home<decltype(partner)::value, decltype(labels)::value, decltype(bins)::value>(
+        counter, home, h0, n, q, b, j, shift, add);
   };
-  const auto with_bins = [&](auto shifted, auto unlabelled) {
+  const auto with_bins = [&](auto partner, auto labels) {
     if (counter.fast_bins())
-      pair_all(shifted, unlabelled, std::true_type());
+      pair_all(partner, labels, Option<Bins::fast>());
     else
-      pair_all(shifted, unlabelled, std::false_type());
+      pair_all(partner, labels, Option<Bins::exact>());
   };
-  const auto with_labels = [&](auto shifted) {
+  const auto with_labels = [&](auto partner) {
     if (counter.labels.trivial())
-      with_bins(shifted, std::true_type());
+      with_bins(partner, Option<Labels::one>());
     else
-      with_bins(shifted, std::false_type());
+      with_bins(partner, Option<Labels::per_pair>());
   };
+  constexpr Partner settled = takes_shifts<Counter, T> ? Partner::shifted : Partner::minimum_image;
   if (takes_shifts<Counter, T> && shift.settled)
-    with_labels(std::bool_constant<takes_shifts<Counter, T>>());
+    with_labels(Option<settled>());
   else
-    with_labels(std::false_type());
+    with_labels(Option<Partner::minimum_image>());
 }
 
 // Brings a warp's lanes together again after a round: a lane that crossed into the next run of

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/pair_histogram/cells/sorted_atoms.hpp"
 #include "kernels/pair_histogram/fast_binning.hpp"
@@ -13,6 +14,18 @@
 
 namespace kmol {
 namespace cells_detail {
+
+// The cell kernels' compile-time options, named, in this order where several appear: Partner,
+// Labels, Bins. How a partner's distance is taken: pair by pair through the minimum image, or
+// with the partner's settled shift.
+enum class Partner { minimum_image, shifted };
+// How many histograms: one per label pair, or one (the labels are trivial).
+enum class Labels { per_pair, one };
+// How a distance is binned: its correctly rounded root, or fast_binning's root (GPUs).
+enum class Bins { exact, fast };
+
+template <auto V>
+using Option = std::integral_constant<decltype(V), V>;
 
 // Whether CPU compilers vectorise floor and selects: GCC only without trap semantics (as kmol
 // builds), Clang by default.
@@ -110,20 +123,19 @@ struct PairCounter {
   KOKKOS_INLINE_FUNCTION void bin_pair(std::int32_t p, std::int32_t q, T r2,
                                        const Sink& sink) const {
     if (fast_bins())
-      bin_pair_with<true, false>(p, q, r2, sink);
+      bin_pair_with<Labels::per_pair, Bins::fast>(p, q, r2, sink);
     else
-      bin_pair_with<false, false>(p, q, r2, sink);
+      bin_pair_with<Labels::per_pair, Bins::exact>(p, q, r2, sink);
   }
 
   KOKKOS_INLINE_FUNCTION bool fast_bins() const { return !runs_on_host<ExecSpace> && bins.fast; }
 
-  // bin_pair with fast_bins() known to the caller; kUnlabelled: the labels are trivial (one
-  // histogram).
-  template <bool kFastBins, bool kUnlabelled, class Sink>
+  // bin_pair with the options known to the caller.
+  template <Labels L, Bins B, class Sink>
   KOKKOS_INLINE_FUNCTION void bin_pair_with(std::int32_t p, std::int32_t q, T r2,
                                             const Sink& sink) const {
     std::int32_t bin;
-    if constexpr (kFastBins) {
+    if constexpr (B == Bins::fast) {
       if (!bins.counts_fast(r2)) return;
       bin = bins.fast_bin(fast_binning::fast_root(r2));
     } else {
@@ -131,7 +143,7 @@ struct PairCounter {
       bin = bins.range.bin_of(math::sqrt(r2));
       if (bin < 0) return;
     }
-    if constexpr (kUnlabelled) {
+    if constexpr (L == Labels::one) {
       sink(bin);
     } else {
       const std::int32_t h = labels.histogram_of(p, q);

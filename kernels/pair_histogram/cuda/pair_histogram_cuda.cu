@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "kernels/cuda_check.hpp"
+#include "kernels/cuda_pieces.hpp"
 #include "kernels/pair_histogram/cuda/count_kernels.cuh"
 #include "kernels/pair_histogram/cuda/launch_tuner.hpp"
 #include "kernels/pair_histogram/cuda/pair_histogram_cuda_region.hpp"
@@ -122,39 +123,45 @@ std::string run(const PairHistogramJob<T>& job, const Box& box, cudaStream_t str
   p.one_set = job.one_set;
   p.counts = counts;
   const auto kernel = kernel_for<T, Box, kBinning>(l.counters);
-  for (p.tile_begin = 0; p.tile_begin < job.n_a; p.tile_begin += l.tile) {
-    p.b_begin = job.one_set ? p.tile_begin + 1 : 0;
-    if (p.b_begin >= n_b) break;
-    p.tile_size = int(std::min<std::int64_t>(l.tile, job.n_a - p.tile_begin));
-    check(cudaMemcpyToSymbolAsync(c_tile, a + p.tile_begin, p.tile_size * sizeof(Packed<T>), 0,
-                                  cudaMemcpyDeviceToDevice, stream),
-          "copy to constant memory");
-    p.chunks = int(ceil_div(n_b - p.b_begin, chunk));
-    p.sub_tiles = int(ceil_div(p.tile_size, l.sub_tile));
-    if (!kGeneric) {
-      sub_tile_bounds<<<p.sub_tiles, kWarp, 0, stream>>>(a + p.tile_begin, p.tile_size, l.sub_tile,
-                                                         a_bounds);
-      check(cudaGetLastError(), "sub-tile bounds");
+  // Tiles of A in pieces a cancel can stop between (a cancelled call drops its workspace).
+  const auto tiles = [&](std::int64_t first_tile, std::int64_t end_tile) {
+    for (std::int64_t tile = first_tile; tile < end_tile; ++tile) {
+      p.tile_begin = tile * l.tile;
+      p.b_begin = job.one_set ? p.tile_begin + 1 : 0;
+      if (p.b_begin >= n_b) return;
+      p.tile_size = int(std::min<std::int64_t>(l.tile, job.n_a - p.tile_begin));
+      check(cudaMemcpyToSymbolAsync(c_tile, a + p.tile_begin, p.tile_size * sizeof(Packed<T>), 0,
+                                    cudaMemcpyDeviceToDevice, stream),
+            "copy to constant memory");
+      p.chunks = int(ceil_div(n_b - p.b_begin, chunk));
+      p.sub_tiles = int(ceil_div(p.tile_size, l.sub_tile));
+      if (!kGeneric) {
+        sub_tile_bounds<<<p.sub_tiles, kWarp, 0, stream>>>(a + p.tile_begin, p.tile_size,
+                                                           l.sub_tile, a_bounds);
+        check(cudaGetLastError(), "sub-tile bounds");
+      }
+      const int grid = int(std::min<std::int64_t>(l.grid, std::int64_t(p.chunks) * p.sub_tiles));
+      for (std::int64_t s = 0; s < l.sweeps; ++s) {
+        p.window_begin = region_begin + s * l.window;
+        p.window_size = int(std::min(l.window, region_end - p.window_begin));
+        p.magic_window_begin = magic_bits<T> + int(p.window_begin);
+        // The fast kernel's bins are the ones its edges define (fast_kernel_exact): bin >= k
+        // exactly when r >= edge(k), so its window is a range of r2 too. The generic kernel
+        // checks the window bin by bin.
+        const std::int64_t first = kGeneric ? 0 : p.window_begin;
+        const std::int64_t last = kGeneric ? job.range.n_bins : p.window_begin + p.window_size;
+        p.r_min = job.range.edge(std::int32_t(first));
+        p.r_max = job.range.edge(std::int32_t(last));
+        p.r2_min = square_threshold(p.r_min);
+        p.r2_max = square_threshold(p.r_max);
+        const std::size_t bytes = l.shared() ? shared_bytes(p.window_size, l.table()) : 0;
+        kernel<<<grid, l.block, bytes, stream>>>(p);
+        check(cudaGetLastError(), "kernel launch");
+      }
     }
-    const int grid = int(std::min<std::int64_t>(l.grid, std::int64_t(p.chunks) * p.sub_tiles));
-    for (std::int64_t s = 0; s < l.sweeps; ++s) {
-      p.window_begin = region_begin + s * l.window;
-      p.window_size = int(std::min(l.window, region_end - p.window_begin));
-      p.magic_window_begin = magic_bits<T> + int(p.window_begin);
-      // The fast kernel's bins are the ones its edges define (fast_kernel_exact): bin >= k
-      // exactly when r >= edge(k), so its window is a range of r2 too. The generic kernel
-      // checks the window bin by bin.
-      const std::int64_t first = kGeneric ? 0 : p.window_begin;
-      const std::int64_t last = kGeneric ? job.range.n_bins : p.window_begin + p.window_size;
-      p.r_min = job.range.edge(std::int32_t(first));
-      p.r_max = job.range.edge(std::int32_t(last));
-      p.r2_min = square_threshold(p.r_min);
-      p.r2_max = square_threshold(p.r_max);
-      const std::size_t bytes = l.shared() ? shared_bytes(p.window_size, l.table()) : 0;
-      kernel<<<grid, l.block, bytes, stream>>>(p);
-      check(cudaGetLastError(), "kernel launch");
-    }
-  }
+  };
+  launch_in_pieces_on(stream, ceil_div(job.n_a, l.tile), std::int64_t(l.grid) * l.block,
+                      "the pair histogram", tiles);
 
   std::vector<std::uint64_t> totals(static_cast<std::size_t>(all_bins));
   check(cudaMemcpyAsync(totals.data(), counts, totals.size() * sizeof(std::uint64_t),

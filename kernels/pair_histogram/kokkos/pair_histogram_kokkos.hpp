@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernels/empty_view.hpp"
+#include "kernels/launch_pieces_kokkos.hpp"
 #include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/implementations.hpp"
 #include "kernels/pair_histogram/job.hpp"
@@ -166,18 +167,25 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
     }
   }();
 
-  Policy policy(space, tiling.n_a_tiles * tiling.n_b_chunks * n_windows, team_size);
   const std::size_t histogram_bytes =
       (tiling.window + Team::slots_past_window) * sizeof(std::uint32_t) + alignment_slack;
-  if (level == 0) {
-    policy.set_scratch_size(0, Kokkos::PerTeam(histogram_bytes + Team::team_bytes),
-                            Kokkos::PerThread(Team::thread_bytes));
-  } else {
-    policy.set_scratch_size(0, Kokkos::PerTeam(Team::team_bytes),
-                            Kokkos::PerThread(Team::thread_bytes));
-    policy.set_scratch_size(1, Kokkos::PerTeam(histogram_bytes));
-  }
-  Kokkos::parallel_for("kmol::pair_histogram::kokkos", policy, team_work);
+  // The league in pieces a cancel can stop between, each launch told its first team.
+  const auto teams = [&](std::int64_t first, std::int64_t end) {
+    Policy policy(space, int(end - first), team_size);
+    if (level == 0) {
+      policy.set_scratch_size(0, Kokkos::PerTeam(histogram_bytes + Team::team_bytes),
+                              Kokkos::PerThread(Team::thread_bytes));
+    } else {
+      policy.set_scratch_size(0, Kokkos::PerTeam(Team::team_bytes),
+                              Kokkos::PerThread(Team::thread_bytes));
+      policy.set_scratch_size(1, Kokkos::PerTeam(histogram_bytes));
+    }
+    Team piece = team_work;
+    piece.job.tiling.first_team = first;
+    Kokkos::parallel_for("kmol::pair_histogram::kokkos", policy, piece);
+  };
+  launch_in_pieces(space, tiling.n_a_tiles * tiling.n_b_chunks * n_windows, team_size,
+                   "the pair histogram", teams);
   Kokkos::Experimental::contribute(totals, team_work.job.totals);
 
   std::vector<std::uint64_t> host_totals(flat_bins);

@@ -149,13 +149,16 @@ struct RegisterTeam {
       constexpr bool kInOrder = decltype(in_order)::value, kFromZero = decltype(zero)::value,
                      kAll = decltype(all)::value, kAboveMin = decltype(above_min)::value;
       constexpr Wrap kWrap = decltype(wrap)::value;
+      constexpr auto kOffset =
+          kFromZero ? fast_binning::Offset::from_zero : fast_binning::Offset::from_r_min;
+      constexpr auto kRoots =
+          kAboveMin ? fast_binning::Roots::above_min : fast_binning::Roots::clamped;
       for (std::int64_t j = j0; j < j1; ++j) {
         const Vec3<T> bj = job.b(j);
         KMOL_UNROLL
         for (int u = 0; u < held; ++u) {
           const T r2 = norm2(unit_reach::image<kWrap>(job.box, bj - mine[u], shift));
-          const std::uint32_t counter =
-              fast_counter<kFromZero, kAboveMin>(job.range, magic_base, r2);
+          const std::uint32_t counter = fast_counter<kOffset, kRoots>(job.range, magic_base, r2);
           if constexpr (kAll) {
             counters.add_one(counter);
           } else {

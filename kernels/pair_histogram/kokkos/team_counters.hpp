@@ -36,14 +36,13 @@ class TeamCounterHandles {
 
 // The handle of bin fast_bin_plus_magic(range, fast_root(r2)) - magic_bits (fast_binning.hpp),
 // step for step, given `magic_base`: the handle of the window's first counter less
-// 4 (magic_bits + the window's first bin), wrapping modulo 2^32. kZeroMin: range.r_min is zero,
-// so r - r_min is r itself and the subtraction is left out. kAboveMin: r2 >= fast_sqrt_min is
-// proven, so the root's clamp is left out.
-template <bool kZeroMin = false, bool kAboveMin = false, class T>
+// 4 (magic_bits + the window's first bin), wrapping modulo 2^32; the options are fast_binning's.
+template <fast_binning::Offset O = fast_binning::Offset::from_r_min,
+          fast_binning::Roots R = fast_binning::Roots::clamped, class T>
 KMOL_INLINE std::uint32_t fast_counter(const HistogramRange<T>& range, std::uint32_t magic_base,
                                        T r2) {
-  const T r = fast_binning::fast_root<kAboveMin>(r2);
-  const T offset = kZeroMin ? r : r - range.r_min;
+  const T r = fast_binning::fast_root<R>(r2);
+  const T offset = O == fast_binning::Offset::from_zero ? r : r - range.r_min;
   const T m = fast_binning::floor_plus_magic(math::fma(offset, range.inverse_width, T(-0.5)));
   const T next_edge = math::fma(fast_binning::floor_plus_one(m), range.width, range.r_min);
   return fast_binning::next_handle_if(magic_base + 4 * std::uint32_t(fast_binning::low_bits(m)), r,

@@ -38,8 +38,10 @@ struct TeamTiling {
   std::int64_t a_tile, n_a_tiles, b_chunk, n_b_chunks, window;
   int team_size;
   bool one_set;
+  std::int64_t first_team = 0;  // the launch's first team, where the league goes in pieces
 
   KOKKOS_INLINE_FUNCTION TeamShare share(std::int64_t league_rank) const {
+    league_rank += first_team;
     TeamShare s;
     s.a_begin = (league_rank % n_a_tiles) * a_tile;
     s.a_end = s.a_begin + a_tile < n_a ? s.a_begin + a_tile : n_a;

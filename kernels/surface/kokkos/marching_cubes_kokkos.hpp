@@ -7,12 +7,14 @@
 //   2. vertices: position interpolated along the edge, normal from the central-difference gradient;
 //   3. triangles: the cell's edges looked up in the scanned offsets of their owning points, so a
 //      vertex is written once and shared by every triangle that uses it.
+// Each pass goes in pieces of points a cancel can stop between.
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <string>
 
 #include "kernels/empty_view.hpp"
+#include "kernels/launch_pieces_kokkos.hpp"
 #include "kernels/surface/cube_table.hpp"
 #include "kmol/core/io/opendx.hpp"
 #include "kmol/core/math.hpp"
@@ -125,9 +127,8 @@ DeviceMesh<typename ExecSpace::memory_space> marching_cubes_kokkos(
   Kokkos::View<std::int64_t*, Memory> offsets(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("kmol::surface::offsets")),
       points);
-  std::int64_t total = 0;
-  Kokkos::parallel_scan(
-      "kmol::surface::count", Kokkos::RangePolicy<ExecSpace>(space, 0, points),
+  const std::int64_t total = parallel_scan_in_pieces(
+      "kmol::surface::count", space, points, "the isosurface",
       KOKKOS_LAMBDA(const std::int64_t p, std::int64_t& update, const bool final) {
         const std::int64_t i = p % nx, j = (p / nx) % ny, k = p / (nx * ny);
         std::int64_t count = popcount3(f.edge_mask(i, j, k));
@@ -135,8 +136,7 @@ DeviceMesh<typename ExecSpace::memory_space> marching_cubes_kokkos(
           count += std::int64_t(table.triangles(f.cube_case(i, j, k))) << 32;
         if (final) offsets(p) = update;
         update += count;
-      },
-      total);
+      });
   const std::int64_t n_vertices = total & 0xffffffff, n_triangles = total >> 32;
   DeviceMesh<Memory> mesh;
   mesh.positions = decltype(mesh.positions)(
@@ -153,9 +153,8 @@ DeviceMesh<typename ExecSpace::memory_space> marching_cubes_kokkos(
   const float origin[3] = {float(grid.origin.x), float(grid.origin.y), float(grid.origin.z)};
   const float ox = origin[0], oy = origin[1], oz = origin[2];
   const float hx = float(grid.spacing[0]), hy = float(grid.spacing[1]), hz = float(grid.spacing[2]);
-  Kokkos::parallel_for(
-      "kmol::surface::emit", Kokkos::RangePolicy<ExecSpace>(space, 0, points),
-      KOKKOS_LAMBDA(const std::int64_t p) {
+  parallel_for_in_pieces(
+      "kmol::surface::emit", space, points, "the isosurface", KOKKOS_LAMBDA(const std::int64_t p) {
         const std::int64_t i = p % nx, j = (p / nx) % ny, k = p / (nx * ny);
         const std::int64_t offset = offsets(p);
         const int mask = f.edge_mask(i, j, k);
