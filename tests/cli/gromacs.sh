@@ -7,7 +7,7 @@ kmol=$1
 source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 source "$(dirname "$0")/gromacs_water.sh"
-"$kmol" info | grep -q "GROMACS XTC, TRR, TNG" || { echo "kmol built without libgromacs: skipped"; exit 77; }
+needs_libgromacs "$kmol"
 cd "$dir"
 make_water water 2.3 100 10
 make_water other 2.1 20 10

@@ -8,7 +8,7 @@ set -uo pipefail
 kmol=$1
 source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/gromacs_water.sh"
-"$kmol" info | grep -q "GROMACS XTC, TRR, TNG" || { echo "kmol built without libgromacs: skipped"; exit 77; }
+needs_libgromacs "$kmol"
 cd "$dir"
 make_water water 2.3 420 10  # 43 frames: 5 blocks of 8, 3 left over
 
