@@ -26,7 +26,7 @@ py::array_t<float, py::array::f_style | py::array::forcecast> map_values(const p
                                                                          const Grid& grid,
                                                                          const std::string& name) {
   require_real(values, name);
-  auto a = py::array_t<float, py::array::f_style | py::array::forcecast>::ensure(values);
+  auto a = as_array<py::array_t<float, py::array::f_style | py::array::forcecast>>(values);
   if (!a || a.ndim() != 3) bad_input(name, "an (nx, ny, nz) array of map values");
   // After the conversion, so values beyond float32 are caught as the infinities they became.
   for (py::ssize_t i = 0; i < a.size(); ++i)
@@ -52,7 +52,7 @@ MapIn map_in(const py::object& map, const py::object& origin, const py::object& 
     const auto& m = map.cast<const MapOut&>();
     return {m.grid, map_values(m.values, m.grid, name)};
   }
-  const auto a = py::array::ensure(map);
+  const auto a = as_array<py::array>(map);
   if (!a || a.ndim() != 3) bad_input(name, "a kmol.Map or an (nx, ny, nz) array");
   if (origin.is_none() || spacing.is_none())
     bad_input("origin", "origin and spacing with an array");
@@ -173,7 +173,7 @@ MapOut density(py::object positions, py::object radii, py::object elements, doub
     s.grid = grid_from(origin, spacing, counts);
   } else {
     require_real(spacing, "spacing");
-    const auto h = py::array::ensure(spacing);
+    const auto h = as_array<py::array>(spacing);
     if (!h || h.ndim() != 0)
       bad_input("spacing", "one spacing for a lattice around the atoms (3 with origin and counts)");
     const double step = py::float_(spacing);
@@ -245,7 +245,7 @@ SurfaceMesh surface_of(const MeshOut& m) {
   const Coordinates<float> n = coordinates<float>(m.normals, "normals");
   if (n.size() != v.size()) bad_input("normals", "one normal per vertex");
   const auto f =
-      py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>::ensure(m.faces);
+      as_array<py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>>(m.faces);
   if (!f || f.ndim() != 2 || f.shape(1) != 3)
     bad_input("faces", "a (t, 3) array of vertex indices");
   SurfaceMesh mesh;
@@ -336,7 +336,7 @@ MapOut read_map(const std::string& path) {
 void write_dx(const MapOut& map, const std::string& path, const std::string& title) {
   path_arg(path, "path");
   if (py::array_t<double>::check_(map.values)) {
-    auto v = py::array_t<double, py::array::f_style | py::array::forcecast>::ensure(map.values);
+    auto v = as_array<py::array_t<double, py::array::f_style | py::array::forcecast>>(map.values);
     io::write_opendx(path, map.grid, v.data(), title);
   } else {
     io::write_opendx(path, map.grid, map_values(map.values, map.grid, "values").data(), title);

@@ -52,7 +52,7 @@ constexpr double most_atoms = double(std::int64_t(1) << 30);
 
 // FCC cells per axis: three integers of at least 1, at most 2^30 atoms in all.
 std::array<int, 3> cells_from(const py::handle& object) {
-  const py::array raw = py::array::ensure(object);
+  const py::array raw = as_array<py::array>(object);
   if (!raw || (raw.dtype().kind() != 'i' && raw.dtype().kind() != 'u'))
     bad_input("cells", "three integer cell counts (nx, ny, nz)");
   const auto n = values<std::int64_t>(raw, "cells", 3);

@@ -134,7 +134,7 @@ py::array edges_of(double r_min, double r_max, std::int32_t bins) {
 
 // The species_pairs mask: bools or integers 0 and 1 (a cast would read 0.5 as off, 2 as on).
 std::vector<std::uint8_t> switches(const py::handle& object) {
-  const py::array raw = py::array::ensure(object);
+  const py::array raw = as_array<py::array>(object);
   const char kind = raw ? raw.dtype().kind() : 'O';
   if (kind != 'b' && kind != 'i' && kind != 'u')
     bad_input("species_pairs", "a mask of 0/1 or bools, one per species pair");

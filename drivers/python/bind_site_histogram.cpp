@@ -52,12 +52,12 @@ class SiteAccumulator {
       : counts_(std::move(counts)) {
     std::vector<SiteGroups> groups;
     for (const auto& [a, b] : requests) {
-      const Indices ia = Indices::ensure(a), ib = Indices::ensure(b);
+      const Indices ia = as_array<Indices>(a), ib = as_array<Indices>(b);
       if (!ia || !ib || ia.ndim() != 1 || ib.ndim() != 1)
         bad_input("requests", "pairs of one-dimensional integer index arrays");
       groups.push_back({{ia.data(), ia.data() + ia.size()}, {ib.data(), ib.data() + ib.size()}});
     }
-    auto array = Counts::ensure(counts_);
+    auto array = as_array<Counts>(counts_);
     if (!array || array.ndim() != 1 || !array.writeable() ||
         array.size() != site_histogram_size(groups, bins) || array.ptr() != counts_.ptr())
       bad_input("counts", "a writable C-contiguous float64 array of " +

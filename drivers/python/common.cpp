@@ -38,7 +38,7 @@ void require_real(const py::handle& object, const std::string& name) {
   // Lists and scalars as numpy reads them, to see what they hold.
   const py::array array = py::isinstance<py::array>(object)
                               ? py::reinterpret_borrow<py::array>(object)
-                              : py::array::ensure(object);
+                              : as_array<py::array>(object);
   if (!array) return;  // not array-like: the conversion that follows refuses it
   const char kind = array.dtype().kind();
   if (kind == 'f' || kind == 'i' || kind == 'u' || kind == 'O') return;
@@ -61,7 +61,7 @@ py::array_t<std::int32_t, py::array::c_style | py::array::forcecast> labels(
     const py::handle& object, const std::string& name, std::int64_t n) {
   const py::array raw = py::isinstance<py::array>(object)
                             ? py::reinterpret_borrow<py::array>(object)
-                            : py::array::ensure(object);
+                            : as_array<py::array>(object);
   if (!raw) bad_input(name, "integer labels");
   const char kind = raw.dtype().kind();
   if (kind != 'i' && kind != 'u')
@@ -141,7 +141,7 @@ void CancelOnInterrupt::deliver() {
 
 BoxSpec box_from(const py::handle& object) {
   if (object.is_none()) return BoxSpec::none();
-  auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(object);
+  auto a = as_array<py::array_t<double, py::array::c_style | py::array::forcecast>>(object);
   if (!a) bad_input("box", "None, (3,) lengths, (3, 3) edge vectors or (6,) dimensions");
   const double* v = a.data();
   if (a.ndim() == 1 && a.shape(0) == 3) return BoxSpec::orthorhombic(v[0], v[1], v[2]);
@@ -174,10 +174,10 @@ Grid grid_from(const py::handle& origin, const py::handle& spacing, const py::ha
   auto o = values<double>(origin, "origin", 3);
   grid.origin = {o.at(0), o.at(1), o.at(2)};
   require_real(spacing, "spacing");
-  auto h = py::array_t<double, py::array::forcecast>::ensure(spacing);
+  auto h = as_array<py::array_t<double, py::array::forcecast>>(spacing);
   if (!h || !(h.size() == 1 || h.size() == 3)) bad_input("spacing", "a scalar or 3 spacings");
   for (int d = 0; d < 3; ++d) grid.spacing[d] = h.data()[h.size() == 1 ? 0 : d];
-  const py::array raw_counts = py::array::ensure(counts);
+  const py::array raw_counts = as_array<py::array>(counts);
   if (!raw_counts || (raw_counts.dtype().kind() != 'i' && raw_counts.dtype().kind() != 'u'))
     bad_input("counts", "3 integer counts");
   auto n = values<std::int64_t>(raw_counts, "counts", 3);
@@ -197,7 +197,7 @@ Precision precision_from(const std::string& name, const py::handle& like) {
   if (name == "single") return Precision::single;
   if (name == "double") return Precision::double_;
   if (name != "auto") bad_input("precision", "'auto', 'single' or 'double', not '" + name + "'");
-  const auto array = py::array::ensure(like);
+  const auto array = as_array<py::array>(like);
   return array && array.dtype().is(py::dtype::of<float>()) ? Precision::single : Precision::double_;
 }
 

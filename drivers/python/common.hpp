@@ -42,6 +42,20 @@ void require_real(const py::handle& object, const std::string& name);
 // memory, before anything is allocated (ValueError naming `name`, not a failed allocation).
 void require_memory(double values, double value_bytes, const std::string& name);
 
+// Array::ensure(object) (py::array or a py::array_t), except that only the conversion's own
+// failure (an Exception: not array-like, a bad value) gives a null array. pybind11's ensure clears
+// every error, and numpy's conversion runs Python's signal handlers: a Ctrl-C that arrived while
+// the arguments were read would be dropped with the KeyboardInterrupt they raised.
+template <class Array>
+Array as_array(const py::handle& object) {
+  try {
+    return Array(py::reinterpret_borrow<py::object>(object));
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_Exception)) throw;
+    return py::reinterpret_steal<Array>(py::handle());
+  }
+}
+
 // Coordinates as (n, 3) reals of type T. A C-contiguous array of that dtype is used in place (the
 // caller's memory, no copy); anything else (other dtype, strides, nested lists) is converted once.
 template <class T>
@@ -55,7 +69,7 @@ template <class T>
 Coordinates<T> coordinates(const py::handle& object, const std::string& name) {
   if (object.is_none()) bad_input(name, "an (n, 3) array of coordinates, not None");
   require_real(object, name);
-  auto array = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(object);
+  auto array = as_array<py::array_t<T, py::array::c_style | py::array::forcecast>>(object);
   if (!array) bad_input(name, "an (n, 3) array of real coordinates");
   if (array.ndim() != 2 || array.shape(1) != 3)
     bad_input(name, "an (n, 3) array of coordinates, not shape " +
@@ -70,7 +84,7 @@ py::array_t<T, py::array::c_style | py::array::forcecast> values(const py::handl
                                                                  const std::string& name,
                                                                  std::int64_t n) {
   if constexpr (std::is_floating_point_v<T>) require_real(object, name);
-  auto array = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(object);
+  auto array = as_array<py::array_t<T, py::array::c_style | py::array::forcecast>>(object);
   if (!array || array.ndim() != 1) bad_input(name, "a one-dimensional array");
   if (n >= 0 && array.shape(0) != n)
     bad_input(name, "one value per atom (" + std::to_string(n) + "), not " +
