@@ -95,6 +95,31 @@ TEST_F(Scratch, RefusesWhatDoesNotFitUnlessForced) {
   EXPECT_EQ(human_bytes(512), "512 bytes");
 }
 
+TEST_F(Scratch, ACapMakesLessCountAsFreeAndNamesWhatSizedTheRun) {
+  RunPlan plan;
+  plan.outputs = {{dir + "/map.dx", "--out", {".dx"}, 2e6, false}};
+  Grid lattice;
+  lattice.counts = {300, 20, 10};
+  plan.size_cause = lattice_cause(lattice, "far.pqr");
+  EXPECT_NO_THROW(preflight(plan));
+  cap_run_resources(1e6);
+  EXPECT_EQ(free_disk_bytes(dir), 1e6);
+  EXPECT_EQ(available_memory_bytes(), 1e6);
+  try {
+    preflight(plan);
+    ADD_FAILURE() << "a 2 MB output fitted under a 1 MB cap";
+  } catch (const ResourceError& e) {
+    const std::string text = e.what();
+    EXPECT_NE(text.find("for a lattice of 300 x 20 x 10 points around the atoms of far.pqr (1 MB "
+                        "free there)"),
+              std::string::npos)
+        << text;
+  }
+  cap_run_resources(0);
+  EXPECT_GT(free_disk_bytes(dir), 1e6);
+  EXPECT_NO_THROW(preflight(plan));
+}
+
 TEST_F(Scratch, BacksUpEveryExistingOutput) {
   touch(dir + "/potential.dx", "first");
   RunPlan plan;

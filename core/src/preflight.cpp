@@ -4,6 +4,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -84,6 +85,18 @@ void back_up(const PlannedOutput& out) {
 
 void warn(const std::string& text) { std::fprintf(stderr, "kmol: warning: %s\n", text.c_str()); }
 
+std::atomic<double> resource_cap{0};
+
+// What is free, or the cap where that is lower (an unknown amount is the cap).
+double capped(double free) {
+  const double cap = resource_cap.load();
+  return cap > 0 && (free < 0 || free > cap) ? cap : free;
+}
+
+std::string sized(const RunPlan& plan) {
+  return plan.size_cause.empty() ? "" : " for " + plan.size_cause;
+}
+
 std::string remedy(const RunPlan& plan) {
   std::string text = plan.size_option.empty() ? "" : "change " + plan.size_option + ", or ";
   return text + "add --force to run anyway";
@@ -102,8 +115,8 @@ bool has_extension(const std::string& path, const std::string& ending) {
 
 double free_disk_bytes(const std::string& directory) {
   struct statvfs fs {};
-  if (statvfs(directory.c_str(), &fs) != 0) return -1;
-  return double(fs.f_bavail) * double(fs.f_frsize);
+  if (statvfs(directory.c_str(), &fs) != 0) return capped(-1);
+  return capped(double(fs.f_bavail) * double(fs.f_frsize));
 }
 
 double available_memory_bytes() {
@@ -120,7 +133,15 @@ double available_memory_bytes() {
   double limit = 0, used = 0;
   if (limit_file >> limit && used_file >> used && limit > used)
     available = available < 0 ? limit - used : std::min(available, limit - used);
-  return available;
+  return capped(available);
+}
+
+void cap_run_resources(double bytes) { resource_cap.store(bytes > 0 ? bytes : 0); }
+
+std::string lattice_cause(const Grid& lattice, const std::string& atoms_file) {
+  return "a lattice of " + std::to_string(lattice.counts[0]) + " x " +
+         std::to_string(lattice.counts[1]) + " x " + std::to_string(lattice.counts[2]) + " points" +
+         (atoms_file.empty() ? "" : " around the atoms of " + atoms_file);
 }
 
 std::string human_bytes(double bytes) {
@@ -153,7 +174,7 @@ void preflight(const RunPlan& plan) {
         total += other.bytes;
     const double free = free_disk_bytes(directory);
     const std::string estimate = out.option + " " + out.path + " would take about " +
-                                 human_bytes(out.bytes) +
+                                 human_bytes(out.bytes) + sized(plan) +
                                  (free >= 0 ? " (" + human_bytes(free) + " free there)" : "");
     if (free >= 0 && total > free && !plan.force)
       throw ResourceError({out.path, out.option, -1},
@@ -163,7 +184,8 @@ void preflight(const RunPlan& plan) {
   const double memory = available_memory_bytes();
   if (plan.memory_bytes > 0 && memory > 0) {
     const std::string estimate = "the run needs about " + human_bytes(plan.memory_bytes) +
-                                 " of memory (" + human_bytes(memory) + " available)";
+                                 " of memory" + sized(plan) + " (" + human_bytes(memory) +
+                                 " available)";
     if (plan.memory_bytes > memory && !plan.force)
       throw ResourceError({"", plan.size_option.substr(0, plan.size_option.find(' ')), -1},
                           "not enough memory: " + estimate + "; " + remedy(plan));

@@ -127,6 +127,7 @@ void preflight_orbital(const CLI::App& cmd, const OrbitalOptions& o, const Grid&
   // The map on the device and its host copy; a float copy of it for the lobes' meshes.
   plan.memory_bytes = points * (2 * value + (o.mesh.empty() ? 0 : 8));
   plan.size_option = o.counts.empty() ? fmt::format("--spacing {}", o.spacing) : "--counts";
+  plan.size_cause = lattice_cause(lattice, o.counts.empty() ? o.input : "");
   plan.force = o.force;
   preflight(plan);
 }

@@ -92,6 +92,7 @@ void preflight_potential(const CLI::App& cmd, const PotentialOptions& o, const G
   // The map where it is computed, its host copy, and the whole map again when it goes in slabs.
   plan.memory_bytes = 3 * points * value;
   plan.size_option = o.counts.empty() ? fmt::format("--spacing {}", o.spacing) : "--counts";
+  plan.size_cause = lattice_cause(lattice, o.counts.empty() ? o.input : "");
   plan.force = o.force;
   preflight(plan);
 }

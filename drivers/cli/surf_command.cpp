@@ -49,8 +49,23 @@ void check_option_use(const CLI::App& cmd, const SurfOptions& o) {
   needs_option(cmd, {"--plot-axis", "--plot-at"}, "--plot");
 }
 
+// The mesh's 32-bit indices bound the lattice: refused before the density is computed, naming
+// the file whose map or whose atoms' extent (with --spacing) made it that large.
+void check_mesh_limit(const SurfOptions& o, const Grid& grid, double points) {
+  if (points <= double(max_surface_points)) return;
+  const bool structure = o.map.empty();
+  throw InputError(
+      {structure ? o.input : o.map, structure ? "--spacing" : "counts", -1},
+      fmt::format("a lattice of {} x {} x {} points{} is beyond the mesh's limit of {} "
+                  "million points (32-bit indices){}",
+                  grid.counts[0], grid.counts[1], grid.counts[2],
+                  structure ? " around the atoms" : "", max_surface_points / 1000000,
+                  structure ? "; a coarser --spacing, or atoms closer together" : ""));
+}
+
 void preflight_surf(const SurfOptions& o, const Grid& grid) {
   const double points = double(grid.counts[0]) * double(grid.counts[1]) * double(grid.counts[2]);
+  check_mesh_limit(o, grid, points);  // first: neither memory nor --force lifts it
   const double value = o.storage == "half" ? 2 : 4;
   const bool text = has_extension(o.out, ".dx");
   RunPlan plan;
@@ -68,6 +83,7 @@ void preflight_surf(const SurfOptions& o, const Grid& grid) {
   // cubes' per-cell counts and offsets.
   plan.memory_bytes = points * (4 + value + 8);
   plan.size_option = o.map.empty() ? "--spacing " + fmt::format("{}", o.spacing) : "";
+  plan.size_cause = lattice_cause(grid, o.map.empty() ? o.input : "");
   plan.force = o.force;
   preflight(plan);
 }

@@ -27,8 +27,7 @@ void validate_surface_grid(const Grid& grid) {
     if (!(grid.spacing[std::size_t(a)] > 0))
       throw InputError({"", std::string("spacing ") + axes[a], -1}, "must be positive");
   }
-  // Every point owns at most 3 vertices and 5 triangles' worth of cells; indices are 32-bit.
-  if (grid.counts[0] * grid.counts[1] * grid.counts[2] > (std::int64_t(1) << 31) / 3)
+  if (grid.counts[0] * grid.counts[1] * grid.counts[2] > max_surface_points)
     throw InputError({"", "counts", -1},
                      "the map has too many points for 32-bit mesh indices (at most 715 million)");
 }

@@ -21,6 +21,9 @@
 
 namespace kmol {
 
+// Every point owns at most 3 vertices and 5 triangles' worth of cells; indices are 32-bit.
+constexpr std::int64_t max_surface_points = (std::int64_t(1) << 31) / 3;
+
 struct SurfaceMesh {
   std::vector<Vec3<float>> positions;  // Angstrom (the grid's units)
   std::vector<Vec3<float>> normals;    // unit length; zero where the gradient vanishes

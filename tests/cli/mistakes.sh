@@ -60,7 +60,7 @@ row 5 2 "\-\-cutoff: applies only with --method cutoff" -- potential two.pqr --m
 echo old > potential.dx
 row 6 0 "potential.dx (the default --out) existed; kept as #potential.dx.1#" -- potential two.pqr --spacing 0.5 --device cpu
 [[ $(cat '#potential.dx.1#') == old && -s potential.dx ]] || fail "row 6: backup or new map missing"
-row 7 2 "not enough .*--spacing 0.001, or add --force" -- potential two.pqr --spacing 0.001 --out big.dx
+row 7 2 "not enough .* for a lattice of [0-9]* x [0-9]* x [0-9]* points around the atoms of two.pqr .*--spacing 0.001, or add --force" -- potential two.pqr --spacing 0.001 --out big.dx
 none_left 7 big.dx
 stopped 8 TERM 1 143 -- potential two.pqr --spacing 0.03 --padding 12 --out slow.dx --device cpu
 grep -q "stopped by SIGTERM; temporary files removed" <<<"$last" || fail "row 8: $last"
@@ -103,7 +103,7 @@ row 19 2 "run.h5: --out: is an input of this run" -- md --restart run.h5 --steps
 row 20 2 "\-\-atoms: applies only with an FCC start" -- md --restart run.h5 --atoms 500 --steps 10 --out more.h5
 
 # surf
-row 21 2 "not enough memory: .*--spacing 0.01, or add --force" -- surf wide.pdb --spacing 0.01
+row 21 2 "wide.pdb: \-\-spacing: a lattice of [0-9]* x [0-9]* x [0-9]* points around the atoms is beyond the mesh's limit of 715 million points" -- surf wide.pdb --spacing 0.01 --force
 none_left 21 surface.ply
 row 22 0 "around the values below it): [1-9][0-9]* triangles, .*volume [0-9.]" -- surf --map pot.dx --iso -1 --mesh minus.ply --device cpu
 row 23 2 "the isosurface 100000 of map pot.dx .* is empty: its values lie in" -- surf --map pot.dx --iso 100000 --mesh empty.ply
@@ -131,7 +131,9 @@ grep -q "resume with: .*rdf traj.h5" <<<"$last" || fail "row 32: $last"
 "$kmol" md --atoms 108000 --steps 100000 --every 100000 --log-every 1000 --out twice.h5 \
   --log twice.csv --quiet > stop35.log 2>&1 &
 pid=$!
-sleep 2
+# Its outputs' temporaries appear as the steps begin; a signal before that stops it at once.
+for _ in $(seq 1 600); do compgen -G "twice.h5.tmp-*" >/dev/null && break; sleep 0.1; done
+sleep 0.5
 kill -s TERM $pid 2>/dev/null || fail "row 35: the run ended before the first signal: $(cat stop35.log)"
 for _ in $(seq 1 100); do grep -q "stopping at the next safe point" stop35.log && break; sleep 0.05; done
 grep -q "stopping at the next safe point" stop35.log || fail "row 35: no safe point announced: $(cat stop35.log)"

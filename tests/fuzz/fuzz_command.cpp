@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "drivers/cli/run.hpp"
+#include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
 #include "tests/fuzz/fuzz_hdf5.hpp"
 #include "tests/fuzz/fuzz_text.hpp"
@@ -271,6 +272,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char*** argv) {
   // release hooks.
   static const kmol::Runtime* runtime = new kmol::Runtime({1, -1});
   (void)runtime;
+  // The small size cap: a mutant whose atoms lie far apart asks for a lattice of many millions of
+  // points, which a user waits for but a fuzzer takes for a hang; with less counted as free, the
+  // preflight refuses it up front, so that refusal is what runs.
+  kmol::cap_run_resources(32e6);
   return 0;
 }
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "kmol/core/grid.hpp"
+
 namespace kmol {
 
 struct PlannedOutput {
@@ -23,12 +25,22 @@ struct RunPlan {
   std::vector<std::string> inputs;  // files the run reads, which no output may replace
   double memory_bytes = 0;          // estimated peak memory
   std::string size_option;          // the option that changes the estimates ("--spacing 0.5")
+  std::string size_cause;           // what made them that large (lattice_cause), or empty
   bool force = false;               // proceed past the resource refusals
 };
 
 // Throws UsageError (paths, extensions) or ResourceError (size, memory); prints warnings and
 // backups on stderr. Outputs with an empty path are skipped.
 void preflight(const RunPlan& plan);
+
+// "a lattice of nx x ny x nz points", and " around the atoms of FILE" where FILE is non-empty:
+// a map sized by its atoms' extent is large because of where they lie, which the file tells.
+std::string lattice_cause(const Grid& lattice, const std::string& atoms_file);
+
+// Caps free_disk_bytes and available_memory_bytes (what preflight counts as free), for every later
+// run of this process (bytes; 0 removes the cap): a program embedding kmol (a service, a fuzzer)
+// keeps each run within its share, and a larger run is refused up front as on a smaller machine.
+void cap_run_resources(double bytes);
 
 // Free bytes for an unprivileged user on the file system holding `directory`; < 0 if unknown.
 double free_disk_bytes(const std::string& directory);
