@@ -5,7 +5,8 @@
  *   kmol_rdf* rdf = kmol_rdf_create(0.0, 10.0, 200, KMOL_DOUBLE);
  *   for each frame: kmol_rdf_add_frame(rdf, xyz, n, NULL, 0, box);   one set: each pair once
  *   kmol_rdf_result(rdf, KMOL_NORM_RDF, r, g, n_r);
- *   (before the first frame: kmol_rdf_set_plane, kmol_rdf_set_blocks, kmol_rdf_set_centres;
+ *   (before the first frame: kmol_rdf_set_plane, kmol_rdf_set_blocks, kmol_rdf_set_centres,
+ *    kmol_rdf_set_exclusions;
  *    after the frames: kmol_rdf_std_error, kmol_rdf_block_rdf, kmol_rdf_kirkwood_buff)
  *   kmol_rdf_destroy(rdf);
  *   kmol_finalize();
@@ -116,6 +117,14 @@ typedef enum { KMOL_SET_A = 0, KMOL_SET_B = 1 } kmol_set;
 kmol_status kmol_rdf_set_centres(kmol_rdf* rdf, kmol_set set, const int32_t* groups,
                                  const double* masses, int64_t n_atoms, const int32_t* bonds,
                                  int64_t n_bonds);
+
+/* Exclusions (kmol rdf --exclude-same residue|molecule): two sites with one label are not paired,
+ * and the normalisation leaves those pairs out. labels_a: one label per atom of xyz_a (n_a);
+ * labels_b: one per atom of xyz_b (n_b), or NULL and 0 for one set (two sets need both). With
+ * kmol_rdf_set_centres a centre takes the label of its group's first atom. Labels that exclude
+ * every pair are refused when the first frame is added. */
+kmol_status kmol_rdf_set_exclusions(kmol_rdf* rdf, const int32_t* labels_a, int64_t n_a,
+                                    const int32_t* labels_b, int64_t n_b);
 
 /* Scattering intensities by Debye's equation (docs/scattering.md), accumulated over frames.
  * elements: n_atoms element symbols ("C", "Cl"); probe KMOL_XRAY (IT92 form factors, e^2) or

@@ -22,6 +22,8 @@ struct kmol_rdf {
   // kmol_rdf_set_centres of the first and second set: the sites of each frame's atoms, or none
   // (the atoms are the sites).
   std::optional<kmol::SiteMap> centres[2];
+  // kmol_rdf_set_exclusions: a label per atom of each set, or none (every pair counts).
+  std::optional<std::vector<std::int32_t>> labels[2];
 };
 
 namespace {
@@ -46,6 +48,7 @@ kmol::RdfSettings c_settings(double r_min, double r_max, int32_t n_bins, kmol_pr
   s.names.a = "xyz_a";
   s.names.b = "xyz_b";
   s.names.none = "NULL";
+  s.names.molecules = "labels_a/labels_b";
   s.names.plane = "plane";
   s.names.kb = "kmol_rdf_kirkwood_buff";
   s.names.boxless_norms = "KMOL_NORM_DENSITY or KMOL_NORM_NONE";
@@ -197,18 +200,37 @@ Sites<T> sites_of(const std::optional<kmol::SiteMap>& centres, const double* xyz
   return {std::move(centred), centres->size()};
 }
 
+// One set's exclusion labels of a frame's sites: its atoms' labels, or those of each centre's
+// first atom (kmol rdf --exclude-same with --pos1 alike); empty without labels.
+std::vector<std::int32_t> site_labels(const kmol_rdf& rdf, int set, std::int64_t atoms,
+                                      const char* name) {
+  const auto& labels = rdf.labels[set];
+  if (!labels) return {};
+  if (atoms != std::int64_t(labels->size()))
+    throw InputError(
+        {"", name, -1},
+        fmt::format("{} atoms, but kmol_rdf_set_exclusions gave {} labels", atoms, labels->size()));
+  return rdf.centres[set] ? kmol::site_groups(*rdf.centres[set], *labels) : *labels;
+}
+
 template <class T>
 void add_frame(kmol_rdf& rdf, const double* xyz_a, std::int64_t n_a, const double* xyz_b,
                std::int64_t n_b, const double* box) {
-  if (xyz_b == nullptr && rdf.centres[1])
+  if (xyz_b == nullptr && (rdf.centres[1] || rdf.labels[1]))
     throw InputError({"", "xyz_b", -1},
-                     "NULL (one set), but kmol_rdf_set_centres gave groups of a second set");
+                     rdf.centres[1]
+                         ? "NULL (one set), but kmol_rdf_set_centres gave groups of a second set"
+                         : "NULL (one set), but kmol_rdf_set_exclusions gave labels_b");
   kmol::RdfFrame<T> frame;
   frame.box = box_from(box);
   const Sites<T> a = sites_of<T>(rdf.centres[0], xyz_a, n_a, frame.box, "xyz_a");
   const Sites<T> b = sites_of<T>(rdf.centres[1], xyz_b, xyz_b ? n_b : 0, frame.box, "xyz_b");
   frame.input = xyz_b ? kmol::two_sets(a.xyz.data(), a.n, b.xyz.data(), b.n)
                       : kmol::one_set(a.xyz.data(), a.n);
+  const std::vector<std::int32_t> labels_a = site_labels(rdf, 0, n_a, "xyz_a");
+  const std::vector<std::int32_t> labels_b = site_labels(rdf, 1, xyz_b ? n_b : 0, "xyz_b");
+  if (!labels_a.empty()) frame.input.molecule_a = labels_a.data();
+  if (!labels_b.empty()) frame.input.molecule_b = labels_b.data();
   rdf.job.add_frame(frame);
 }
 
@@ -302,6 +324,27 @@ kmol_status kmol_rdf_kirkwood_buff(const kmol_rdf* rdf, double* r, double* runni
     copy_to(kb.finite_volume, finite_volume);
     copy_to(kb.closed, closed);
     if (infinite != nullptr) *infinite = kb.infinite;
+  });
+}
+
+kmol_status kmol_rdf_set_exclusions(kmol_rdf* rdf, const int32_t* labels_a, int64_t n_a,
+                                    const int32_t* labels_b, int64_t n_b) {
+  return guarded([&] {
+    const std::int64_t frames = job_of(rdf).frames();
+    if (frames > 0)
+      throw InputError({"", "labels_a", -1},
+                       fmt::format("exclusions are chosen before the first frame, and {} were "
+                                   "added",
+                                   frames));
+    if (labels_a == nullptr || n_a < 1)
+      throw InputError({"", "labels_a", -1}, "one label per atom of xyz_a, at least one");
+    if ((labels_b == nullptr) != (n_b == 0) || n_b < 0)
+      throw InputError({"", "labels_b", -1},
+                       fmt::format("n_b labels, one per atom of xyz_b, or NULL and 0 for one set; "
+                                   "got {} and {}",
+                                   labels_b ? "labels" : "NULL", n_b));
+    rdf->labels[0].emplace(labels_a, labels_a + n_a);
+    if (labels_b != nullptr) rdf->labels[1].emplace(labels_b, labels_b + n_b);
   });
 }
 

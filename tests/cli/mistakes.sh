@@ -447,7 +447,7 @@ none_left 99 cn.xvg cn-rdf.xvg
 # The C API's RDF settings and results (kmol.h), through ctypes (tests/python/kmol_c.py).
 c_library=$(dirname "$kmol")/libkmol_c.so
 if [[ -f $c_library ]]; then
-  PYTHONPATH=$(realpath "$(dirname "$0")/../python") /usr/bin/python3 - "$c_library" <<'PY' || fail "rows 100 to 106"
+  PYTHONPATH=$(realpath "$(dirname "$0")/../python") /usr/bin/python3 - "$c_library" <<'PY' || fail "rows 100 to 107"
 import sys
 import numpy as np
 from kmol_c import CError, CRdf, close_library, open_library
@@ -489,7 +489,15 @@ apart[1] = apart[0] + [5.9, 5.9, 0]
 says(106, "groups: molecule 0 cannot be made whole: without bonds in the topology its atoms are joined in file order, and atom 1 then lies 8.344 Angstrom from atom 0, beyond the largest sphere inside the box (6); give the group's bonds to kmol_rdf_set_centres", lambda: centred.add_frame(apart, box=box))
 says(106, "xyz_a: 79 atoms, but kmol_rdf_set_centres gave groups of 80", lambda: centred.add_frame(x[:79], box=box))
 assert centred.frames() == 0, "row 106: a refused frame was added"
-del rdf, free, flat, centred
+excluding = CRdf(lib, 5.0, 10)
+excluding.set_exclusions(np.zeros(80))
+says(107, "labels_a/labels_b: every one of the 3160 pairs of the selections lies within one molecule, so none would be counted", lambda: excluding.add_frame(x, box=box))
+excluding = CRdf(lib, 5.0, 10)
+excluding.set_exclusions(groups)
+says(107, "xyz_a: 79 atoms, but kmol_rdf_set_exclusions gave 80 labels", lambda: excluding.add_frame(x[:79], box=box))
+says(107, "labels_a/labels_b: needs labels for both sets, or for neither", lambda: excluding.add_frame(x, x[:5], box=box))
+assert excluding.frames() == 0, "row 107: a refused frame was added"
+del rdf, free, flat, centred, excluding
 close_library(lib)
 PY
 fi

@@ -22,6 +22,7 @@ SIGNATURES = {
     "kmol_rdf_block_rdf": (ctypes.c_int, [P, ctypes.c_int, P, P]),
     "kmol_rdf_kirkwood_buff": (ctypes.c_int, [P] * 6),
     "kmol_rdf_set_centres": (ctypes.c_int, [P, ctypes.c_int, P, P, I64, P, I64]),
+    "kmol_rdf_set_exclusions": (ctypes.c_int, [P, P, I64, P, I64]),
 }
 NORMS = {"rdf": 0, "density": 1, "none": 2}
 PLANES = {"none": 0, "xy": 1, "xz": 2, "yz": 3}
@@ -97,6 +98,12 @@ class CRdf:
         self.call("kmol_rdf_set_centres", {"a": 0, "b": 1}.get(which, which), address(groups),
                   address(masses), len(groups), address(bonds),
                   0 if bonds is None else len(bonds) // 2)
+
+    def set_exclusions(self, labels_a, labels_b=None):
+        a = np.ascontiguousarray(labels_a, dtype=np.int32)
+        b = None if labels_b is None else np.ascontiguousarray(labels_b, dtype=np.int32)
+        self.call("kmol_rdf_set_exclusions", address(a), len(a), address(b),
+                  0 if b is None else len(b))
 
     def frames(self):
         return self.lib.kmol_rdf_frames(self.handle)

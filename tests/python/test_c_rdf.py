@@ -1,5 +1,6 @@
 """The C API's RDF options (kmol.h: kmol_rdf_set_plane, kmol_rdf_set_blocks, kmol_rdf_std_error,
-kmol_rdf_block_rdf, kmol_rdf_kirkwood_buff, kmol_rdf_set_centres) on the same frames as kmol.RDF,
+kmol_rdf_block_rdf, kmol_rdf_kirkwood_buff, kmol_rdf_set_centres, kmol_rdf_set_exclusions) on the
+same frames as kmol.RDF,
 or against brute force in double precision (every periodic image within r_max; centres from the
 unwrapped molecules), and their refusals."""
 import itertools
@@ -39,10 +40,10 @@ def hard_spheres(rng, n, edges, diameter):
     return np.array(points)
 
 
-def all_image_counts(a, b, lattice, r_max, bins):
+def all_image_counts(a, b, lattice, r_max, bins, keep=None):
     """Pairs binned over [0, r_max) at every periodic image within reach: each unordered pair of
-    a once (b None), or every (a, b). `lattice`: the periodic edges (rows) in the coordinates'
-    space, 2-D or 3-D."""
+    a once (b None), or every (a, b); `keep` masks the pairs (in that order) that count.
+    `lattice`: the periodic edges (rows) in the coordinates' space, 2-D or 3-D."""
     lattice = np.asarray(lattice, dtype=float)
     if b is None:
         i, j = np.triu_indices(len(a), 1)
@@ -50,6 +51,8 @@ def all_image_counts(a, b, lattice, r_max, bins):
     else:
         d0 = (b[None, :, :] - a[:, None, :]).reshape(-1, a.shape[1])
     counts = np.zeros(bins, dtype=np.uint64)
+    if keep is not None:
+        d0 = d0[keep]
     for shift in itertools.product(range(-2, 3), repeat=len(lattice)):
         r = np.sqrt(((d0 + np.array(shift) @ lattice) ** 2).sum(axis=1))
         k = (r[r < r_max] * (bins / r_max)).astype(int)
@@ -234,6 +237,39 @@ def test_centres_of_groups_equal_those_of_the_unwrapped_molecules(lib):
     assert np.abs(c.counts().astype(int) - single.astype(int)).sum() <= 4  # float rounding
 
 
+def test_exclusions_leave_out_the_pairs_of_one_label_as_kmol_rdf_does(lib):
+    rng, length, molecules = np.random.default_rng(9), 15.0, 60
+    frames = [water_like(rng, molecules, length) for _ in range(2)]
+    box = np.diag([length] * 3)
+    labels = np.repeat(np.arange(molecules), 3)
+    c = CRdf(lib, 7.0, 28)
+    c.set_exclusions(labels)
+    p = kmol.RDF(r_max=7.0, bins=28, precision="double")
+    for x, _ in frames:
+        c.add_frame(x, box=box)
+        p.add_frame(x, box=box, molecules=labels)
+    i, j = np.triu_indices(3 * molecules, 1)
+    want = sum(all_image_counts(x, None, box, 7.0, 28, keep=labels[i] != labels[j])
+               for x, _ in frames)
+    np.testing.assert_array_equal(c.counts(), want)
+    assert want[:5].sum() == 0 and want.sum() > 5000  # no O-H bond of 1 A is left
+    np.testing.assert_allclose(c.result()[1], p.rdf, rtol=1e-14)
+    # Centres of molecules against hydrogens, each centre's own two left out.
+    hydrogens = [x.reshape(-1, 3, 3)[:, 1:].reshape(-1, 3) for x, _ in frames]
+    owner = np.repeat(np.arange(molecules), 2)
+    masses = np.tile([16.0, 1.0, 1.0], molecules)
+    c = CRdf(lib, 7.0, 28)
+    c.set_centres("a", labels, masses)
+    c.set_exclusions(labels, owner)
+    for (x, _), h in zip(frames, hydrogens):
+        c.add_frame(x, h, box=box)
+    keep = (np.arange(molecules)[:, None] != owner[None, :]).ravel()
+    com = [(16 * o + h1 + h2) / 18 for _, (o, h1, h2) in frames]
+    want = sum(all_image_counts(s, h, box, 7.0, 28, keep=keep) for s, h in zip(com, hydrogens))
+    np.testing.assert_array_equal(c.counts(), want)
+    assert want[:5].sum() == 0 and want.sum() > 2000
+
+
 def refusal(call):
     with pytest.raises(CError) as e:
         call()
@@ -303,3 +339,20 @@ def test_mistakes_are_refused_naming_the_c_arguments(lib):
         refusal(lambda: centred.add_frame(apart, box=box))
     assert "xyz_b: NULL (one set), but kmol_rdf_set_centres gave groups of a second set" in \
         refusal(lambda: (centred.set_centres("b", groups), centred.add_frame(x, box=box)))
+
+    excluding = CRdf(lib, 5.0, 10)
+    labels = groups.astype(np.int32)
+    assert "labels_b: n_b labels, one per atom of xyz_b, or NULL and 0 for one set; got NULL and " \
+        "3" in refusal(lambda: excluding.call("kmol_rdf_set_exclusions", labels.ctypes.data, 80,
+                                              None, 3))
+    excluding.set_exclusions(np.zeros(80))
+    assert "labels_a/labels_b: every one of the 3160 pairs" in \
+        refusal(lambda: excluding.add_frame(x, box=box))
+    excluding.set_exclusions(groups)
+    assert "xyz_a: 79 atoms, but kmol_rdf_set_exclusions gave 80 labels" in \
+        refusal(lambda: excluding.add_frame(x[:79], box=box))
+    assert "labels_a/labels_b: needs labels for both sets, or for neither" in \
+        refusal(lambda: excluding.add_frame(x, x[:5], box=box))
+    excluding.add_frame(x, box=box)
+    assert "labels_a: exclusions are chosen before the first frame, and 1 were added" in \
+        refusal(lambda: excluding.set_exclusions(groups))
