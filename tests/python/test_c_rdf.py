@@ -317,6 +317,10 @@ def test_mistakes_are_refused_naming_the_c_arguments(lib):
     kb_plane.add_frame(x, box=box)
     assert "kmol_rdf_kirkwood_buff: Kirkwood-Buff integrals are integrals over 3-D distances" in \
         refusal(kb_plane.kirkwood_buff)
+    shell = CRdf(lib, 5.0, 10, r_min=1.0)
+    shell.add_frame(x, box=box)
+    assert "kmol_rdf_kirkwood_buff: the integrals start at r = 0, and the range starts at 1 " \
+        "Angstrom" in refusal(shell.kirkwood_buff)
 
     groups = np.repeat(np.arange(40), 2)
     centred = CRdf(lib, 5.0, 10)
