@@ -1,18 +1,15 @@
 // The C API's kmol_rdf_* (kmol.h): the RDF job every front end runs (drivers/library/rdf_job.hpp),
-// its refusals naming the C arguments; centres of groups through the library's sites
-// (drivers/library/centres.hpp), as kmol rdf --pos1/--pos2 computes them.
+// its refusals naming the C arguments; centres of groups from c_groups.hpp.
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <cmath>
-#include <numeric>
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "drivers/c_api/c_common.hpp"
+#include "drivers/c_api/c_groups.hpp"
 #include "drivers/library/centres.hpp"
 #include "drivers/library/rdf_job.hpp"
 
@@ -30,6 +27,7 @@ namespace {
 
 using kmol::InputError;
 using kmol::c_api::box_from;
+using kmol::c_api::group_sites;
 using kmol::c_api::guarded;
 using kmol::c_api::vectors;
 
@@ -102,80 +100,6 @@ kmol::Plane plane_of(kmol_plane plane) {
 
 void copy_to(const std::vector<double>& values, double* out) {
   if (out != nullptr) std::copy(values.begin(), values.end(), out);
-}
-
-// A group's atoms are consecutive: a site is a run of one id, so an id met again would make two.
-void refuse_split_groups(const std::vector<std::int32_t>& groups) {
-  std::unordered_set<std::int32_t> closed;
-  for (std::size_t i = 1; i < groups.size(); ++i) {
-    if (groups[i] == groups[i - 1]) continue;
-    closed.insert(groups[i - 1]);
-    if (closed.count(groups[i]) != 0)
-      throw InputError({"", "groups", -1},
-                       fmt::format("atom {} is in group {}, whose atoms came before atom {} of "
-                                   "group {}: each group's atoms must be consecutive",
-                                   i, groups[i], i - 1, groups[i - 1]));
-  }
-}
-
-// Masses finite and >= 0, each group's sum positive.
-void refuse_bad_masses(const std::vector<double>& masses, const std::vector<std::int32_t>& groups) {
-  std::size_t first = 0;
-  double sum = 0;
-  for (std::size_t i = 0; i < masses.size(); ++i) {
-    if (!(std::isfinite(masses[i]) && masses[i] >= 0))
-      throw InputError({"", "masses", -1},
-                       fmt::format("atom {} weighs {}: expected a finite mass >= 0", i, masses[i]));
-    if (i > 0 && groups[i] != groups[i - 1]) first = i, sum = 0;
-    sum += masses[i];
-    if ((i + 1 == masses.size() || groups[i + 1] != groups[i]) && !(sum > 0))
-      throw InputError({"", "masses", -1},
-                       fmt::format("group {} (atoms {} to {}) weighs {}: a centre of mass needs a "
-                                   "positive mass (masses NULL: centres of geometry)",
-                                   groups[i], first, i, sum));
-  }
-}
-
-void refuse_bad_bonds(const int32_t* bonds, std::int64_t n_bonds, std::int64_t n_atoms) {
-  if (n_bonds < 0 || (bonds == nullptr && n_bonds > 0))
-    throw InputError(
-        {"", "bonds", -1},
-        fmt::format("n_bonds pairs of atom indices, or NULL and 0; got {} with n_bonds "
-                    "{}",
-                    bonds ? "bonds" : "NULL", n_bonds));
-  for (std::int64_t k = 0; k < 2 * n_bonds; ++k)
-    if (bonds[k] < 0 || bonds[k] >= n_atoms)
-      throw InputError({"", "bonds", -1},
-                       fmt::format("bond {} names atom {}: expected atom indices 0 to {}", k / 2,
-                                   bonds[k], n_atoms - 1));
-}
-
-// The sites of a set whose atoms fall into groups: the groups as the molecules of a topology the
-// library's sites read, each atom named by the set's coordinates in refusals.
-kmol::SiteMap group_sites(const int32_t* groups, const double* masses, std::int64_t n_atoms,
-                          const int32_t* bonds, std::int64_t n_bonds,
-                          const std::string& coordinates) {
-  if (groups == nullptr || n_atoms < 1)
-    throw InputError({"", "groups", -1}, "one group id per atom, at least one atom");
-  kmol::io::Topology t;
-  t.molecules.assign(groups, groups + n_atoms);
-  t.residues = t.molecules;
-  t.names.assign(std::size_t(n_atoms), coordinates);
-  t.resnames = t.names;
-  refuse_split_groups(t.molecules);
-  std::vector<double> weights;
-  if (masses != nullptr) {
-    weights.assign(masses, masses + n_atoms);
-    refuse_bad_masses(weights, t.molecules);
-  }
-  refuse_bad_bonds(bonds, n_bonds, n_atoms);
-  if (n_bonds > 0) t.bonds.assign(bonds, bonds + 2 * n_bonds);
-  std::vector<std::int64_t> every(static_cast<std::size_t>(n_atoms));
-  std::iota(every.begin(), every.end(), std::int64_t(0));
-  const auto position = masses ? kmol::SitePosition::mol_com : kmol::SitePosition::mol_cog;
-  kmol::SiteMap sites = kmol::make_sites(every, position, &t, weights, "groups");
-  sites.join_hint = "give the group's bonds to kmol_rdf_set_centres, which join them";
-  return sites;
 }
 
 // One set's sites of a frame: its atoms, or the centres of their groups.
