@@ -94,6 +94,12 @@ kmol_status kmol_rdf_std_error(const kmol_rdf* rdf, kmol_norm norm, double* g_er
  * (n_blocks >= 2: that many; 0: one per frame); g (*n_blocks x n_bins values) may be NULL, to ask
  * for the number first. */
 kmol_status kmol_rdf_block_rdf(const kmol_rdf* rdf, kmol_norm norm, int64_t* n_blocks, double* g);
+/* The blocks the errors come from: *frames, the frames in each (n_blocks >= 2: floor(F /
+ * n_blocks); 0: the length blocking analysis chose), and *converged, 1 where the errors settled
+ * at that length (always with n_blocks >= 2), 0 where blocking found no plateau and took the
+ * longest blocks with 4 of them (the errors are then too low). Either may be NULL. */
+kmol_status kmol_rdf_error_block(const kmol_rdf* rdf, kmol_norm norm, int64_t* frames,
+                                 int* converged);
 
 /* Kirkwood-Buff integrals of the counts so far, in Angstrom^3 (n_bins values each; any may be
  * NULL): r, the bins' upper edges R; running, G(R) = int_0^R 4 pi r^2 (g_GV - 1) dr with Ganguly

@@ -239,6 +239,15 @@ kmol_status kmol_rdf_block_rdf(const kmol_rdf* rdf, kmol_norm norm, int64_t* n_b
   });
 }
 
+kmol_status kmol_rdf_error_block(const kmol_rdf* rdf, kmol_norm norm, int64_t* frames,
+                                 int* converged) {
+  return guarded([&] {
+    const kmol::RdfBlockErrors e = job_of(rdf).frame_block_errors(normalization_of(norm));
+    if (frames != nullptr) *frames = e.blocking.block * e.frames_per_block;
+    if (converged != nullptr) *converged = e.blocking.converged ? 1 : 0;
+  });
+}
+
 kmol_status kmol_rdf_kirkwood_buff(const kmol_rdf* rdf, double* r, double* running,
                                    double* finite_volume, double* closed, double* infinite) {
   return guarded([&] {

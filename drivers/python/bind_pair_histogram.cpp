@@ -450,6 +450,14 @@ finite_volume, closed per bin (A^3), infinite (the fitted G), fit_from and fit_t
           "Each block's rdf [block][bin] (blocks=N: N blocks of floor(frames / N) frames; "
           "'auto': single frames, of which blocking analysis chose the block)")
       .def_property_readonly(
+          "error_block",
+          [](const RdfAccumulator& r) {
+            const RdfBlockErrors e = r.block_errors();
+            return py::make_tuple(e.blocking.block * e.frames_per_block, e.blocking.converged);
+          },
+          "(frames, converged): the frames in each block the errors come from, and whether the "
+          "errors settled at that length (False: blocking found no plateau; they are too low)")
+      .def_property_readonly(
           "kb", [](const RdfAccumulator& r) { return kirkwood_buff_out(r.kirkwood_buff()); },
           "Kirkwood-Buff integrals of the frames so far (ValueError without a box, with r_min > 0 "
           "or a plane)")

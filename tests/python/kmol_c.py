@@ -20,6 +20,7 @@ SIGNATURES = {
     "kmol_rdf_set_blocks": (ctypes.c_int, [P, I64]),
     "kmol_rdf_std_error": (ctypes.c_int, [P, ctypes.c_int, P, P]),
     "kmol_rdf_block_rdf": (ctypes.c_int, [P, ctypes.c_int, P, P]),
+    "kmol_rdf_error_block": (ctypes.c_int, [P, ctypes.c_int, P, P]),
     "kmol_rdf_kirkwood_buff": (ctypes.c_int, [P] * 6),
     "kmol_rdf_set_centres": (ctypes.c_int, [P, ctypes.c_int, P, P, I64, P, I64]),
     "kmol_rdf_set_exclusions": (ctypes.c_int, [P, P, I64, P, I64]),
@@ -129,6 +130,12 @@ class CRdf:
         g = np.zeros((count.value, self.bins))
         self.call("kmol_rdf_block_rdf", NORMS[norm], ctypes.addressof(count), address(g))
         return g
+
+    def error_block(self, norm="rdf"):
+        frames, converged = ctypes.c_int64(-1), ctypes.c_int(-1)
+        self.call("kmol_rdf_error_block", NORMS[norm], ctypes.addressof(frames),
+                  ctypes.addressof(converged))
+        return frames.value, bool(converged.value)
 
     def kirkwood_buff(self):
         columns = {k: np.zeros(self.bins) for k in ("r", "running", "finite_volume", "closed")}

@@ -128,6 +128,9 @@ def test_std_error_and_block_rdf_equal_kmol_rdf_on_the_same_frames(lib):
         np.testing.assert_allclose(g_error, p.std_error, rtol=1e-12, atol=0)
         np.testing.assert_allclose(n_error, p.coordination_std_error, rtol=1e-12, atol=0)
         np.testing.assert_allclose(c.block_rdf(), p.block_rdf, rtol=1e-12, atol=0)
+        assert c.error_block() == p.error_block
+        # 3 blocks of 2 frames; 8 frames leave blocking 1 or 2 frames (at least 4 blocks).
+        assert c.error_block() == (2, True) if c_blocks == 3 else c.error_block()[0] in (1, 2)
         counted = p.counts > 0
         assert counted.sum() > 25 and np.all(g_error[counted] > 0)
         assert np.all(g_error[counted] < 0.5) and np.all(n_error[1:][counted[1:]] > 0)
