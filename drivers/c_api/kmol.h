@@ -7,7 +7,8 @@
  *   kmol_rdf_result(rdf, KMOL_NORM_RDF, r, g, n_r);
  *   (before the first frame: kmol_rdf_set_plane, kmol_rdf_set_blocks, kmol_rdf_set_centres,
  *    kmol_rdf_set_exclusions;
- *    after the frames: kmol_rdf_std_error, kmol_rdf_block_rdf, kmol_rdf_kirkwood_buff)
+ *    after the frames: kmol_rdf_std_error, kmol_rdf_block_rdf, kmol_rdf_error_block,
+ *    kmol_rdf_kirkwood_buff)
  *   kmol_rdf_destroy(rdf);
  *   kmol_finalize();
  *
