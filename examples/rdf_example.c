@@ -1,5 +1,7 @@
-/* kmol's C API on an fcc crystal: every atom has 12 neighbours at a / sqrt(2) and 6 more at a.
- * Built and run as a test (ctest: examples.c). */
+/* kmol's C API on an fcc crystal: every atom has 12 neighbours at a / sqrt(2) and 6 more at a;
+ * frames that do not change have standard errors of 0 (to rounding), and no pair is closer than the
+ * first shell, so the Kirkwood-Buff integral up to it is -4/3 pi R^3. Built and run as a test
+ * (ctest: examples.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@ int main(void) {
 
   if (kmol_initialize() != KMOL_OK) return 1;
   kmol_rdf* rdf = kmol_rdf_create(0.0, 5.0, BINS, KMOL_DOUBLE);
+  kmol_rdf_set_blocks(rdf, 3); /* before the first frame: 3 blocks, for standard errors */
   for (int frame = 0; frame < 3; ++frame)
     if (kmol_rdf_add_frame(rdf, xyz, ATOMS, NULL, 0, box) != KMOL_OK) {
       fprintf(stderr, "kmol: %s\n", kmol_last_error());
@@ -37,6 +40,15 @@ int main(void) {
   printf("frames %lld; n(%.3f) = %g, n(%.3f) = %g; g peak %g\n", (long long)kmol_rdf_frames(rdf),
          r[first], n[first], r[second], n[second], g[first]);
   int ok = fabs(n[first] - 12) < 1e-12 && fabs(n[second] - 18) < 1e-12 && g[first] > 10;
+
+  double g_error[BINS], running[BINS], edge[BINS], infinite;
+  ok = ok && kmol_rdf_std_error(rdf, KMOL_NORM_RDF, g_error, NULL) == KMOL_OK;
+  ok = ok && kmol_rdf_kirkwood_buff(rdf, edge, running, NULL, NULL, &infinite) == KMOL_OK;
+  const double core = -4.0 / 3.0 * M_PI * pow(edge[first - 1], 3);
+  printf("std error at the first shell %g; G(%.4f) = %.4f A^3 (-4/3 pi R^3 = %.4f)\n",
+         g_error[first], edge[first - 1], running[first - 1], core);
+  for (int b = 0; b < BINS; ++b) ok = ok && g_error[b] <= 1e-12 * (1 + g[b]);
+  ok = ok && fabs(running[first - 1] - core) < 1e-9 * fabs(core);
 
   /* Errors come back as codes with a message. */
   ok = ok && kmol_rdf_add_frame(rdf, xyz, ATOMS - 1, NULL, 0, box) == KMOL_ERROR_INPUT;

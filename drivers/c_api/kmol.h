@@ -5,6 +5,10 @@
  *   kmol_rdf* rdf = kmol_rdf_create(0.0, 10.0, 200, KMOL_DOUBLE);
  *   for each frame: kmol_rdf_add_frame(rdf, xyz, n, NULL, 0, box);   one set: each pair once
  *   kmol_rdf_result(rdf, KMOL_NORM_RDF, r, g, n_r);
+ *   (before the first frame: kmol_rdf_set_plane, kmol_rdf_set_blocks, kmol_rdf_set_centres,
+ *    kmol_rdf_set_exclusions;
+ *    after the frames: kmol_rdf_std_error, kmol_rdf_block_rdf, kmol_rdf_error_block,
+ *    kmol_rdf_kirkwood_buff)
  *   kmol_rdf_destroy(rdf);
  *   kmol_finalize();
  *
@@ -60,6 +64,74 @@ kmol_status kmol_rdf_counts(const kmol_rdf* rdf, uint64_t* counts);
 kmol_status kmol_rdf_result(const kmol_rdf* rdf, kmol_norm norm, double* r, double* g, double* n);
 /* allow != 0: kmol_rdf_result writes an empty result (all zeros) instead of refusing it. */
 kmol_status kmol_rdf_allow_empty(kmol_rdf* rdf, int allow);
+
+/* The settings below are made before the first frame (KMOL_ERROR_INPUT after it), and the results
+ * below take the frames added so far; each refusal names the argument at fault. */
+
+/* Distances within a plane (2-D RDFs, as gmx rdf -xy): the component along the plane's normal is
+ * dropped, and a box is periodic along its two edges in the plane only (a box without two edges
+ * in the plane is refused when its frame is added). KMOL_NORM_RDF divides by annuli and the box's
+ * area in the plane (it needs boxes), KMOL_NORM_DENSITY is per Angstrom^2, and n counts the
+ * partners within r in the plane. KMOL_PLANE_NONE: 3-D distances (the default). */
+typedef enum {
+  KMOL_PLANE_NONE = 0,
+  KMOL_PLANE_XY = 1,
+  KMOL_PLANE_XZ = 2,
+  KMOL_PLANE_YZ = 3
+} kmol_plane;
+kmol_status kmol_rdf_set_plane(kmol_rdf* rdf, kmol_plane plane);
+
+/* Standard errors by blocks of consecutive frames (each frame's counts are kept):
+ * n_blocks >= 2: n_blocks blocks of floor(F / n_blocks) of the F frames (the F mod n_blocks left
+ * over count in g and in no block), the error that of the mean of independent blocks;
+ * n_blocks 0: single frames, of which blocking analysis (Flyvbjerg and Petersen 1989) chooses the
+ * block length. Each block is normalised alone, with its own mean 1/V. */
+kmol_status kmol_rdf_set_blocks(kmol_rdf* rdf, int64_t n_blocks);
+/* The standard errors of g and n per bin in the normalisation norm (n_bins values each; either
+ * may be NULL). Refused without kmol_rdf_set_blocks, and with fewer frames than blocks (or 2). */
+kmol_status kmol_rdf_std_error(const kmol_rdf* rdf, kmol_norm norm, double* g_error,
+                               double* n_error);
+/* Each block's g, block by block (n_bins values each): *n_blocks is set to the number of blocks
+ * (n_blocks >= 2: that many; 0: one per frame); g (*n_blocks x n_bins values) may be NULL, to ask
+ * for the number first. */
+kmol_status kmol_rdf_block_rdf(const kmol_rdf* rdf, kmol_norm norm, int64_t* n_blocks, double* g);
+/* The blocks the errors come from: *frames, the frames in each (n_blocks >= 2: floor(F /
+ * n_blocks); 0: the length blocking analysis chose), and *converged, 1 where the errors settled
+ * at that length (always with n_blocks >= 2), 0 where blocking found no plateau and took the
+ * longest blocks with 4 of them (the errors are then too low). Either may be NULL. */
+kmol_status kmol_rdf_error_block(const kmol_rdf* rdf, kmol_norm norm, int64_t* frames,
+                                 int* converged);
+
+/* Kirkwood-Buff integrals of the counts so far, in Angstrom^3 (n_bins values each; any may be
+ * NULL): r, the bins' upper edges R; running, G(R) = int_0^R 4 pi r^2 (g_GV - 1) dr with Ganguly
+ * and van der Vegt's correction of g for the closed box; finite_volume, G_V(R), the integral over
+ * a sphere of diameter R (Krueger, Schnell et al. 2013); closed, G_V(R) of the box's own g (what
+ * particle-number fluctuations in such spheres measure). infinite: one value, G from the fit of
+ * R G_V(R) = G R + F over the last half of the range. Needs periodic boxes, r_min 0, 3-D distances
+ * and 4/3 pi r_max^3 below the box's volume. */
+kmol_status kmol_rdf_kirkwood_buff(const kmol_rdf* rdf, double* r, double* running,
+                                   double* finite_volume, double* closed, double* infinite);
+
+/* Sites at the centres of groups of atoms (residues or molecules: gmx rdf's res_com, mol_com,
+ * res_cog, mol_cog): the set (KMOL_SET_A, the frames' xyz_a; KMOL_SET_B, their xyz_b) then holds
+ * n_atoms atoms in every frame, and each run of consecutive atoms with one group id is one site,
+ * at its centre of mass (masses: n_atoms values, each group's sum positive) or of geometry
+ * (masses NULL). Each group is made whole across the periodic boundaries first: along bonds
+ * (n_bonds pairs of atom indices of the set, i0 j0 i1 j1 ...; bonds between groups are ignored)
+ * from its first atom, or without bonds (NULL, 0) each atom at the minimum image of the atom
+ * before it; a group that cannot be made whole is refused with its frame. */
+typedef enum { KMOL_SET_A = 0, KMOL_SET_B = 1 } kmol_set;
+kmol_status kmol_rdf_set_centres(kmol_rdf* rdf, kmol_set set, const int32_t* groups,
+                                 const double* masses, int64_t n_atoms, const int32_t* bonds,
+                                 int64_t n_bonds);
+
+/* Exclusions (kmol rdf --exclude-same residue|molecule): two sites with one label are not paired,
+ * and the normalisation leaves those pairs out. labels_a: one label per atom of xyz_a (n_a);
+ * labels_b: one per atom of xyz_b (n_b), or NULL and 0 for one set (two sets need both). With
+ * kmol_rdf_set_centres a centre takes the label of its group's first atom. Labels that exclude
+ * every pair are refused when the first frame is added. */
+kmol_status kmol_rdf_set_exclusions(kmol_rdf* rdf, const int32_t* labels_a, int64_t n_a,
+                                    const int32_t* labels_b, int64_t n_b);
 
 /* Scattering intensities by Debye's equation (docs/scattering.md), accumulated over frames.
  * elements: n_atoms element symbols ("C", "Cl"); probe KMOL_XRAY (IT92 form factors, e^2) or

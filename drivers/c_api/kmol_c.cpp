@@ -1,92 +1,47 @@
-// The C API (kmol.h) over the RDF job (drivers/library/rdf_job.hpp).
-#include "drivers/c_api/kmol.h"
-
-#include <algorithm>
+// The C API (kmol.h): the runtime, errors and the scattering jobs; the RDF job's functions are
+// in kmol_c_rdf.cpp.
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "drivers/c_api/c_common.hpp"
 #include "drivers/library/device_policy.hpp"
-#include "drivers/library/rdf_job.hpp"
 #include "drivers/library/scattering_job.hpp"
 #include "drivers/library/scattering_solution.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/runtime.hpp"
 #include "kmol/core/version.hpp"
 
-struct kmol_rdf {
-  explicit kmol_rdf(kmol::RdfSettings settings) : job(std::move(settings)) {}
-  kmol::RdfJob job;
-};
+namespace {
+
+std::unique_ptr<kmol::Runtime> runtime;
+
+}  // namespace
+
+namespace kmol::c_api {
+
+std::string& last_error() {
+  thread_local std::string message;
+  return message;
+}
+
+bool runtime_started() { return runtime != nullptr; }
+
+BoxSpec box_from(const double* e) {
+  if (e == nullptr) return BoxSpec::none();
+  if (e[1] == 0 && e[2] == 0 && e[3] == 0 && e[5] == 0 && e[6] == 0 && e[7] == 0)
+    return BoxSpec::orthorhombic(e[0], e[4], e[8]);
+  return BoxSpec::triclinic({e[0], e[1], e[2]}, {e[3], e[4], e[5]}, {e[6], e[7], e[8]});
+}
+
+}  // namespace kmol::c_api
 
 namespace {
 
-thread_local std::string last_error;
-std::unique_ptr<kmol::Runtime> runtime;
-
-template <class F>
-kmol_status guarded(F&& f) {
-  try {
-    f();
-    last_error.clear();
-    return KMOL_OK;
-  } catch (const kmol::InputError& e) {
-    last_error = e.what();
-    return KMOL_ERROR_INPUT;
-  } catch (const kmol::UnsupportedError& e) {
-    last_error = e.what();
-    return KMOL_ERROR_UNSUPPORTED;
-  } catch (const std::exception& e) {
-    last_error = e.what();
-    return KMOL_ERROR_INTERNAL;
-  }
-}
-
-kmol::BoxSpec box_from(const double* e) {
-  if (e == nullptr) return kmol::BoxSpec::none();
-  if (e[1] == 0 && e[2] == 0 && e[3] == 0 && e[5] == 0 && e[6] == 0 && e[7] == 0)
-    return kmol::BoxSpec::orthorhombic(e[0], e[4], e[8]);
-  return kmol::BoxSpec::triclinic({e[0], e[1], e[2]}, {e[3], e[4], e[5]}, {e[6], e[7], e[8]});
-}
-
-template <class T>
-std::vector<kmol::Vec3<T>> vectors(const double* xyz, std::int64_t n) {
-  std::vector<kmol::Vec3<T>> v(std::size_t(n > 0 ? n : 0));
-  for (std::int64_t i = 0; i < n; ++i) v[i] = {T(xyz[3 * i]), T(xyz[3 * i + 1]), T(xyz[3 * i + 2])};
-  return v;
-}
-
-// The C API's names of its arguments in refusals; the device is the one policy's auto (the GPU
-// when there is one, else the host).
-kmol::RdfSettings c_settings(double r_min, double r_max, int32_t n_bins, kmol_precision precision) {
-  kmol::RdfSettings s;
-  s.r_min = r_min;
-  s.r_max = r_max;
-  s.bins = n_bins;
-  s.precision = precision == KMOL_DOUBLE ? kmol::Precision::double_ : kmol::Precision::single;
-  s.names.r_min = "r_min";
-  s.names.r_max = "r_max";
-  s.names.bins = "n_bins";
-  s.names.norm = "norm";
-  s.names.a = "xyz_a";
-  s.names.b = "xyz_b";
-  s.names.none = "NULL";
-  s.result.range = "r_max";
-  s.result.allow_empty_option = "kmol_rdf_allow_empty";
-  return s;
-}
-
-template <class T>
-void add_frame(kmol::RdfJob& job, const double* xyz_a, std::int64_t n_a, const double* xyz_b,
-               std::int64_t n_b, const double* box) {
-  const auto a = vectors<T>(xyz_a, n_a);
-  const auto b = vectors<T>(xyz_b, xyz_b ? n_b : 0);
-  kmol::RdfFrame<T> frame;
-  frame.input = xyz_b ? kmol::two_sets(a.data(), n_a, b.data(), n_b) : kmol::one_set(a.data(), n_a);
-  frame.box = box_from(box);
-  job.add_frame(frame);
-}
+using kmol::c_api::box_from;
+using kmol::c_api::guarded;
+using kmol::c_api::vectors;
 
 // The C API's names of the scattering settings in refusals.
 kmol::ScatteringSettings scattering_settings(kmol_probe probe, double d2o, double q_min,
@@ -141,64 +96,7 @@ kmol_status kmol_finalize(void) {
 
 const char* kmol_version(void) { return KMOL_VERSION; }
 
-kmol_rdf* kmol_rdf_create(double r_min, double r_max, int32_t n_bins, kmol_precision precision) {
-  kmol_rdf* made = nullptr;
-  guarded([&] { made = new kmol_rdf(c_settings(r_min, r_max, n_bins, precision)); });
-  return made;
-}
-
-void kmol_rdf_destroy(kmol_rdf* rdf) { delete rdf; }
-
-kmol_status kmol_rdf_add_frame(kmol_rdf* rdf, const double* xyz_a, int64_t n_a, const double* xyz_b,
-                               int64_t n_b, const double* box) {
-  return guarded([&] {
-    if (!runtime) throw kmol::InputError({"", "", -1}, "call kmol_initialize first");
-    if (rdf == nullptr || (xyz_a == nullptr && n_a > 0))
-      throw kmol::InputError({"", "xyz_a", -1}, "null pointer");
-    if (rdf->job.settings().precision == kmol::Precision::double_)
-      add_frame<double>(rdf->job, xyz_a, n_a, xyz_b, n_b, box);
-    else
-      add_frame<float>(rdf->job, xyz_a, n_a, xyz_b, n_b, box);
-  });
-}
-
-int64_t kmol_rdf_frames(const kmol_rdf* rdf) { return rdf ? rdf->job.frames() : 0; }
-
-kmol_status kmol_rdf_counts(const kmol_rdf* rdf, uint64_t* counts) {
-  return guarded([&] {
-    if (!rdf || !counts) throw kmol::InputError({"", "counts", -1}, "null pointer");
-    const auto& summed = rdf->job.summary().counts;
-    std::copy(summed.begin(), summed.end(), counts);
-  });
-}
-
-kmol_status kmol_rdf_allow_empty(kmol_rdf* rdf, int allow) {
-  return guarded([&] {
-    if (!rdf) throw kmol::InputError({"", "rdf", -1}, "null pointer");
-    rdf->job.allow_empty(allow != 0);
-  });
-}
-
-kmol_status kmol_rdf_result(const kmol_rdf* rdf, kmol_norm norm, double* r, double* g, double* n) {
-  std::string warning;
-  const kmol_status status = guarded([&] {
-    if (!rdf) throw kmol::InputError({"", "rdf", -1}, "null pointer");
-    const kmol::RdfNormalization mode = norm == KMOL_NORM_DENSITY ? kmol::RdfNormalization::density
-                                        : norm == KMOL_NORM_NONE  ? kmol::RdfNormalization::none
-                                                                  : kmol::RdfNormalization::rdf;
-    const kmol::RdfResult out = rdf->job.result(mode);
-    warning = out.warning;
-    for (std::size_t k = 0; k < out.rdf.g.size(); ++k) {
-      if (r) r[k] = out.rdf.centres[k];
-      if (g) g[k] = out.rdf.g[k];
-      if (n) n[k] = out.rdf.coordination[k];
-    }
-  });
-  if (status == KMOL_OK) last_error = warning;
-  return status;
-}
-
-const char* kmol_last_error(void) { return last_error.c_str(); }
+const char* kmol_last_error(void) { return kmol::c_api::last_error().c_str(); }
 
 struct kmol_scattering {
   kmol::ScatteringSettings settings;

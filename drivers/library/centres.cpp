@@ -185,14 +185,14 @@ void make_whole(const SiteMap& s, const Vec3<T>* x, const Box& box, double limit
     const auto p = std::size_t(s.parent[k]);
     whole[a] = whole[p] + box.minimum_image((x[a] - x[p]).template cast<double>());
     if (!s.bonded && norm2(whole[a] - whole[std::size_t(root)]) > limit * limit)
-      throw InputError(
-          {"", s.option, -1},
-          fmt::format("molecule {} cannot be made whole: without bonds in the "
-                      "topology its atoms are joined in file order, and atom {} then "
-                      "lies {:.4g} Angstrom from atom {}, beyond the largest sphere "
-                      "inside the box ({:.4g}); give a TPR, whose bonds join them",
-                      s.molecule_of_order[k], a,
-                      std::sqrt(norm2(whole[a] - whole[std::size_t(root)])), root, limit));
+      throw InputError({"", s.option, -1},
+                       fmt::format("molecule {} cannot be made whole: without bonds in the "
+                                   "topology its atoms are joined in file order, and atom {} then "
+                                   "lies {:.4g} Angstrom from atom {}, beyond the largest sphere "
+                                   "inside the box ({:.4g}); {}",
+                                   s.molecule_of_order[k], a,
+                                   std::sqrt(norm2(whole[a] - whole[std::size_t(root)])), root,
+                                   limit, s.join_hint));
   }
   for (std::size_t k = 0; k + 1 < s.ring_bonds.size(); k += 2) {
     const auto i = std::size_t(s.ring_bonds[k]), j = std::size_t(s.ring_bonds[k + 1]);

@@ -54,6 +54,8 @@ struct SiteMap {
   std::vector<std::int32_t> site_molecule;      // molecule of each site, for errors
   bool bonded = false;
   std::string option;  // --pos1, --pos2: named by the errors of a frame
+  // What joins the atoms of a molecule that cannot be made whole without bonds.
+  std::string join_hint = "give a TPR, whose bonds join them";
 
   std::int64_t size() const {
     return position == SitePosition::atom ? std::int64_t(atoms.size())

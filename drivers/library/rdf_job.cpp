@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <utility>
@@ -125,7 +126,7 @@ void RdfJob::add_counts(const RdfPairs& pairs, bool periodic,
   summary_.excluded_pairs = pairs.excluded_pairs;
   periodic_ = periodic;
   inverse_volume_sum_ += inverse_volume;
-  if (keep_frames_) kept_frames_.push_back({counts, 1, inverse_volume});
+  if (blocks_ >= 0) kept_frames_.push_back({counts, 1, inverse_volume});
   ++summary_.frames;
   summary_.mean_inverse_volume = inverse_volume_sum_ / double(summary_.frames);
 }
@@ -177,11 +178,26 @@ void RdfJob::refuse_unlike(const RdfPairs& pairs, bool periodic) const {
 Rdf RdfJob::values(RdfNormalization norm) const { return values_of(summary_, norm); }
 
 Rdf RdfJob::values_of(const RdfCountsSummary& counts, RdfNormalization norm) const {
+  if (norm == RdfNormalization::rdf && summary_.frames > 0 && !periodic_) {
+    const RdfNames& n = settings_.names;
+    const std::string measure = settings_.plane == Plane::none
+                                    ? "volume"
+                                    : "area in the " + to_string(settings_.plane) + " plane";
+    throw InputError({"", n.norm, -1},
+                     fmt::format("rdf normalisation divides by the box's {}, and the frames have "
+                                 "no box ({}={}): give every frame its box, or use {}",
+                                 measure, n.box, n.none, n.boxless_norms));
+  }
   return settings_.gmx ? gmx_rdf(counts, norm) : normalize_rdf(counts, norm);
 }
 
 RdfBlockErrors RdfJob::block_errors(const std::vector<RdfBlock>& base,
                                     std::int64_t requested) const {
+  return block_errors(base, requested, settings_.norm);
+}
+
+RdfBlockErrors RdfJob::block_errors(const std::vector<RdfBlock>& base, std::int64_t requested,
+                                    RdfNormalization norm) const {
   std::vector<RdfBlock> blocks;
   if (requested > 0) {
     blocks = merged_blocks(base, requested);
@@ -190,8 +206,50 @@ RdfBlockErrors RdfJob::block_errors(const std::vector<RdfBlock>& base,
       if (b.frames == base.front().frames) blocks.push_back(b);
   }
   return rdf_block_errors(
-      summary_, blocks, [&](const RdfCountsSummary& s) { return values_of(s, settings_.norm); },
+      summary_, blocks, [&](const RdfCountsSummary& s) { return values_of(s, norm); },
       requested > 0 ? 1 : 0);
+}
+
+void RdfJob::keep_blocks(std::int64_t requested) {
+  const RdfNames& n = settings_.names;
+  if (requested < 0 || requested == 1)
+    throw InputError({"", n.blocks, -1},
+                     fmt::format("{} is no number of blocks: give 2 or more (a standard error "
+                                 "needs two), or {}",
+                                 requested, n.auto_blocks));
+  if (summary_.frames > 0)
+    throw InputError({"", n.blocks, -1},
+                     fmt::format("blocks are chosen before the first frame, and {} were added "
+                                 "(their counts were not kept)",
+                                 summary_.frames));
+  blocks_ = requested;
+}
+
+RdfBlockErrors RdfJob::frame_block_errors(RdfNormalization norm) const {
+  const RdfNames& n = settings_.names;
+  if (blocks_ < 0)
+    throw InputError({"", n.blocks, -1}, "standard errors need blocks of frames: " + n.ask_blocks);
+  const auto frames = std::int64_t(kept_frames_.size());
+  const std::int64_t least = std::max<std::int64_t>(blocks_, 2);
+  if (frames < least)
+    throw InputError(
+        {"", n.blocks, -1},
+        fmt::format("{} blocks need at least {} frames; {} were added",
+                    blocks_ == 0 ? n.auto_blocks : std::to_string(blocks_), least, frames));
+  return block_errors(kept_frames_, blocks_, norm);
+}
+
+void RdfJob::set_plane(Plane plane) {
+  if (summary_.frames > 0)
+    throw InputError({"", settings_.names.plane, -1},
+                     fmt::format("distances in a plane are chosen before the first frame, and {} "
+                                 "were counted in {}",
+                                 summary_.frames,
+                                 settings_.plane == Plane::none
+                                     ? std::string("3-D")
+                                     : "the " + to_string(settings_.plane) + " plane"));
+  settings_.plane = plane;
+  summary_.dimensions = plane == Plane::none ? 3 : 2;
 }
 
 RdfResult RdfJob::result(RdfNormalization norm) const {

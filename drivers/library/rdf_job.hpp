@@ -24,8 +24,13 @@ namespace kmol {
 // and the value that means "none" (None, NULL).
 struct RdfNames {
   std::string r_min = "--rmin", r_max = "--rmax", bins = "--bins", norm = "--norm";
-  std::string no_pbc = "--no-pbc", kb = "--kb";
+  std::string no_pbc = "--no-pbc", kb = "--kb", plane = "--plane";
   std::string a = "a", b = "b", box = "box", molecules = "molecules", none = "None";
+  // The normalisations that need no box, as the front end names them.
+  std::string boxless_norms = "--norm density or none";
+  // Blocks of frames for standard errors: the option, how to ask for them, and the name of the
+  // automatic choice.
+  std::string blocks = "--blocks", ask_blocks = "--blocks N or auto", auto_blocks = "auto";
 };
 
 // Everything that fixes an RDF's counts and their normalisation.
@@ -116,13 +121,24 @@ class RdfJob {
   // The Kirkwood-Buff integrals of the counts so far (InputError naming names.kb where they
   // cannot be taken: no box, r_min > 0, a plane).
   KirkwoodBuff kirkwood_buff() const;
-  // Standard errors by blocks of frames (rdf_blocks.hpp) in the job's conventions: `requested`
+  // Standard errors by blocks of frames (rdf_blocks.hpp) in the job's conventions (its
+  // normalisation, or `norm`): `requested`
   // blocks of equal frames merged from the base blocks (those left over join none), or with 0
   // the base blocks of full length, whose length blocking analysis chooses.
   RdfBlockErrors block_errors(const std::vector<RdfBlock>& base, std::int64_t requested) const;
-  // Keep each frame added from now on as a base block (kmol.RDF with blocks).
-  void keep_frames() { keep_frames_ = true; }
-  const std::vector<RdfBlock>& kept_frames() const { return kept_frames_; }
+  RdfBlockErrors block_errors(const std::vector<RdfBlock>& base, std::int64_t requested,
+                              RdfNormalization norm) const;
+  // Keeps each frame added from now on as a base block, for standard errors from `requested`
+  // blocks of equal frames (0: blocking analysis chooses the block from single frames). Refused
+  // (InputError naming names.blocks) after the first frame, and for 1 or fewer than 0 blocks.
+  void keep_blocks(std::int64_t requested);
+  // The kept frames in blocks, with the standard errors of g and n: InputError naming
+  // names.blocks without keep_blocks, or with fewer frames than blocks (or than 2).
+  RdfBlockErrors frame_block_errors() const { return frame_block_errors(settings_.norm); }
+  RdfBlockErrors frame_block_errors(RdfNormalization norm) const;
+  // Distances in `plane` (Plane::none: 3-D) from the first frame on; refused (InputError naming
+  // names.plane) once a frame was added.
+  void set_plane(Plane plane);
   // "key: value" lines on the range, normalisation, boundaries, precision and implementation.
   std::vector<std::string> describe() const;
 
@@ -133,8 +149,8 @@ class RdfJob {
   RdfSettings settings_;
   RdfCountsSummary summary_;
   double inverse_volume_sum_ = 0;
-  bool periodic_ = false;  // the first frame's: a box or none
-  bool keep_frames_ = false;
+  bool periodic_ = false;     // the first frame's: a box or none
+  std::int64_t blocks_ = -1;  // keep_blocks: N, 0 for automatic, -1 for none
   std::vector<RdfBlock> kept_frames_;
   std::string impl_;
 };

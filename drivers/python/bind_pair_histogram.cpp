@@ -197,9 +197,19 @@ HistogramOut histogram(py::object a, py::object b, double r_max, std::int32_t bi
 
 // kmol.RDF: the RDF job (rdf_job.hpp) with Python's names, the device keyword and the precision
 // of each frame ('auto': its dtype).
+// plane=: None (3-D distances) or 'xy', 'xz', 'yz'.
+Plane plane_of(const py::object& plane) {
+  if (plane.is_none()) return Plane::none;
+  if (!py::isinstance<py::str>(plane))
+    bad_input("plane", "'xy', 'xz', 'yz' or None, not " + py::repr(plane).cast<std::string>());
+  return plane_from_string(plane.cast<std::string>());
+}
+
 RdfSettings rdf_settings(double r_max, std::int32_t bins, double r_min, const std::string& norm,
-                         const std::string& impl, const std::string& device, bool allow_empty) {
+                         const std::string& impl, const std::string& device, bool allow_empty,
+                         const py::object& plane) {
   RdfSettings s;
+  s.plane = plane_of(plane);
   s.r_min = r_min;
   s.r_max = r_max;
   s.bins = bins;
@@ -212,6 +222,12 @@ RdfSettings rdf_settings(double r_max, std::int32_t bins, double r_min, const st
   s.names.r_max = "r_max";
   s.names.bins = "bins";
   s.names.norm = "norm";
+  s.names.plane = "plane";
+  s.names.kb = "kb";
+  s.names.boxless_norms = "norm='density' or 'none'";
+  s.names.blocks = "blocks";
+  s.names.ask_blocks = "RDF(..., blocks=N or 'auto')";
+  s.names.auto_blocks = "'auto'";
   return s;
 }
 
@@ -219,38 +235,27 @@ class RdfAccumulator {
  public:
   RdfAccumulator(double r_max, std::int32_t bins, double r_min, const std::string& norm,
                  const std::string& impl, const std::string& device, std::string precision,
-                 bool allow_empty, py::object blocks)
-      : job_(rdf_settings(r_max, bins, r_min, norm, impl, device, allow_empty)),
+                 bool allow_empty, py::object blocks, py::object plane)
+      : job_(rdf_settings(r_max, bins, r_min, norm, impl, device, allow_empty, plane)),
         precision_(std::move(precision)) {
     if (precision_ != "auto") precision_from(precision_, py::none());
     if (blocks.is_none()) return;
-    if (py::isinstance<py::str>(blocks) && blocks.cast<std::string>() == "auto") {
-      blocks_ = 0;
-    } else if (py::isinstance<py::int_>(blocks) && !py::isinstance<py::bool_>(blocks) &&
-               blocks.cast<std::int64_t>() >= 2) {
-      blocks_ = blocks.cast<std::int64_t>();
-    } else {
+    std::int64_t requested = 0;  // 'auto'
+    if (py::isinstance<py::int_>(blocks) && !py::isinstance<py::bool_>(blocks) &&
+        blocks.cast<std::int64_t>() >= 2) {
+      requested = blocks.cast<std::int64_t>();
+    } else if (!py::isinstance<py::str>(blocks) || blocks.cast<std::string>() != "auto") {
       throw InputError({"", "blocks", -1},
                        "must be a number of blocks, 2 or more, 'auto' or None, not " +
                            py::repr(blocks).cast<std::string>());
     }
-    job_.keep_frames();
+    job_.keep_blocks(requested);
   }
 
   // The frames so far in blocks, with the standard errors of g and n (ValueError without
   // blocks=, or with more blocks than frames).
-  RdfBlockErrors block_errors() const {
-    if (blocks_ < 0)
-      throw InputError({"", "blocks", -1},
-                       "standard errors need blocks of frames: RDF(..., blocks=N or 'auto')");
-    const auto frames = std::int64_t(job_.kept_frames().size());
-    if (frames < std::max<std::int64_t>(blocks_, 2))
-      throw InputError({"", "blocks", -1},
-                       fmt::format("{} blocks need at least {} frames; {} were added",
-                                   blocks_ == 0 ? std::string("'auto'") : std::to_string(blocks_),
-                                   std::max<std::int64_t>(blocks_, 2), frames));
-    return job_.block_errors(job_.kept_frames(), blocks_);
-  }
+  RdfBlockErrors block_errors() const { return job_.frame_block_errors(); }
+  KirkwoodBuff kirkwood_buff() const { return job_.kirkwood_buff(); }
 
   void add_frame(py::object a, py::object b, py::object box, py::object molecules,
                  py::object molecules_b) {
@@ -291,12 +296,27 @@ class RdfAccumulator {
   RdfJob job_;
   std::string precision_;
   std::int64_t warned_at_ = -1;  // frames when the empty result was last warned about
-  std::int64_t blocks_ = -1;     // blocks=: N, 0 for 'auto', -1 for None
 };
 
 py::array array_of(std::vector<double> v) {
   const auto n = py::ssize_t(v.size());
   return adopt(std::move(v), {n});
+}
+
+// RDF.kb: the Kirkwood-Buff integrals as arrays.
+struct KirkwoodBuffOut {
+  py::array r, running, finite_volume, closed;
+  double infinite = 0, fit_from = 0, fit_to = 0;
+};
+
+KirkwoodBuffOut kirkwood_buff_out(KirkwoodBuff kb) {
+  return {array_of(std::move(kb.r)),
+          array_of(std::move(kb.running)),
+          array_of(std::move(kb.finite_volume)),
+          array_of(std::move(kb.closed)),
+          kb.infinite,
+          kb.fit_from,
+          kb.fit_to};
 }
 
 std::string histogram_repr(const HistogramOut& h) {
@@ -353,10 +373,24 @@ Raises ValueError for bad input and for a result with no pair in [r_min, r_max) 
 returns it with a kmol.EmptyResultWarning), kmol.UnsupportedError when impl or device cannot run
 it.)");
 
+  py::class_<KirkwoodBuffOut>(
+      m, "KirkwoodBuff",
+      "Kirkwood-Buff integrals of an RDF (docs/trajectories.md), per bin's upper edge r (A): "
+      "running G(R) with Ganguly and van der Vegt's correction, finite_volume G_V(R) over a "
+      "sphere of diameter R (Krueger, Schnell et al.), closed G_V(R) of the box's own g (A^3); "
+      "infinite: G from the fit of R G_V(R) = G R + F over [fit_from, fit_to].")
+      .def_readonly("r", &KirkwoodBuffOut::r)
+      .def_readonly("running", &KirkwoodBuffOut::running)
+      .def_readonly("finite_volume", &KirkwoodBuffOut::finite_volume)
+      .def_readonly("closed", &KirkwoodBuffOut::closed)
+      .def_readonly("infinite", &KirkwoodBuffOut::infinite)
+      .def_readonly("fit_from", &KirkwoodBuffOut::fit_from)
+      .def_readonly("fit_to", &KirkwoodBuffOut::fit_to);
+
   py::class_<RdfAccumulator>(m, "RDF", R"(Radial distribution function accumulated over frames.
 
 RDF(r_max, bins, r_min=0, norm='rdf', impl='auto', device='auto', precision='auto',
-allow_empty=False); call add_frame(a, b=None, box=None, molecules=None, molecules_b=None) per frame
+allow_empty=False, blocks=None, plane=None); call add_frame(a, b=None, box=None, molecules=None, molecules_b=None) per frame
 (coordinates in Angstrom, as for pair_histogram), then read counts, edges, bins (bin centres), rdf
 and coordination. norm 'rdf': g(r), 1 for an ideal gas, with the mean 1/V of the boxes
 (1/Angstrom^3); 'density': number density of b around an a atom (1/Angstrom^3); 'none': pairs per
@@ -368,12 +402,17 @@ value is not finite (allow_empty=True: an empty result with a kmol.EmptyResultWa
 blocks=N or 'auto' keeps each frame's counts, for std_error and coordination_std_error (the
 standard errors per bin) and block_rdf: N blocks of floor(frames / N) consecutive frames, the
 error that of their mean; 'auto': blocking analysis over single frames chooses the block (as
-`kmol rdf --blocks`, docs/trajectories.md).)")
+`kmol rdf --blocks`, docs/trajectories.md).
+plane='xy', 'xz' or 'yz': distances within the plane (2-D RDFs, `kmol rdf --plane`, gmx rdf -xy),
+the box periodic along its two edges in it; rdf divides by annuli and the box's area in the plane.
+kb: the Kirkwood-Buff integrals of the frames so far (`kmol rdf --kb`): r, running,
+finite_volume, closed per bin (A^3), infinite (the fitted G), fit_from and fit_to.)")
       .def(py::init<double, std::int32_t, double, std::string, std::string, std::string,
-                    std::string, bool, py::object>(),
+                    std::string, bool, py::object, py::object>(),
            py::arg("r_max"), py::arg("bins"), py::arg("r_min") = 0.0, py::arg("norm") = "rdf",
            py::arg("impl") = "auto", py::arg("device") = "auto", py::arg("precision") = "auto",
-           py::arg("allow_empty") = false, py::arg("blocks") = py::none())
+           py::arg("allow_empty") = false, py::arg("blocks") = py::none(),
+           py::arg("plane") = py::none())
       .def("add_frame", &RdfAccumulator::add_frame, py::arg("a"), py::arg("b") = py::none(),
            py::arg("box") = py::none(), py::arg("molecules") = py::none(),
            py::arg("molecules_b") = py::none(), "Counts one frame's pairs (GIL released).")
@@ -410,6 +449,18 @@ error that of their mean; 'auto': blocking analysis over single frames chooses t
           },
           "Each block's rdf [block][bin] (blocks=N: N blocks of floor(frames / N) frames; "
           "'auto': single frames, of which blocking analysis chose the block)")
+      .def_property_readonly(
+          "error_block",
+          [](const RdfAccumulator& r) {
+            const RdfBlockErrors e = r.block_errors();
+            return py::make_tuple(e.blocking.block * e.frames_per_block, e.blocking.converged);
+          },
+          "(frames, converged): the frames in each block the errors come from, and whether the "
+          "errors settled at that length (False: blocking found no plateau; they are too low)")
+      .def_property_readonly(
+          "kb", [](const RdfAccumulator& r) { return kirkwood_buff_out(r.kirkwood_buff()); },
+          "Kirkwood-Buff integrals of the frames so far (ValueError without a box, with r_min > 0 "
+          "or a plane)")
       .def_property_readonly("norm", &RdfAccumulator::norm)
       .def_property_readonly("impl", &RdfAccumulator::impl)
       .def("__repr__", &rdf_repr);

@@ -1,6 +1,7 @@
 #include "kernels/pair_histogram/kirkwood_buff.hpp"
 
 #include <cmath>
+#include <sstream>
 
 #include "kernels/pair_histogram/binning.hpp"
 #include "kmol/core/errors.hpp"
@@ -48,7 +49,10 @@ KirkwoodBuff kirkwood_buff(const RdfCountsSummary& s, const std::string& option)
   require(s.mean_inverse_volume > 0, option,
           "Kirkwood-Buff integrals need a periodic box: the box's volume sets the densities");
   require(s.dimensions == 3, option, "Kirkwood-Buff integrals are integrals over 3-D distances");
-  require(s.r_min == 0, option, "the integrals start at r = 0 (give no --rmin)");
+  std::ostringstream r_min;
+  r_min << s.r_min;
+  require(s.r_min == 0, option,
+          "the integrals start at r = 0, and the range starts at " + r_min.str() + " Angstrom");
   require(s.frames > 0 && s.n_a > 0, option, "no frames or no reference atoms");
   const auto n_bins = std::int32_t(s.counts.size());
   const HistogramRange<double> range(s.r_min, s.r_max, n_bins);

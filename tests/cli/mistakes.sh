@@ -446,4 +446,61 @@ row 98 2 "gas.h5: \-\-blocks: 5 blocks of frames need at least 5 frames, and the
 none_left 98 blocks.xvg
 row 99 2 "\-\-cn: applies only with --gmx" -- rdf gas.h5 --rmax 5 --cn cn.xvg --out cn-rdf.xvg
 none_left 99 cn.xvg cn-rdf.xvg
+# The C API's RDF settings and results (kmol.h), through ctypes (tests/python/kmol_c.py).
+c_library=$(dirname "$kmol")/libkmol_c.so
+if [[ -f $c_library ]]; then
+  PYTHONPATH=$(realpath "$(dirname "$0")/../python") /usr/bin/python3 - "$c_library" <<'PY' || fail "rows 100 to 107"
+import sys
+import numpy as np
+from kmol_c import CError, CRdf, close_library, open_library
+lib = open_library(sys.argv[1])
+x, box = np.random.default_rng(8).uniform(0, 12, (80, 3)), np.diag([12.0] * 3)
+def says(row, expected, call):
+    try:
+        call()
+    except CError as e:
+        assert e.status == 1 and expected in e.message, f"row {row}: {e}"
+        return
+    raise SystemExit(f"row {row}: accepted")
+rdf = CRdf(lib, 5.0, 10)
+says(100, "n_blocks: standard errors need blocks of frames: call kmol_rdf_set_blocks(rdf, n_blocks) before the first frame", rdf.std_error)
+says(100, "n_blocks: 1 is no number of blocks: give 2 or more (a standard error needs two), or 0 (automatic)", lambda: rdf.set_blocks(1))
+rdf.set_blocks(5)
+rdf.add_frame(x, box=box)
+rdf.add_frame(x, box=box)
+says(101, "n_blocks: 5 blocks need at least 5 frames; 2 were added", rdf.std_error)
+says(102, "n_blocks: blocks are chosen before the first frame, and 2 were added", lambda: rdf.set_blocks(2))
+says(102, "plane: distances in a plane are chosen before the first frame, and 2 were counted in 3-D", lambda: rdf.set_plane("xy"))
+says(102, "groups: centres are chosen before the first frame, and 2 were added", lambda: rdf.set_centres("a", np.zeros(80)))
+free = CRdf(lib, 5.0, 10)
+free.add_frame(x)
+says(103, "kmol_rdf_kirkwood_buff: Kirkwood-Buff integrals need a periodic box: the box's volume sets the densities", free.kirkwood_buff)
+says(104, "norm: rdf normalisation divides by the box's volume, and the frames have no box (box=NULL)", free.result)
+flat = CRdf(lib, 5.0, 10)
+flat.set_plane("xy")
+flat.add_frame(x)
+says(104, "norm: rdf normalisation divides by the box's area in the xy plane, and the frames have no box (box=NULL): give every frame its box, or use KMOL_NORM_DENSITY or KMOL_NORM_NONE", flat.result)
+groups = np.repeat(np.arange(40), 2)
+centred = CRdf(lib, 5.0, 10)
+says(105, "masses: group 3 (atoms 6 to 7) weighs 0: a centre of mass needs a positive mass (masses NULL: centres of geometry)", lambda: centred.set_centres("a", groups, np.where(groups == 3, 0.0, 1.0)))
+says(105, "groups: atom 4 is in group 0, whose atoms came before atom 3 of group 1: each group's atoms must be consecutive", lambda: centred.set_centres("a", [0, 0, 1, 1, 0]))
+says(105, "bonds: bond 1 names atom 80: expected atom indices 0 to 79", lambda: centred.set_centres("a", groups, None, [[0, 1], [2, 80]]))
+centred.set_centres("a", groups)
+apart = x.copy()
+apart[1] = apart[0] + [5.9, 5.9, 0]
+says(106, "groups: molecule 0 cannot be made whole: without bonds in the topology its atoms are joined in file order, and atom 1 then lies 8.344 Angstrom from atom 0, beyond the largest sphere inside the box (6); give the group's bonds to kmol_rdf_set_centres", lambda: centred.add_frame(apart, box=box))
+says(106, "xyz_a: 79 atoms, but kmol_rdf_set_centres gave groups of 80", lambda: centred.add_frame(x[:79], box=box))
+assert centred.frames() == 0, "row 106: a refused frame was added"
+excluding = CRdf(lib, 5.0, 10)
+excluding.set_exclusions(np.zeros(80))
+says(107, "labels_a/labels_b: every one of the 3160 pairs of the selections lies within one molecule, so none would be counted", lambda: excluding.add_frame(x, box=box))
+excluding = CRdf(lib, 5.0, 10)
+excluding.set_exclusions(groups)
+says(107, "xyz_a: 79 atoms, but kmol_rdf_set_exclusions gave 80 labels", lambda: excluding.add_frame(x[:79], box=box))
+says(107, "labels_a/labels_b: needs labels for both sets, or for neither", lambda: excluding.add_frame(x, x[:5], box=box))
+assert excluding.frames() == 0, "row 107: a refused frame was added"
+del rdf, free, flat, centred, excluding
+close_library(lib)
+PY
+fi
 echo "every mistake in docs/errors.md: ok"

@@ -119,6 +119,39 @@ def test_rdf_accumulates_like_the_command(cli, tmp_path):
     assert len(rdf.edges) == 121 and rdf.bins[0] == pytest.approx(0.05)
 
 
+def test_rdf_plane_and_kb_are_the_command_s(cli, tmp_path):
+    """RDF(plane='xy') counts as `kmol rdf --plane xy`, RDF.kb equals `kmol rdf --kb` to its
+    printed digits, on the same frames."""
+    import h5py
+    cli("example-trajectory", "--example", "gas", "--atoms", 800, "--length", 24, "--frames", 3,
+        "--out", tmp_path / "t.h5")
+    common = ("rdf", tmp_path / "t.h5", "--rmax", 9, "--bins", 45, "--precision", "double",
+              "--quiet")
+    cli(*common, "--plane", "xy", "--csv", tmp_path / "xy.csv", "--out", tmp_path / "xy.xvg")
+    cli(*common, "--kb", tmp_path / "kb.csv", "--out", tmp_path / "rdf.xvg")
+    with h5py.File(tmp_path / "t.h5") as f:
+        group = f["particles"][list(f["particles"])[0]]
+        positions, box = group["position/value"][()], group["box/edges/value"][()]
+    flat = kmol.RDF(r_max=9, bins=45, precision="double", plane="xy")
+    solid = kmol.RDF(r_max=9, bins=45, precision="double")
+    for frame, edges in zip(positions, box):
+        flat.add_frame(frame, box=edges)
+        solid.add_frame(frame, box=edges)
+    np.testing.assert_array_equal(flat.counts, csv_counts(tmp_path / "xy.csv"))
+    assert flat.counts.sum() > 0 and not np.array_equal(flat.counts, solid.counts)
+    rows = np.array([[float(v) for v in r.split(",")] for r in open(tmp_path / "kb.csv")
+                     if r[0].isdigit()])
+    kb = solid.kb
+    np.testing.assert_allclose(kb.r, rows[:, 0], rtol=1e-6)
+    for column, name in enumerate(("running", "finite_volume", "closed"), start=1):
+        np.testing.assert_allclose(getattr(kb, name), rows[:, column], rtol=1e-7, atol=1e-6)
+    assert kb.running[-1] != 0 and kb.fit_to == pytest.approx(9)
+    with pytest.raises(ValueError, match="kb: Kirkwood-Buff integrals are integrals over 3-D"):
+        flat.kb
+    with pytest.raises(ValueError, match="plane"):
+        kmol.RDF(r_max=9, bins=45, plane="xw")
+
+
 def test_rdf_std_error_is_that_of_the_blocks_and_the_command_s(cli, tmp_path):
     """RDF(blocks=4).std_error: the standard error of the mean of 4 blocks' g(r), computed here
     from each block's frames with RDFs of their own, and the command's --blocks 4 column."""

@@ -19,12 +19,12 @@ from ._kmol import (MD, RDF, Correlation, EmptyResultWarning, Frame, FrameIterat
                     PairHistogram, Rand48, Trajectory, UnsupportedError, __version__,
                     cross_correlation, density, info, marching_cubes, molden_orbitals, open,
                     orbital, pair_histogram, potential, read_map, read_pqr, Scattering, scattering,
-                    set_threads, SolutionScattering, write_example_molden)
+                    set_threads, SolutionScattering, write_example_molden, KirkwoodBuff)
 
 # Not open: `from kmol import *` keeps the builtin.
 __all__ = ["MD", "RDF", "Correlation", "EmptyResultWarning", "Frame", "FrameIterator", "Map",
            "Mesh", "PairHistogram", "Rand48", "Trajectory", "UnsupportedError", "__version__",
            "cross_correlation", "density", "info", "marching_cubes", "molden_orbitals", "orbital",
            "pair_histogram", "potential", "read_map", "read_pqr", "Scattering", "scattering", "set_threads",
-           "SolutionScattering",
+           "SolutionScattering", "KirkwoodBuff",
            "write_example_molden"]
