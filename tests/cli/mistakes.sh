@@ -30,10 +30,22 @@ none_left() {
   return 0
 }
 # stopped N SIGNAL SECONDS CODE -- ARGS...: kmol ARGS, sent SIGNAL after SECONDS, exits CODE.
+# catching PID: waits until the process catches SIGINT (kmol's handlers are in place): on a busy
+# machine loading the program alone can take longer than a test's delay.
+catching() {
+  local mask
+  for _ in $(seq 1 600); do
+    mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null) || return 1
+    [[ -n $mask ]] && (( 0x$mask & 2 )) && return 0
+    sleep 0.05
+  done
+  return 1
+}
 stopped() {
   local n=$1 signal=$2 after=$3 code=$4; shift 5
   "$kmol" "$@" > "stop$n.log" 2>&1 &
   local pid=$!
+  catching $pid
   sleep "$after"
   kill -s "$signal" $pid 2>/dev/null || fail "row $n: the run ended before the signal: $(cat "stop$n.log")"
   wait $pid
