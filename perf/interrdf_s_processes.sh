@@ -36,7 +36,8 @@ import numpy as np
 import MDAnalysis as mda
 
 work, out, runs, frames, commit = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-results = {side: [json.load(open(f"{work}/{side}-{r}.json")) for r in range(1, runs + 1)]
+results = {side: [json.load(open(f"{work}/{side}-{r}.json")) for r in range(1, runs + 1)
+                  if os.path.exists(f"{work}/{side}-{r}.json")]  # SUMMARY_ONLY: those done
            for side in ("kmol", "mdanalysis")}
 first = results["kmol"][0]
 lines = [f"# InterRDF_s OW x HW: kmol's drop-in against MDAnalysis {first['mdanalysis']}, 2 cores",
