@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <set>
 
 #include "drivers/python/common.hpp"
 #include "kernels/site_histogram/site_histogram.hpp"
@@ -44,6 +45,15 @@ class CounterOn : public Counter {
   SiteHistograms<Space, T> histograms_;
 };
 
+class SiteAccumulator;
+
+// Every accumulator alive, so that their Views are released before Kokkos stops at exit (objects
+// the interpreter still holds then, such as a script's InterRDF_s, are destroyed only after it).
+std::set<SiteAccumulator*>& live() {
+  static std::set<SiteAccumulator*> accumulators;
+  return accumulators;
+}
+
 class SiteAccumulator {
  public:
   SiteAccumulator(const std::vector<std::pair<py::object, py::object>>& requests,
@@ -70,19 +80,35 @@ class SiteAccumulator {
       if (single) return std::make_unique<CounterOn<Space, float>>(groups, n_positions, s, data);
       return std::make_unique<CounterOn<Space, double>>(groups, n_positions, s, data);
     });
+    live().insert(this);
   }
+  ~SiteAccumulator() { live().erase(this); }
+  SiteAccumulator(const SiteAccumulator&) = delete;
+  SiteAccumulator& operator=(const SiteAccumulator&) = delete;
+
+  void release() { counter_.reset(); }
 
   void add_frame(const py::handle& positions, const py::handle& box) {
-    counter_->add_frame(positions, box_from(box));
+    counter().add_frame(positions, box_from(box));
   }
-  void finish() { counter_->finish(); }
+  void finish() { counter().finish(); }
 
  private:
+  Counter& counter() {
+    if (!counter_)
+      throw UnsupportedError("kmol.SiteHistograms: kmol has stopped (the interpreter is exiting)");
+    return *counter_;
+  }
+
   py::object counts_;  // the caller's array, kept alive while counts are added into it
   std::unique_ptr<Counter> counter_;
 };
 
 }  // namespace
+
+void release_site_histograms() {
+  for (SiteAccumulator* accumulator : live()) accumulator->release();
+}
 
 void bind_site_histogram(py::module_& m) {
   py::class_<SiteAccumulator>(m, "SiteHistograms",

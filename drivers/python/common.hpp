@@ -219,6 +219,8 @@ void register_warnings(py::module_& m);
 
 // Frees the device memory of every kmol.MD still alive (called at exit, before Kokkos stops).
 void release_simulations();
+// The same for every kmol.SiteHistograms: their counts' Views go before Kokkos stops.
+void release_site_histograms();
 
 // Registration of each part of the module.
 void bind_pair_histogram(py::module_& m);

@@ -24,6 +24,7 @@ int requested_threads =
 
 void stop_kokkos() {
   release_simulations();
+  release_site_histograms();
   delete runtime;
   runtime = nullptr;
 }

@@ -1,5 +1,7 @@
 """kmol.mdanalysis.InterRDF / InterRDF_s against MDAnalysis itself on the same Universe, for
 trajectories written by MDAnalysis' own writers in every box type."""
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -157,6 +159,25 @@ def test_interrdf_s_equals_mdanalysis(universe, norm):
     for mine, other in zip(ours.get_cdf(), theirs.get_cdf()):
         np.testing.assert_allclose(mine, other, atol=2 / u.trajectory.n_frames)
     assert ours.results.cdf is not None
+
+
+def test_interrdf_s_held_until_exit_leaves_cleanly(tmp_path):
+    """A script's InterRDF_s, still held when the interpreter exits, releases its counts before
+    Kokkos stops: the process ends with status 0 and no Kokkos complaint."""
+    script = tmp_path / "held.py"
+    script.write_text(
+        "import warnings\n"
+        "warnings.simplefilter('ignore')\n"
+        "import numpy as np, MDAnalysis as mda\n"
+        "from kmol.mdanalysis import InterRDF_s\n"
+        "u = mda.Universe.empty(3, trajectory=True)\n"
+        "u.atoms.positions = np.array([[1.0, 1, 1], [2.5, 1, 1], [1, 4, 1]])\n"
+        "u.dimensions = [20, 20, 20, 90, 90, 90]\n"
+        "held = InterRDF_s(u, [[u.atoms[:1], u.atoms[1:]]], nbins=4, range=(0.0, 4.0)).run()\n"
+        "print(held.results.count[0].sum())\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-1] == "2.0" and "Kokkos" not in done.stderr, done.stderr
 
 
 def test_bad_arguments_raise_value_error(universe):
