@@ -214,13 +214,13 @@ int cc(const CcOptions& o) {
       check_map(g, r.simulated.values.data(),
                 {"simulated density map", o.sim, "an atom coordinate or height out of range", true,
                  "no atom's Gaussian reaches the reference map's lattice"});
-      write_map(o.sim, g, r.simulated.values.data(), nullptr, "simulated");
+      write_map(o.sim, g, r.simulated.values.data(), {"simulated", "", "simulated", {}, {}});
     }
     if (!o.local.empty()) {
       // A tile with a constant map has coefficient 0: an all-zero local map is an answer.
       check_map(r.cc.tiles, r.cc.local.data(),
                 {"local cross-correlation map", o.local, "a map value out of range", false, ""});
-      write_map(o.local, r.cc.tiles, r.cc.local.data(), nullptr, "local_cc");
+      write_map(o.local, r.cc.tiles, r.cc.local.data(), {"local_cc", "", "local_cc", {}, {}});
     }
     if (!o.plot.empty())
       plot_map_slice(o.plot, r.cc.tiles, r.cc.local, 2, NAN, NAN,

@@ -13,6 +13,7 @@
 #include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/device_policy.hpp"
+#include "drivers/library/map_job.hpp"
 #include "drivers/library/map_output.hpp"
 #include "kernels/density/density.hpp"
 #include "kernels/surface/surface.hpp"
@@ -158,17 +159,17 @@ int surf(const SurfOptions& o) {
         double(g.counts[0] * g.counts[1] * g.counts[2]) / seconds * 1e-6,
         to_string(density.impl_used), density.launch, density.slabs, density.slabs == 1 ? "" : "s");
     if (!o.out.empty()) {
-      const MapExpectation expect{"density map", o.out,
-                                  o.storage == "half"
-                                      ? "values beyond half precision's 65504 (--storage float)"
-                                      : "an atom radius or coordinate out of range",
-                                  true, "no atom's Gaussian reaches the lattice"};
-      if (density.values.empty())
+      MapNames names;
+      names.origin = names.counts = "";  // surf places every lattice around the atoms
+      const MapExpectation expect = density_expectation(o.out, o.storage == "half", names);
+      const MapLabels labels{"density", "", "density", {}, {}};
+      if (density.values.empty()) {
         check_half_map(g, density.half_values.data(), expect);
-      else
+        write_half_map(o.out, g, density.half_values.data(), labels);
+      } else {
         check_map(g, density.values.data(), expect);
-      write_map(o.out, g, density.values.data(),
-                density.half_values.empty() ? nullptr : density.half_values.data(), "density");
+        write_map(o.out, g, density.values.data(), labels);
+      }
       fmt::print("wrote {}\n", o.out);
     }
     map.grid = g;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <type_traits>
 
 #include "drivers/library/atomic_write.hpp"
 #include "drivers/library/elements.hpp"
@@ -41,12 +42,39 @@ io::Hid half_type() {
 }
 
 template <class V>
-void write_hdf5(const std::string& temporary, const std::string& path, const Grid& grid,
-                const V* values, const std::string& name) {
-  const bool half = sizeof(V) == 2;
+void write_hdf5(const std::string& path, const Grid& grid, const V* values,
+                const MapLabels& labels) {
   io::Hid half16 = half_type();
-  write_grid_hdf5(temporary, path, grid, values, name, half ? half16.get() : H5T_IEEE_F32LE,
-                  half ? half16.get() : H5T_NATIVE_FLOAT, {});
+  hid_t stored = H5T_IEEE_F32LE, memory = H5T_NATIVE_FLOAT;
+  if constexpr (sizeof(V) == 2) stored = memory = half16.get();
+  if constexpr (std::is_same_v<V, double>) stored = H5T_IEEE_F64LE, memory = H5T_NATIVE_DOUBLE;
+  write_atomically(path, [&](const std::string& temporary) {
+    write_grid_hdf5(temporary, path, grid, values, labels.dataset, stored, memory,
+                    labels.attributes);
+  });
+}
+
+bool is_hdf5(const std::string& path) { return ends_with(path, ".h5") || ends_with(path, ".hdf5"); }
+
+bool is_mrc(const std::string& path) {
+  return ends_with(path, ".mrc") || ends_with(path, ".map") || ends_with(path, ".ccp4");
+}
+
+// The formats that hold float values (every one but HDF5, which keeps binary16 and double).
+template <class T>
+void write_text_or_mrc(const std::string& path, const Grid& grid, const T* values,
+                       const MapLabels& labels) {
+  if (is_mrc(path)) {
+    io::write_mrc(path, {grid, std::vector<float>(values, values + grid.points())});
+  } else if (ends_with(path, ".dx")) {
+    io::write_opendx(path, grid, values, labels.title);
+  } else if (ends_with(path, ".cube") || ends_with(path, ".cub")) {
+    io::write_cube(path, grid, values, labels.atoms,
+                   labels.cube_title.empty() ? labels.title : labels.cube_title);
+  } else {
+    throw InputError({path, "--out", -1},
+                     "expected a .dx, .h5, .hdf5, .mrc, .map, .ccp4, .cube or .cub map");
+  }
 }
 
 }  // namespace
@@ -95,36 +123,29 @@ Structure read_structure(const std::string& path, std::int64_t frame, const std:
   return s;
 }
 
-void write_map(const std::string& path, const Grid& grid, const float* values,
-               const std::uint16_t* half_bits, const std::string& name) {
-  const std::size_t points = std::size_t(grid.points());
-  std::vector<float> widened;
-  const float* floats = values;
-  if (half_bits != nullptr) {
-    widened.resize(points);
-    for (std::size_t p = 0; p < points; ++p) widened[p] = half_to_float(half_bits[p]);
-    floats = widened.data();
-  }
-  if (ends_with(path, ".h5") || ends_with(path, ".hdf5")) {
-    write_atomically(path, [&](const std::string& temporary) {
-      if (half_bits != nullptr)
-        write_hdf5(temporary, path, grid, half_bits, name);
-      else
-        write_hdf5(temporary, path, grid, values, name);
-    });
-  } else if (ends_with(path, ".mrc") || ends_with(path, ".map") || ends_with(path, ".ccp4")) {
-    io::write_mrc(path, {grid, std::vector<float>(floats, floats + points)});
-  } else if (ends_with(path, ".dx")) {
-    io::write_opendx(path, grid, floats, name);
-  } else {
-    throw InputError({path, "--out", -1}, "expected a .dx, .h5, .hdf5, .mrc, .map or .ccp4 map");
-  }
+template <class T>
+void write_map(const std::string& path, const Grid& grid, const T* values,
+               const MapLabels& labels) {
+  if (is_hdf5(path))
+    write_hdf5(path, grid, values, labels);
+  else
+    write_text_or_mrc(path, grid, values, labels);
+}
+
+template void write_map(const std::string&, const Grid&, const float*, const MapLabels&);
+template void write_map(const std::string&, const Grid&, const double*, const MapLabels&);
+
+void write_half_map(const std::string& path, const Grid& grid, const std::uint16_t* bits,
+                    const MapLabels& labels) {
+  if (is_hdf5(path)) return write_hdf5(path, grid, bits, labels);
+  std::vector<float> widened(std::size_t(grid.points()));
+  for (std::size_t p = 0; p < widened.size(); ++p) widened[p] = half_to_float(bits[p]);
+  write_text_or_mrc(path, grid, widened.data(), labels);
 }
 
 io::ScalarMap read_map(const std::string& path) {
   if (ends_with(path, ".dx")) return io::read_opendx(path);
-  if (ends_with(path, ".mrc") || ends_with(path, ".map") || ends_with(path, ".ccp4"))
-    return io::read_mrc(path);
+  if (is_mrc(path)) return io::read_mrc(path);
   throw InputError({path, "--map", -1},
                    "expected an OpenDX (.dx) or MRC/CCP4 (.mrc, .map, .ccp4) map");
 }
