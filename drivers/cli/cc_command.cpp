@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/device_policy.hpp"
@@ -309,11 +310,10 @@ Action add_cc_command(CLI::App& app) {
   cmd->add_option("--every", o->every)->group("");
   cmd->add_option("--plot", o->plot,
                   "PNG: the timeline (with --timeline), else a plane of the local map");
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  add_device_option(cmd, o->device);
   cmd->add_option("--impl", o->impl, "Density implementation: auto, kokkos or cuda");
-  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_threads_option(cmd, o->threads);
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     check_option_use(*cmd, *o);
     preflight_cc(*o);

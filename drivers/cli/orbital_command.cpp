@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
 #include "drivers/library/device_policy.hpp"
@@ -194,12 +195,10 @@ Action add_orbital_command(CLI::App& app) {
   cmd->add_option("--origin", o->origin, "Grid origin x y z (Angstrom; with --counts)")
       ->expected(3);
   cmd->add_option("--counts", o->counts, "Grid points nx ny nz (with --origin)")->expected(3);
-  cmd->add_option("--precision", o->precision, "single or double")
-      ->check(CLI::IsMember({"single", "double"}));
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  add_precision_option(cmd, o->precision);
+  add_device_option(cmd, o->device);
   cmd->add_option("--impl", o->impl, "auto, kokkos, host or cuda");
-  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  add_threads_option(cmd, o->threads);
   cmd->add_option("--out", o->out,
                   "Output map: .cube (Gaussian cube, bohr) or .dx (OpenDX, Angstrom)");
   cmd->add_option("--plot", o->plot, "Also draw a heat map of one lattice plane into this PNG");
@@ -212,7 +211,7 @@ Action add_orbital_command(CLI::App& app) {
                   "each (every Cartesian d/f/g function normalised on its own) or axial (all as "
                   "x^l, as older psi4 releases write them): converted to each on load")
       ->check(CLI::IsMember({"each", "axial"}));
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     o->spin_given = given(*cmd, "--spin");
     needs_option(*cmd, {"--plot-axis", "--plot-at"}, "--plot");

@@ -12,6 +12,7 @@
 #include <cstdlib>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/pool_options.hpp"
@@ -297,21 +298,19 @@ Action add_potential_command(CLI::App& app) {
                   "Relative permittivity (default: 1 for direct/cutoff, 78.54 for mdh)");
   cmd->add_flag("--faces-only", o->faces_only,
                 "mdh: only the six boundary faces (APBS' boundary condition)");
-  cmd->add_option("--precision", o->precision, "single or double")
-      ->check(CLI::IsMember({"single", "double"}));
+  add_precision_option(cmd, o->precision);
   cmd->add_flag("--compensated", o->compensated, "Compensated (Kahan) summation");
   cmd->add_option("--units", o->units, "kT/e, V or kcal/mol/e");
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  add_device_option(cmd, o->device);
   cmd->add_option("--impl", o->impl, "auto, kokkos, host or cuda");
   add_pool_options(cmd, o->pool, "slabs of z planes");
   cmd->add_option("--slabs", o->slabs, "With --gpus: slabs of z planes (0: three per GPU)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  add_threads_option(cmd, o->threads);
   cmd->add_option("--out", o->out, "Output map: .dx (OpenDX, APBS' dialect) or .h5 (HDF5)");
   cmd->add_option("--plot", o->plot, "Also draw a heat map of one lattice plane into this PNG");
   add_plane_options(cmd, o->plot_axis, o->plot_at);
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     check_option_use(*cmd, *o);
     if (o->device == "cpu" && o->pool.wanted())

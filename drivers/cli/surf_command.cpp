@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/trajectory_options.hpp"
@@ -263,17 +264,16 @@ Action add_surf_command(CLI::App& app) {
   cmd->add_option("--out", o->out,
                   "Write the density map: .dx, .h5/.hdf5 (dataset /density) or .mrc");
   cmd->add_option("--mesh", o->mesh, "Write the isosurface: .ply (binary) or .obj ('' for none)");
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  add_device_option(cmd, o->device);
   cmd->add_option("--impl", o->impl, "Density implementation: auto, kokkos or cuda");
-  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  add_threads_option(cmd, o->threads);
   cmd->add_option("--plot", o->plot,
                   "Draw a plane of the map (with the iso contour) into this PNG");
   add_plane_options(cmd, o->plot_axis, o->plot_at);
   cmd->add_flag("--allow-empty", o->allow_empty,
                 "Write an empty or degenerate mesh (no triangles, zero area or volume) with a "
                 "warning instead of failing");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     o->mesh_defaulted = !given(*cmd, "--mesh");
     check_option_use(*cmd, *o);
