@@ -224,8 +224,8 @@ int cc(const CcOptions& o) {
       write_map(o.local, r.cc.tiles, r.cc.local.data(), {"local_cc", "", "local_cc", {}, {}});
     }
     if (!o.plot.empty())
-      plot_map_slice(o.plot, r.cc.tiles, r.cc.local, 2, NAN, NAN,
-                     "local cross-correlation (8^3 tiles)", "cc");
+      plot_plane({o.plot, "z", NAN, "local cross-correlation (8^3 tiles)", "cc", "", NAN, false},
+                 r.cc.tiles, r.cc.local.data());
     return 0;
   }
   const auto opened = io::open_trajectory_file(o.input);

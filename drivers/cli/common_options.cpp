@@ -21,6 +21,13 @@ void add_precision_option(CLI::App* cmd, std::string& precision) {
           {std::string(to_string(Precision::single)), std::string(to_string(Precision::double_))}));
 }
 
+void add_plane_options(CLI::App* cmd, std::string& axis, double& at) {
+  cmd->add_option("--plot-axis", axis, "Normal of the plotted plane: x, y or z")
+      ->check(CLI::IsMember({"x", "y", "z"}));
+  cmd->add_option("--plot-at", at,
+                  "Coordinate of the plotted plane (Angstrom; default: the middle)");
+}
+
 void add_force_flag(CLI::App* cmd, bool& force) {
   cmd->add_flag("--force", force, "Run even where the preflight estimates refuse it");
 }

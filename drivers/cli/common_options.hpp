@@ -1,7 +1,7 @@
 #pragma once
 // The options every computing command spells alike, registered once so that their values and help
 // cannot drift apart between commands: --device (the device policy's values), --threads,
-// --precision and --force.
+// --precision, the plotted plane and --force.
 #include <CLI/CLI.hpp>
 
 #include <string>
@@ -14,6 +14,8 @@ void add_device_option(CLI::App* command, std::string& device);
 void add_threads_option(CLI::App* command, int& threads);
 // --precision: single or double.
 void add_precision_option(CLI::App* command, std::string& precision);
+// --plot-axis and --plot-at: the plane a command's --plot draws.
+void add_plane_options(CLI::App* command, std::string& axis, double& at);
 // --force: run past the preflight's refusals.
 void add_force_flag(CLI::App* command, bool& force);
 

@@ -15,7 +15,6 @@
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
-#include "drivers/cli/plane_plot.hpp"
 #include "drivers/library/device_policy.hpp"
 #include "drivers/library/map_job.hpp"
 #include "drivers/library/map_output.hpp"
@@ -98,8 +97,6 @@ void write_lobes(const OrbitalOptions& o, const OrbitalMap<T>& map) {
   fmt::print("isosurfaces psi = +-{} bohr^-3/2{}; wrote {}\n", o.iso, report, o.mesh);
 }
 
-// Writes the plane through --plot-at (default: the middle) as text and draws it with
-// scripts/plot_slice.py under Debian's python3 (matplotlib).
 void preflight_orbital(const CLI::App& cmd, const OrbitalOptions& o, const Grid& lattice) {
   const double points = double(lattice.points());
   const double value = o.precision == "double" ? 8 : 4;
@@ -156,10 +153,9 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
     labels.atoms.push_back({molden.atomic_numbers[a], molden.positions[a]});
   write_map(o.out, l, map.values.data(), labels);
   if (!o.plot.empty())
-    plot_plane(
-        {o.plot, o.plot_axis, o.plot_at, fmt::format("orbital {}", index + 1), "bohr^-3/2", "psi"},
-        map.lattice,
-        [&map](std::int64_t i, std::int64_t j, std::int64_t k) { return double(map.at(i, j, k)); });
+    plot_plane({o.plot, o.plot_axis, o.plot_at, fmt::format("orbital {}", index + 1), "bohr^-3/2",
+                "psi", NAN, true},
+               l, map.values.data());
   const double evaluations = double(l.points()) * double(basis.functions());
   fmt::print(
       "{} atoms, {} basis functions; {}; norm (analytic) {:.6f}; lattice {} x {} x {} at {} A; "

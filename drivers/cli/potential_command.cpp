@@ -14,7 +14,6 @@
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
-#include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/pool_options.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/cluster.hpp"
@@ -226,8 +225,6 @@ PotentialMap<T> compute(const PotentialOptions& o, const io::PqrAtoms& atoms,
   });
 }
 
-// Writes the plane through --plot-at (default: the middle) as text and draws it with
-// scripts/plot_slice.py under Debian's python3 (matplotlib).
 template <class T>
 int potential(const PotentialOptions& o, const io::PqrAtoms& atoms, const CoulombSettings& s) {
   Kokkos::Timer timer;
@@ -241,10 +238,9 @@ int potential(const PotentialOptions& o, const io::PqrAtoms& atoms, const Coulom
       o.out, l, map.values.data(),
       {"POTENTIAL (" + units + ")", "", "potential", {{"units", units}, {"method", o.method}}, {}});
   if (!o.plot.empty())
-    plot_plane({o.plot, o.plot_axis, o.plot_at, o.method + " potential", to_string(map.units), ""},
-               map.lattice, [&map](std::int64_t i, std::int64_t j, std::int64_t k) {
-                 return double(map.at(i, j, k));
-               });
+    plot_plane({o.plot, o.plot_axis, o.plot_at, o.method + " potential", to_string(map.units),
+                "potential", NAN, true},
+               l, map.values.data());
   const double points = s.faces_only
                             ? double(2 * (l.counts[0] * l.counts[1] + l.counts[1] * l.counts[2] +
                                           l.counts[0] * l.counts[2]))

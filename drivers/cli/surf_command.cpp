@@ -11,7 +11,6 @@
 #include "drivers/cli/commands.hpp"
 #include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
-#include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/device_policy.hpp"
 #include "drivers/library/map_job.hpp"
@@ -221,9 +220,9 @@ int surf(const SurfOptions& o) {
         o.mesh);
   }
   if (!o.plot.empty()) {
-    const int axis = o.plot_axis == "x" ? 0 : o.plot_axis == "y" ? 1 : 2;
-    plot_map_slice(o.plot, map.grid, map.values, axis, o.plot_at, o.iso,
-                   o.map.empty() ? "density" : o.map, o.map.empty() ? "density" : "map value");
+    plot_plane({o.plot, o.plot_axis, o.plot_at, o.map.empty() ? "density" : o.map,
+                o.map.empty() ? "density" : "map value", "", o.iso, false},
+               map.grid, map.values.data());
   }
   return 0;
 }

@@ -6,6 +6,7 @@
 // Structures in: PQR (radii from the file), PDB (radii by element), trajectories (one frame;
 // radii by element from --top when given, else one radius). Masses: by element for PQR and PDB,
 // from a TPR's masses or by element of a topology's names, or from an H5MD file's mass.
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -52,12 +53,24 @@ struct Structure {
 Structure read_structure(const std::string& path, std::int64_t frame, const std::string& topology,
                          double fallback_radius);
 
-// Writes a plane of a map as text and draws it with tools/plot_map.py (slice mode).
-void plot_map_slice(const std::string& png, const Grid& grid, const std::vector<float>& values,
-                    int axis, double at, double iso, const std::string& title,
-                    const std::string& units);
+// One plane of a map drawn as a PNG by tools/plot_map.py (/usr/bin/python3 with Debian's
+// matplotlib): the --plot of kmol potential, orbital, surf and cc.
+struct PlanePlot {
+  std::string path;             // the PNG, written to a temporary file and renamed
+  std::string axis = "z";       // the plane's normal: x, y or z
+  double at = NAN;              // its coordinate (Angstrom); NAN: the middle of the lattice
+  std::string title;            // the plane's position is appended
+  std::string units, quantity;  // the colour bar's label; quantity may be empty
+  double iso = NAN;             // a contour at this value (NAN: none)
+  bool diverging = false;       // a scale symmetric about 0 (potentials, orbitals)
+};
 
-// Draws a CSV of frame,time,cc with tools/plot_map.py (timeline mode).
+// grid.points() values of T (float or double). Throws InputError naming --plot-at when the plane
+// lies outside the lattice, and naming the PNG when drawing fails.
+template <class T>
+void plot_plane(const PlanePlot& plot, const Grid& grid, const T* values);
+
+// Draws a CSV of frame,time,cc with tools/plot_map.py (--timeline).
 void plot_timeline(const std::string& png, const std::string& csv, const std::string& title);
 
 }  // namespace kmol
