@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "drivers/library/elements.hpp"
+#include "drivers/library/map_output.hpp"
 #include "drivers/python/common.hpp"
 #include "kernels/correlation/correlation.hpp"
 #include "kernels/coulomb/coulomb.hpp"
@@ -328,6 +329,30 @@ void write_dx(const MapOut& map, const std::string& path, const std::string& tit
   }
 }
 
+// The map in the format of the path's extension, through the library's map writer (the files
+// the commands write): OpenDX, HDF5 (dataset `name`, float64 for float64 values, with the units)
+// or MRC.
+void write_map_file(const MapOut& map, const std::string& path, const std::string& name) {
+  path_arg(path, "path");
+  const auto ends_with = [&path](const std::string& tail) {
+    return path.size() > tail.size() &&
+           path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (!(ends_with(".dx") || ends_with(".h5") || ends_with(".hdf5") || ends_with(".mrc") ||
+        ends_with(".map") || ends_with(".ccp4")))
+    bad_input("path",
+              "a map file ending in .dx, .h5, .hdf5, .mrc, .map or .ccp4, not '" + path + "'");
+  MapLabels labels{name, "", name, {}, {}};
+  if (!map.units.empty()) labels.attributes.push_back({"units", map.units});
+  if (py::array_t<double>::check_(map.values)) {
+    auto v = as_array<py::array_t<double, py::array::f_style | py::array::forcecast>>(map.values);
+    without_gil([&] { write_map(path, map.grid, v.data(), labels); });
+  } else {
+    const auto v = map_values(map.values, map.grid, "values");
+    without_gil([&] { write_map(path, map.grid, v.data(), labels); });
+  }
+}
+
 py::array vector_of(const Vec3<double>& v) { return py::array_t<double>(3, &v.x); }
 
 std::string map_repr(const MapOut& m) {
@@ -377,6 +402,11 @@ and spacing are in Angstrom; impl and launch say what computed it, units what th
             return adopt(std::move(x), {n});
           },
           py::arg("axis"), "Coordinates of the lattice points along axis 0, 1 or 2 (Angstrom).")
+      .def("write", &write_map_file, py::arg("path"), py::arg("name") = "map",
+           "Writes the map as the commands write theirs, the format by the path's extension: "
+           ".dx (OpenDX), .h5/.hdf5 (dataset `name` of shape (nx, ny, nz) with origin, delta and "
+           "units attributes; float64 values stay float64) or .mrc/.map/.ccp4 (MRC2014, float32), "
+           "through a temporary file renamed at the end.")
       .def("write_dx", &write_dx, py::arg("path"), py::arg("title") = "map",
            "Writes the map as OpenDX (APBS' dialect) through a temporary file.")
       .def("__repr__", &map_repr);
