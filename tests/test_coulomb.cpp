@@ -21,6 +21,7 @@ namespace {
 
 using namespace kmol;
 using kmol::test::ChargedAtoms;
+using kmol::test::small_problem;
 
 template <class ExecSpace>
 std::vector<CoulombImpl> runnable(const CoulombSettings& s, std::int64_t atoms) {
@@ -77,17 +78,6 @@ double check_against_oracle(const PotentialMap<T>& map, const ChargedAtoms& atom
                         << want << " (terms " << magnitude << ")";
       }
   return worst;
-}
-
-CoulombSettings small_problem(CoulombMethod method) {
-  CoulombSettings s;
-  s.method = method;
-  s.lattice.origin = {-3.3, 1.1, -0.4};
-  s.lattice.spacing = {0.9, 0.9, 0.9};
-  s.lattice.counts = {21, 9, 7};  // rows longer than the 16-lane blocks, odd sizes
-  s.cutoff = 4.5;                 // smaller than the lattice: cells and clipping matter
-  s.ionic_strength = 0.15;
-  return s;
 }
 
 template <class ExecSpace>

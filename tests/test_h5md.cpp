@@ -15,6 +15,7 @@
 #include "kmol/core/io/hdf5_handle.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
 #include "kmol/core/io/units.hpp"
+#include "tests/support/refusal.hpp"
 
 namespace kmol::io {
 #if defined(__SANITIZE_ADDRESS__)
@@ -43,16 +44,6 @@ void set_unit(const std::string& path, const std::string& dataset, const std::st
   Hid d(H5Dopen2(file.get(), dataset.c_str(), H5P_DEFAULT));
   H5Adelete(d.get(), "unit");
   if (!value.empty()) write_string_attribute(d.get(), "unit", value);
-}
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 TEST(H5md, RoundTripDoubleTriclinicWithEverything) {
@@ -160,9 +151,10 @@ TEST(H5md, LengthUnitsAreConverted) {
     EXPECT_NE(reader.warnings()[0].find("no unit attribute; assuming Angstrom"), std::string::npos);
   }
   set_unit(path, "particles/all/position/value", "furlong");
-  EXPECT_NE(
-      error_of([&] { H5mdReader r(path); }).find("position/value: unknown length unit 'furlong'"),
-      std::string::npos);
+  EXPECT_NE(test::refusal([&] {
+              H5mdReader r(path);
+            }).find("position/value: unknown length unit 'furlong'"),
+            std::string::npos);
   std::remove(path.c_str());
 }
 
@@ -171,26 +163,28 @@ TEST(H5md, CommandLineLengths) {
   EXPECT_DOUBLE_EQ(parse_length("12A", "--rmax"), 12);
   EXPECT_DOUBLE_EQ(parse_length("1.2nm", "--rmax"), 12);
   EXPECT_DOUBLE_EQ(parse_length("150pm", "--rmax"), 1.5);
-  EXPECT_NE(error_of([] {
+  EXPECT_NE(test::refusal([] {
               parse_length("3parsec", "--rmax");
             }).find("--rmax: unknown length unit 'parsec'"),
             std::string::npos);
-  EXPECT_NE(error_of([] { parse_length("nm", "--rmax"); }).find("is not a length"),
+  EXPECT_NE(test::refusal([] { parse_length("nm", "--rmax"); }).find("is not a length"),
             std::string::npos);
 }
 
 TEST(H5md, BadFilesAreNamed) {
-  EXPECT_NE(
-      error_of([] { H5mdReader r("/nonexistent/t.h5"); }).find("/nonexistent/t.h5: no such file"),
-      std::string::npos);
+  EXPECT_NE(test::refusal([] {
+              H5mdReader r("/nonexistent/t.h5");
+            }).find("/nonexistent/t.h5: no such file"),
+            std::string::npos);
   const std::string text = temp_path("text.h5");
   std::ofstream(text) << "not hdf5\n";
-  EXPECT_NE(error_of([&] { H5mdReader r(text); }).find("not an HDF5 file"), std::string::npos);
+  EXPECT_NE(test::refusal([&] { H5mdReader r(text); }).find("not an HDF5 file"), std::string::npos);
   std::remove(text.c_str());
 
   const std::string empty = temp_path("empty.h5");
   { Hid f(H5Fcreate(empty.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)); }
-  EXPECT_NE(error_of([&] { H5mdReader r(empty); }).find("no 'particles' group"), std::string::npos);
+  EXPECT_NE(test::refusal([&] { H5mdReader r(empty); }).find("no 'particles' group"),
+            std::string::npos);
   {
     Hid f(H5Fopen(empty.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
     Hid links(H5Pcreate(H5P_LINK_CREATE));
@@ -201,7 +195,7 @@ TEST(H5md, BadFilesAreNamed) {
     Hid d(H5Dcreate2(g.get(), "value", H5T_IEEE_F32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
                      H5P_DEFAULT));
   }
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(test::refusal([&] {
               H5mdReader r(empty);
             }).find("position/value: shape is [4][3], expected [frames][atoms][3]"),
             std::string::npos);
@@ -217,7 +211,7 @@ TEST(H5md, NonFiniteCoordinatesNameFrameAndAtom) {
     // The writer refuses them itself:
     p[7].y = std::numeric_limits<double>::quiet_NaN();
     EXPECT_NE(
-        error_of([&] {
+        test::refusal([&] {
           writer.append(H5mdFrameView<double>{1, 1, BoxSpec::orthorhombic(5, 5, 5), p.data()});
         }).find("[1] atom 7 has a non-finite coordinate"),
         std::string::npos);
@@ -235,7 +229,7 @@ TEST(H5md, NonFiniteCoordinatesNameFrameAndAtom) {
   }
   H5mdReader reader(path);
   std::vector<Vec3<float>> q(10);
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(test::refusal([&] {
               reader.read_frame(0, q.data());
             }).find("position/value: [0] atom 3 has a non-finite coordinate"),
             std::string::npos);
@@ -307,7 +301,7 @@ TEST(H5md, DamagedGlobalHeapIsRefusedNotCrashed) {
   const std::string path = temp_path("heap.h5");
   copy_seed("h5py-orthorhombic-with-species.h5", path);
   damage(path, "GCOL", first_heap_object_size + 1, 0xff);
-  const std::string message = error_of([&] { H5mdReader r(path); });
+  const std::string message = test::refusal([&] { H5mdReader r(path); });
   // AddressSanitizer reports the child's crash itself and ends it with exit status 1; otherwise
   // the damaged heap ends it by SIGSEGV, or by SIGABRT where glibc's allocator notices first.
   const std::string ending =
@@ -315,7 +309,7 @@ TEST(H5md, DamagedGlobalHeapIsRefusedNotCrashed) {
   EXPECT_NE(message.find(path + ": reading its HDF5 structure in a separate process" + ending),
             std::string::npos)
       << message;
-  EXPECT_NE(error_of([&] { open_trajectory_file(path); }).find("the file is damaged"),
+  EXPECT_NE(test::refusal([&] { open_trajectory_file(path); }).find("the file is damaged"),
             std::string::npos);
   std::remove(path.c_str());
   const std::string intact = temp_path("intact.h5");  // the same file undamaged reads
@@ -395,11 +389,11 @@ TEST(H5md, NonFiniteTimesAndOverflowingStepsAreRefused) {
             H5T_NATIVE_INT64);
   H5mdReader reader(path);
   EXPECT_EQ(reader.frame_info(0).time, 0.0);
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(test::refusal([&] {
               reader.frame_info(1);
             }).find(path + ": particles/all/position/time: [1] is nan: expected a finite number"),
             std::string::npos);
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(test::refusal([&] {
               reader.frame_info(2);
             }).find("particles/all/position/step: [2] 9223372036854775808.000000 is beyond"),
             std::string::npos);
@@ -421,11 +415,11 @@ TEST(H5md, TinyAndHugeBoxEdgesAreRefusedNamingTheFrame) {
   }
   H5mdReader reader(path);
   EXPECT_NO_THROW(reader.frame_info(0));
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(test::refusal([&] {
               reader.frame_info(1);
             }).find("particles/all/box/edges/value: [1] box: an edge of length 1e-320 Angstrom"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { reader.frame_info(2); }).find("an edge of length 1e+30 Angstrom"),
+  EXPECT_NE(test::refusal([&] { reader.frame_info(2); }).find("an edge of length 1e+30 Angstrom"),
             std::string::npos);
   std::remove(path.c_str());
 }

@@ -4,8 +4,6 @@
 // count, gmx rdf's half bins, and results checked before anything is returned.
 #include <gtest/gtest.h>
 
-#include <functional>
-
 #include "drivers/library/device_policy.hpp"
 #include "drivers/library/example_systems.hpp"
 #include "drivers/library/rdf_job.hpp"
@@ -13,19 +11,12 @@
 #include "kmol/core/execution_space.hpp"
 #include "kmol/core/runtime.hpp"
 #include "tests/support/backend_test.hpp"
+#include "tests/support/refusal.hpp"
 
 namespace kmol {
 namespace {
 
-template <class Error = InputError>
-std::string refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "accepted";
-}
+using test::refusal;
 
 TEST(DevicePolicy, NamesBothWaysAndRefusesOthersNamingTheOption) {
   for (DevicePolicy p :

@@ -12,18 +12,12 @@
 #include "drivers/library/result_check.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/topology.hpp"
+#include "tests/support/refusal.hpp"
 
 namespace kmol {
 namespace {
 
-std::string refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "accepted";
-}
+using test::refusal;
 
 RdfCountsSummary gas_summary(std::vector<std::uint64_t> counts) {
   RdfCountsSummary s;

@@ -59,17 +59,6 @@ HostAtoms<T> host_atoms(const test::ChargedAtoms& atoms) {
   return h;
 }
 
-CoulombSettings potential_problem(CoulombMethod method) {
-  CoulombSettings s;
-  s.method = method;
-  s.lattice.origin = {-3.3, 1.1, -0.4};
-  s.lattice.spacing = {0.9, 0.9, 0.9};
-  s.lattice.counts = {21, 9, 7};
-  s.cutoff = 4.5;
-  s.ionic_strength = 0.15;
-  return s;
-}
-
 // The View entry point against the host-array one with the implementation the View call used
 // (and, with `impl` forced, that one), for every method, faces and compensation.
 template <class ExecSpace, class T>
@@ -83,7 +72,7 @@ void expect_potential_views_equal_arrays(const test::ChargedAtoms& atoms, Coulom
     for (bool faces : {false, true})
       for (bool compensated : {false, true}) {
         if (faces && method != CoulombMethod::mdh) continue;
-        CoulombSettings s = potential_problem(method);
+        CoulombSettings s = test::small_problem(method);
         s.faces_only = faces;
         s.compensated = compensated;
         s.units = compensated ? PotentialUnits::volt : PotentialUnits::kT_per_e;
@@ -114,7 +103,7 @@ KMOL_BACKEND_TEST(Views, PotentialMapsEqualTheHostArraysPath) {
   }
   if (platform_of<ExecSpace>() == Platform::cuda) {
     const HostAtoms<float> h = host_atoms<float>(atoms);
-    CoulombSettings s = potential_problem(CoulombMethod::direct);
+    CoulombSettings s = test::small_problem(CoulombMethod::direct);
     s.impl = CoulombImpl::cuda;
     EXPECT_THROW(
         coulomb_potential(ExecSpace(), in_space<ExecSpace>(h.xyz), in_space<ExecSpace>(h.q), s),
@@ -127,7 +116,7 @@ KMOL_BACKEND_TEST(Views, PotentialRefusesNonFiniteAtomsAndWrongLengths) {
   HostAtoms<float> h = host_atoms<float>(atoms);
   h.q[211] = std::nanf("");
   h.xyz[250].z = INFINITY;
-  CoulombSettings s = potential_problem(CoulombMethod::cutoff);
+  CoulombSettings s = test::small_problem(CoulombMethod::cutoff);
   s.impl = CoulombImpl::kokkos;
   try {
     coulomb_potential(ExecSpace(), in_space<ExecSpace>(h.xyz), in_space<ExecSpace>(h.q), s);

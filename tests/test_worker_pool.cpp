@@ -255,6 +255,13 @@ std::vector<std::uint64_t> pipeline_counts(io::TrajectoryReader& reader, const F
   return counts;
 }
 
+// The counts of one CPU worker: the reference every pool of workers must equal.
+std::vector<std::uint64_t> cpu_counts(io::TrajectoryReader& reader, const FrameJob& job) {
+  PipelineOptions cpu;
+  cpu.workers = frame_workers(false, 1);
+  return pipeline_counts(reader, job, cpu);
+}
+
 FrameJob gas_frames_job(std::int64_t atoms) {
   FrameJob job;
   for (std::int64_t i = 0; i < atoms; ++i) job.atoms_a.push_back(i);
@@ -268,9 +275,7 @@ TEST(PoolFrames, DeviceWorkersWithAFailingDeviceCountEveryFrameOnce) {
   const auto opened = io::open_trajectory_file(path);
   io::TrajectoryReader& reader = *opened;
   const FrameJob job = gas_frames_job(500);
-  PipelineOptions cpu;
-  cpu.workers = frame_workers(false, 1);
-  const auto reference = pipeline_counts(reader, job, cpu);
+  const auto reference = cpu_counts(reader, job);
   PipelineOptions one;  // a single device takes every frame: exactly its first two fail
   one.workers = simulated(1, 0, 2);
   PipelineStats stats;
@@ -344,9 +349,7 @@ TEST(MultiGpu, TrajectoryFramesOnEveryGpuEqualTheCpuRun) {
   const auto opened = io::open_trajectory_file(path);
   io::TrajectoryReader& reader = *opened;
   const FrameJob job = gas_frames_job(3000);
-  PipelineOptions cpu;
-  cpu.workers = frame_workers(false, 1);
-  const auto reference = pipeline_counts(reader, job, cpu);
+  const auto reference = cpu_counts(reader, job);
   PipelineOptions gpus;
   gpus.workers = machine_workers(cuda_devices(0), 0, 0);
   gpus.workers.front().fail_first_units = 1;

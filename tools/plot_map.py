@@ -1,9 +1,11 @@
 #!/usr/bin/python3
-"""Plots for kmol surf and kmol cc (run by their --plot options).
+"""Plots of kmol's maps (run by the --plot options of kmol potential, orbital, surf and cc).
 
-plot_map.py slice VALUES.txt --out OUT.png [--title T --xlabel X --ylabel Y --units U --iso V] --extent x0 x1 y0 y1
-    VALUES.txt: one row of the plane per line, the lowest y first; the iso value is drawn as a contour.
-plot_map.py timeline DATA.csv --out OUT.png [--title T]
+plot_map.py VALUES.txt OUT.png --extent x0 x1 y0 y1 [--title T --xlabel X --ylabel Y --units U --quantity Q --iso V --diverging]
+    VALUES.txt: one row of a map's plane per line, the lowest y first; the iso value is drawn as a contour.
+    --diverging: a red-blue scale symmetric about 0, clipped at the 99th percentile of the magnitude
+    (potentials and orbitals, which diverge at atoms or change sign); otherwise viridis over the values.
+plot_map.py DATA.csv OUT.png --timeline [--title T]
     DATA.csv: columns frame,time,cc (lines starting with # are comments).
 """
 import argparse
@@ -15,10 +17,21 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 
+def colour_label(a, clipped):
+    label = f"{a.quantity} ({a.units})" if a.quantity else a.units
+    return label + (", clipped at the 99th percentile of its magnitude" if clipped else "")
+
+
 def slice_plot(a):
     v = np.atleast_2d(np.loadtxt(a.data, ndmin=2))
     fig, ax = plt.subplots(figsize=(6.4, 5.2), dpi=120)
-    image = ax.imshow(v, origin="lower", extent=a.extent, cmap="viridis", interpolation="nearest", aspect="equal")
+    scale = dict(cmap="viridis")
+    if a.diverging:
+        finite = np.abs(v[np.isfinite(v)])
+        limit = float(np.percentile(finite, 99)) if finite.size else 1.0
+        limit = limit if limit > 0 else 1.0
+        scale = dict(cmap="RdBu_r", vmin=-limit, vmax=limit)
+    image = ax.imshow(v, origin="lower", extent=a.extent, interpolation="nearest", aspect="equal", **scale)
     if a.iso is not None and v.min() < a.iso < v.max():
         x0, x1, y0, y1 = a.extent
         xs = np.linspace(x0, x1, v.shape[1] + 1)
@@ -27,9 +40,9 @@ def slice_plot(a):
     ax.set_title(a.title)
     ax.set_xlabel(a.xlabel)
     ax.set_ylabel(a.ylabel)
-    fig.colorbar(image, ax=ax, label=a.units)
+    fig.colorbar(image, ax=ax, label=colour_label(a, a.diverging))
     fig.tight_layout()
-    fig.savefig(a.out)
+    fig.savefig(a.out, format="png")  # the output is a temporary name, renamed by kmol
 
 
 def timeline_plot(a):
@@ -43,22 +56,24 @@ def timeline_plot(a):
     ax.set_title(a.title)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(a.out)
+    fig.savefig(a.out, format="png")  # the output is a temporary name, renamed by kmol
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("mode", choices=["slice", "timeline"])
     p.add_argument("data")
-    p.add_argument("--out", required=True)
+    p.add_argument("out")
+    p.add_argument("--timeline", action="store_true")
     p.add_argument("--title", default="")
     p.add_argument("--xlabel", default="x (Å)")
     p.add_argument("--ylabel", default="y (Å)")
     p.add_argument("--units", default="")
+    p.add_argument("--quantity", default="")
     p.add_argument("--iso", type=float)
+    p.add_argument("--diverging", action="store_true")
     p.add_argument("--extent", type=float, nargs=4)
     a = p.parse_args()
-    slice_plot(a) if a.mode == "slice" else timeline_plot(a)
+    timeline_plot(a) if a.timeline else slice_plot(a)
 
 
 if __name__ == "__main__":

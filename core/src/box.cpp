@@ -7,9 +7,14 @@
 
 #include "kmol/core/cell.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/names.hpp"
 
 namespace kmol {
 namespace {
+
+constexpr Named<BoxKind> box_kind_names[] = {{BoxKind::none, "none"},
+                                             {BoxKind::orthorhombic, "orthorhombic"},
+                                             {BoxKind::triclinic, "triclinic"}};
 
 double triple(const Vec3<double>* e) { return dot(e[0], cross(e[1], e[2])); }
 
@@ -62,17 +67,7 @@ void require_sane_length(double length, const ErrorContext& where) {
 
 }  // namespace
 
-std::string to_string(BoxKind kind) {
-  switch (kind) {
-    case BoxKind::orthorhombic:
-      return "orthorhombic";
-    case BoxKind::triclinic:
-      return "triclinic";
-    case BoxKind::none:
-      break;
-  }
-  return "none";
-}
+std::string to_string(BoxKind kind) { return name_of(box_kind_names, kind); }
 
 BoxSpec BoxSpec::orthorhombic(double lx, double ly, double lz) {
   BoxSpec box;

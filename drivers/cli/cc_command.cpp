@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/device_policy.hpp"
@@ -214,17 +215,17 @@ int cc(const CcOptions& o) {
       check_map(g, r.simulated.values.data(),
                 {"simulated density map", o.sim, "an atom coordinate or height out of range", true,
                  "no atom's Gaussian reaches the reference map's lattice"});
-      write_map(o.sim, g, r.simulated.values.data(), nullptr, "simulated");
+      write_map(o.sim, g, r.simulated.values.data(), {"simulated", "", "simulated", {}, {}});
     }
     if (!o.local.empty()) {
       // A tile with a constant map has coefficient 0: an all-zero local map is an answer.
       check_map(r.cc.tiles, r.cc.local.data(),
                 {"local cross-correlation map", o.local, "a map value out of range", false, ""});
-      write_map(o.local, r.cc.tiles, r.cc.local.data(), nullptr, "local_cc");
+      write_map(o.local, r.cc.tiles, r.cc.local.data(), {"local_cc", "", "local_cc", {}, {}});
     }
     if (!o.plot.empty())
-      plot_map_slice(o.plot, r.cc.tiles, r.cc.local, 2, NAN, NAN,
-                     "local cross-correlation (8^3 tiles)", "cc");
+      plot_plane({o.plot, "z", NAN, "local cross-correlation (8^3 tiles)", "cc", "", NAN, false},
+                 r.cc.tiles, r.cc.local.data());
     return 0;
   }
   const auto opened = io::open_trajectory_file(o.input);
@@ -309,11 +310,10 @@ Action add_cc_command(CLI::App& app) {
   cmd->add_option("--every", o->every)->group("");
   cmd->add_option("--plot", o->plot,
                   "PNG: the timeline (with --timeline), else a plane of the local map");
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  add_device_option(cmd, o->device);
   cmd->add_option("--impl", o->impl, "Density implementation: auto, kokkos or cuda");
-  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_threads_option(cmd, o->threads);
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     check_option_use(*cmd, *o);
     preflight_cc(*o);

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/library/example_systems.hpp"
 #include "kmol/core/errors.hpp"
@@ -82,7 +83,7 @@ Action add_example_trajectory_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "Random seed");
   cmd->add_flag("--double", o->double_precision, "Store float64 coordinates (default float32)");
   cmd->add_option("--out", o->out, "Output H5MD file");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     needs_mode(*cmd, {"--cells", "--lattice", "--jitter"}, o->example == "fcc", "--example fcc");
     needs_mode(*cmd, {"--atoms", "--length"}, o->example == "gas", "--example gas");

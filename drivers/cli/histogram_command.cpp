@@ -9,6 +9,7 @@
 #include <future>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/pool_options.hpp"
 #include "drivers/library/coordinates.hpp"
@@ -156,9 +157,7 @@ Action add_histogram_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--bins", o->bins, "Number of bins");
   cmd->add_option("--impl", o->impl, "auto, kokkos, host, cuda or cells");
-  cmd->add_option("--precision", o->precision, "single or double")
-      ->check(CLI::IsMember(
-          {std::string(to_string(Precision::single)), std::string(to_string(Precision::double_))}));
+  add_precision_option(cmd, o->precision);
   cmd->add_option("--device", o->device,
                   "auto, cpu, gpu, or all (with --gpus: a CPU worker beside the GPUs)")
       ->check(CLI::IsMember({"auto", "cpu", "gpu", "all"}));
@@ -166,11 +165,11 @@ Action add_histogram_command(CLI::App& app) {
   cmd->add_option("--regions", o->regions,
                   "With --gpus: histogram regions per tile (0: one per 32,768 bins)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  add_threads_option(cmd, o->threads);
   cmd->add_option("--norm", o->norm, "rdf, density or none")
       ->check(CLI::IsMember({"rdf", "density", "none"}));
   cmd->add_option("--out", o->out, "Output CSV file");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   cmd->add_flag("--allow-empty", o->allow_empty,
                 "Write a result with no pair in range (a warning) instead of refusing it");
   return [o, cmd] {

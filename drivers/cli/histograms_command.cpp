@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/cluster.hpp"
@@ -151,7 +152,7 @@ Action add_histograms_command(CLI::App& app) {
   add_trajectory_options(cmd, o->trajectory, 10);
   cmd->add_option("--sel", o->selection, "Atoms to include (default all)");
   cmd->add_option("--out", o->out, "HDF5 output");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     preflight_histograms(*cmd, *o);
     return run_histograms(*o);

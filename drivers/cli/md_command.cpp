@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/library/device_policy.hpp"
 #include "kernels/md/health.hpp"
@@ -346,11 +347,9 @@ Action add_md_command(CLI::App& app) {
                   "Neighbour lists of --impl neighbour: full (each atom every partner, no atomics) "
                   "or half (each pair once)")
       ->check(CLI::IsMember({"full", "half"}));
-  cmd->add_option("--precision", o->precision, "single or double")
-      ->check(CLI::IsMember({"single", "double"}));
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
-  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  add_precision_option(cmd, o->precision);
+  add_device_option(cmd, o->device);
+  add_threads_option(cmd, o->threads);
   cmd->add_option("--out", o->out, "H5MD trajectory file");
   cmd->add_option("--every", o->every, "Steps between trajectory frames")
       ->check(CLI::PositiveNumber);
@@ -364,7 +363,7 @@ Action add_md_command(CLI::App& app) {
   cmd->add_flag("--no-velocities", o->no_velocities, "Leave velocities out of the trajectory");
   cmd->add_flag("--write-forces", o->write_forces, "Also store forces in the trajectory");
   cmd->add_flag("--quiet", o->quiet, "No progress bar");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     check_option_use(*cmd, *o);
     const auto restart = o->restart.empty() ? nullptr : io::open_trajectory_file(o->restart);

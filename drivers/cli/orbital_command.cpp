@@ -13,10 +13,11 @@
 #include <fstream>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
-#include "drivers/cli/plane_plot.hpp"
-#include "drivers/cli/slabs.hpp"
 #include "drivers/library/device_policy.hpp"
+#include "drivers/library/map_job.hpp"
+#include "drivers/library/map_output.hpp"
 #include "kernels/orbital/conventions.hpp"
 #include "kernels/orbital/examples.hpp"
 #include "kernels/orbital/orbital.hpp"
@@ -24,8 +25,6 @@
 #include "kernels/orbital/selection.hpp"
 #include "kernels/surface/surface.hpp"
 #include "kmol/core/errors.hpp"
-#include "kmol/core/io/cube.hpp"
-#include "kmol/core/io/opendx.hpp"
 #include "kmol/core/map_check.hpp"
 #include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
@@ -45,17 +44,6 @@ struct OrbitalOptions {
   int threads = -1;
   bool force = false, spin_given = false, allow_empty = false;
 };
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-template <class T>
-OrbitalMap<T> run(const OrbitalOptions& o, const OrbitalBasis& basis, const MolecularOrbital& mo,
-                  const OrbitalSettings& s) {
-  return with_space(o.device,
-                    [&](const auto& space) { return orbital_on_lattice<T>(space, basis, mo, s); });
-}
 
 // Neither lobe crosses the lattice: an empty mesh is refused unless --allow-empty asks for it.
 template <class V>
@@ -80,8 +68,7 @@ template <class V>
 // reach the lattice's edge; normals point away from each lobe's inside), with their measures.
 template <class T>
 void write_lobes(const OrbitalOptions& o, const OrbitalMap<T>& map) {
-  const Grid& l = map.lattice;
-  const Grid& grid = l;
+  const Grid& grid = map.lattice;
   std::vector<float> values(map.values.begin(), map.values.end());
   SurfaceMesh mesh;
   std::string report;
@@ -103,15 +90,13 @@ void write_lobes(const OrbitalOptions& o, const OrbitalMap<T>& map) {
       mesh.triangles.push_back({t[0] + offset, t[1] + offset, t[2] + offset});
   }
   if (mesh.triangles.empty() && !o.allow_empty) refuse_empty_mesh(o, map.values);
-  if (ends_with(o.mesh, ".obj"))
+  if (has_extension(o.mesh, ".obj"))
     write_obj(o.mesh, mesh);
   else
     write_ply(o.mesh, mesh);
   fmt::print("isosurfaces psi = +-{} bohr^-3/2{}; wrote {}\n", o.iso, report, o.mesh);
 }
 
-// Writes the plane through --plot-at (default: the middle) as text and draws it with
-// scripts/plot_slice.py under Debian's python3 (matplotlib).
 void preflight_orbital(const CLI::App& cmd, const OrbitalOptions& o, const Grid& lattice) {
   const double points = double(lattice.points());
   const double value = o.precision == "double" ? 8 : 4;
@@ -150,25 +135,12 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
   if (basis.functions() <= 3000)
     norm = overlap(overlap_matrix(basis), mo.coefficients, mo.coefficients);
   Kokkos::Timer timer;
-  // A long map in slabs of z planes, with a bar on a terminal (kmol potential does the same).
-  validate_orbital_lattice(s.lattice, 1, int(sizeof(T)));  // the whole lattice, before any slab
-  const double work = double(s.lattice.points()) * double(basis.functions());
-  const OrbitalMap<T> map = compute_in_slabs<OrbitalMap<T>>(s.lattice, slabs_for(s.lattice, work),
-                                                            [&](const Grid& lattice) {
-                                                              OrbitalSettings part = s;
-                                                              part.lattice = lattice;
-                                                              return run<T>(o, basis, mo, part);
-                                                            });
+  MapRun run;
+  run.device = device_policy_from_string(o.device);
+  const OrbitalMap<T> map = orbital_map<T>(basis, mo, s, run);
   const double seconds = timer.seconds();
   const Grid& l = map.lattice;
-  const Grid& grid = l;
-  check_map(grid, map.values.data(),
-            {"orbital map", o.out,
-             "a basis exponent or coefficient of " + o.input +
-                 " too large for the arithmetic (--precision double keeps more range)",
-             true,
-             "the lattice misses the orbital (check --origin and --counts), or " + o.input +
-                 " gives it no coefficient that is not zero"});
+  check_map(l, map.values.data(), orbital_expectation(o.out, o.input, MapNames()));
   // The title is one line of every map format: a label's control characters become '?'.
   std::string title =
       fmt::format("orbital {} ({} {}, E = {:.6f} Eh, occupation {})", index + 1, mo.spin,
@@ -177,19 +149,14 @@ int orbital(const OrbitalOptions& o, const MoldenData& molden, const OrbitalSett
     if (std::iscntrl(static_cast<unsigned char>(c))) c = '?';
   // The mesh first: a refused (empty) mesh leaves no map behind either.
   if (!o.mesh.empty()) write_lobes(o, map);
-  if (ends_with(o.out, ".dx")) {
-    io::write_opendx(o.out, grid, map.values.data(), "MOLECULAR ORBITAL (bohr^-3/2): " + title);
-  } else {
-    std::vector<io::CubeAtom> atoms;
-    for (std::size_t a = 0; a < molden.positions.size(); ++a)
-      atoms.push_back({molden.atomic_numbers[a], molden.positions[a]});
-    io::write_cube(o.out, grid, map.values.data(), atoms, "kmol " + title);
-  }
+  MapLabels labels{"MOLECULAR ORBITAL (bohr^-3/2): " + title, "kmol " + title, "orbital", {}, {}};
+  for (std::size_t a = 0; a < molden.positions.size(); ++a)
+    labels.atoms.push_back({molden.atomic_numbers[a], molden.positions[a]});
+  write_map(o.out, l, map.values.data(), labels);
   if (!o.plot.empty())
-    plot_plane(
-        {o.plot, o.plot_axis, o.plot_at, fmt::format("orbital {}", index + 1), "bohr^-3/2", "psi"},
-        map.lattice,
-        [&map](std::int64_t i, std::int64_t j, std::int64_t k) { return double(map.at(i, j, k)); });
+    plot_plane({o.plot, o.plot_axis, o.plot_at, fmt::format("orbital {}", index + 1), "bohr^-3/2",
+                "psi", NAN, true},
+               l, map.values.data());
   const double evaluations = double(l.points()) * double(basis.functions());
   fmt::print(
       "{} atoms, {} basis functions; {}; norm (analytic) {:.6f}; lattice {} x {} x {} at {} A; "
@@ -225,12 +192,10 @@ Action add_orbital_command(CLI::App& app) {
   cmd->add_option("--origin", o->origin, "Grid origin x y z (Angstrom; with --counts)")
       ->expected(3);
   cmd->add_option("--counts", o->counts, "Grid points nx ny nz (with --origin)")->expected(3);
-  cmd->add_option("--precision", o->precision, "single or double")
-      ->check(CLI::IsMember({"single", "double"}));
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  add_precision_option(cmd, o->precision);
+  add_device_option(cmd, o->device);
   cmd->add_option("--impl", o->impl, "auto, kokkos, host or cuda");
-  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  add_threads_option(cmd, o->threads);
   cmd->add_option("--out", o->out,
                   "Output map: .cube (Gaussian cube, bohr) or .dx (OpenDX, Angstrom)");
   cmd->add_option("--plot", o->plot, "Also draw a heat map of one lattice plane into this PNG");
@@ -243,7 +208,7 @@ Action add_orbital_command(CLI::App& app) {
                   "each (every Cartesian d/f/g function normalised on its own) or axial (all as "
                   "x^l, as older psi4 releases write them): converted to each on load")
       ->check(CLI::IsMember({"each", "axial"}));
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     o->spin_given = given(*cmd, "--spin");
     needs_option(*cmd, {"--plot-axis", "--plot-at"}, "--plot");
@@ -272,20 +237,9 @@ Action add_orbital_command(CLI::App& app) {
     report_norms(molden, given(*cmd, "--cartesian-norm"));
     OrbitalSettings s;
     s.impl = orbital_impl_from_string(o->impl);
-    if (o->origin.empty() != o->counts.empty())
-      throw InputError({"", o->origin.empty() ? "--origin" : "--counts", -1},
-                       "--origin and --counts go together");
-    if (!o->origin.empty()) {
-      s.lattice.origin = {o->origin[0], o->origin[1], o->origin[2]};
-      s.lattice.spacing = {o->spacing, o->spacing, o->spacing};
-      s.lattice.counts = {o->counts[0], o->counts[1], o->counts[2]};
-      if (checked_points(s.lattice.counts, max_indexable_points) < 0)
-        throw InputError({"", "--counts", -1}, "must be positive and multiply to below 2^62");
-    } else {
-      s.lattice = naming_file(o->input, [&] {
-        return grid_around(molden.positions.data(), molden.atoms(), o->spacing, o->padding);
-      });
-    }
+    s.lattice =
+        map_lattice({o->spacing, o->padding, o->origin, o->counts},
+                    {molden.positions.data(), molden.atoms(), nullptr, o->input}, MapNames());
     preflight_orbital(*cmd, *o, s.lattice);
     if (!o->write_molden.empty()) {
       TemporaryFile output(o->write_molden, "--write-molden");

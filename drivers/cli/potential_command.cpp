@@ -12,22 +12,21 @@
 #include <cstdlib>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
-#include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/pool_options.hpp"
-#include "drivers/cli/slabs.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/cluster.hpp"
 #include "drivers/library/coordinates.hpp"
 #include "drivers/library/device_policy.hpp"
+#include "drivers/library/map_job.hpp"
+#include "drivers/library/map_output.hpp"
 #include "drivers/library/pool_potential.hpp"
-#include "drivers/library/potential_hdf5.hpp"
 #include "kernels/coulomb/coulomb.hpp"
 #include "kernels/coulomb/validation.hpp"
 #include "kernels/coulomb/water_box.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/h5md_reader.hpp"
-#include "kmol/core/io/opendx.hpp"
 #include "kmol/core/io/pqr.hpp"
 #include "kmol/core/io/topology.hpp"
 #include "kmol/core/io/trajectory_reader.hpp"
@@ -54,10 +53,6 @@ struct PotentialOptions {
   PoolOptions pool;
   std::int64_t slabs = 0;
 };
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 // Options that only mean something in another method or with another option are refused.
 void check_option_use(const CLI::App& cmd, const PotentialOptions& o) {
@@ -221,19 +216,9 @@ PotentialMap<T> compute(const PotentialOptions& o, const io::PqrAtoms& atoms,
                              : MapValues<T>();
   const CoulombInput<T> input{xyz.data(), q.data(), r.empty() ? nullptr : r.data(), xyz.size()};
   validate_coulomb(input.n, s, int(sizeof(T)));  // the whole lattice, before any slab of it
-  const double per_point =
-      s.method == CoulombMethod::cutoff
-          ? std::min<double>(atoms.size(),
-                             4.2 * std::pow(s.cutoff, 3) * atoms.size() /
-                                 (std::pow(s.lattice.spacing[0], 3) * s.lattice.points()))
-          : atoms.size();
-  const double work = per_point * double(s.lattice.points());
-  // The pool cuts its own slabs (it would otherwise see slabs of other origins). A cutoff map is
-  // not cut: every slab would upload and bin all the atoms again, an O(N) cost per slab.
+  // The pool and the ranks cut their own slabs (they would otherwise see slabs of other origins).
   const std::int64_t slabs =
-      s.faces_only || s.method == CoulombMethod::cutoff || o.pool.wanted() || Cluster::size() > 1
-          ? 1
-          : slabs_for(s.lattice, work);
+      o.pool.wanted() || Cluster::size() > 1 ? 1 : slabs_for(s.lattice, potential_work(s, input.n));
   return compute_in_slabs<PotentialMap<T>>(s.lattice, slabs, [&](const Grid& lattice) {
     CoulombSettings part = s;
     part.lattice = lattice;
@@ -241,8 +226,6 @@ PotentialMap<T> compute(const PotentialOptions& o, const io::PqrAtoms& atoms,
   });
 }
 
-// Writes the plane through --plot-at (default: the middle) as text and draws it with
-// scripts/plot_slice.py under Debian's python3 (matplotlib).
 template <class T>
 int potential(const PotentialOptions& o, const io::PqrAtoms& atoms, const CoulombSettings& s) {
   Kokkos::Timer timer;
@@ -250,22 +233,15 @@ int potential(const PotentialOptions& o, const io::PqrAtoms& atoms, const Coulom
   const double seconds = timer.seconds();
   if (!Cluster::root()) return 0;  // rank 0 writes
   const Grid& l = map.lattice;
-  const Grid& grid = l;
-  // The potential is zero everywhere only where every charge is: the exact answer, written.
-  check_map(grid, map.values.data(),
-            {"potential map", o.out,
-             "a charge or coordinate too large for the arithmetic"
-             " (--precision double keeps more range)",
-             false, ""});
-  if (ends_with(o.out, ".h5") || ends_with(o.out, ".hdf5"))
-    write_potential_hdf5(o.out, grid, map.values.data(), to_string(map.units), o.method);
-  else
-    io::write_opendx(o.out, grid, map.values.data(), "POTENTIAL (" + to_string(map.units) + ")");
+  check_map(l, map.values.data(), potential_expectation(o.out, MapNames()));
+  const std::string units = to_string(map.units);
+  write_map(
+      o.out, l, map.values.data(),
+      {"POTENTIAL (" + units + ")", "", "potential", {{"units", units}, {"method", o.method}}, {}});
   if (!o.plot.empty())
-    plot_plane({o.plot, o.plot_axis, o.plot_at, o.method + " potential", to_string(map.units), ""},
-               map.lattice, [&map](std::int64_t i, std::int64_t j, std::int64_t k) {
-                 return double(map.at(i, j, k));
-               });
+    plot_plane({o.plot, o.plot_axis, o.plot_at, o.method + " potential", to_string(map.units),
+                "potential", NAN, true},
+               l, map.values.data());
   const double points = s.faces_only
                             ? double(2 * (l.counts[0] * l.counts[1] + l.counts[1] * l.counts[2] +
                                           l.counts[0] * l.counts[2]))
@@ -319,21 +295,19 @@ Action add_potential_command(CLI::App& app) {
                   "Relative permittivity (default: 1 for direct/cutoff, 78.54 for mdh)");
   cmd->add_flag("--faces-only", o->faces_only,
                 "mdh: only the six boundary faces (APBS' boundary condition)");
-  cmd->add_option("--precision", o->precision, "single or double")
-      ->check(CLI::IsMember({"single", "double"}));
+  add_precision_option(cmd, o->precision);
   cmd->add_flag("--compensated", o->compensated, "Compensated (Kahan) summation");
   cmd->add_option("--units", o->units, "kT/e, V or kcal/mol/e");
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  add_device_option(cmd, o->device);
   cmd->add_option("--impl", o->impl, "auto, kokkos, host or cuda");
   add_pool_options(cmd, o->pool, "slabs of z planes");
   cmd->add_option("--slabs", o->slabs, "With --gpus: slabs of z planes (0: three per GPU)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  add_threads_option(cmd, o->threads);
   cmd->add_option("--out", o->out, "Output map: .dx (OpenDX, APBS' dialect) or .h5 (HDF5)");
   cmd->add_option("--plot", o->plot, "Also draw a heat map of one lattice plane into this PNG");
   add_plane_options(cmd, o->plot_axis, o->plot_at);
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     check_option_use(*cmd, *o);
     if (o->device == "cpu" && o->pool.wanted())
@@ -351,23 +325,11 @@ Action add_potential_command(CLI::App& app) {
     s.compensated = o->compensated;
     if (cmd->count("--dielectric") > 0 && !(o->dielectric > 0))
       throw InputError({"", "--dielectric", -1}, "must be positive");
-    if (o->origin.empty() != o->counts.empty())
-      throw InputError({"", o->origin.empty() ? "--origin" : "--counts", -1},
-                       "--origin and --counts go together");
-    if (!o->origin.empty()) {
-      if (!(o->spacing > 0)) throw InputError({"", "--spacing", -1}, "must be positive (Angstrom)");
-      s.lattice.origin = {o->origin[0], o->origin[1], o->origin[2]};
-      s.lattice.spacing = {o->spacing, o->spacing, o->spacing};
-      s.lattice.counts = {o->counts[0], o->counts[1], o->counts[2]};
-      if (checked_points(s.lattice.counts, max_indexable_points) < 0)
-        throw InputError({"", "--counts", -1}, "must be positive and multiply to below 2^62");
-    } else {
-      s.lattice = naming_file(o->input, [&] {
-        return grid_around(atoms.positions.data(), std::int64_t(atoms.size()), o->spacing,
-                           o->padding,
-                           atoms.atom_names.empty() ? nullptr : atoms.atom_names.data());
-      });
-    }
+    s.lattice =
+        map_lattice({o->spacing, o->padding, o->origin, o->counts},
+                    {atoms.positions.data(), std::int64_t(atoms.size()),
+                     atoms.atom_names.empty() ? nullptr : atoms.atom_names.data(), o->input},
+                    MapNames());
     preflight_potential(*cmd, *o, s.lattice);
     Runtime runtime({o->threads, -1});
     return o->precision == "double" ? potential<double>(*o, atoms, s)

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/library/device_policy.hpp"
 #include "kernels/rng/rand48_fill.hpp"
 #include "kmol/core/errors.hpp"
@@ -99,10 +100,9 @@ Action add_rand48_command(CLI::App& app) {
   cmd->add_option("--out", o->out, "Output file (default: standard output)");
   cmd->add_flag("--binary", o->binary,
                 "Raw native-endian int32 (lrand48, mrand48) or float64 (drand48) instead of text");
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
-  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_device_option(cmd, o->device);
+  add_threads_option(cmd, o->threads);
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     if (o->binary && o->out.empty()) throw UsageError({"", "--binary", -1}, "needs --out FILE");
     RunPlan plan;

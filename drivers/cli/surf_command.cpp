@@ -9,10 +9,11 @@
 #include <cmath>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
-#include "drivers/cli/plane_plot.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/device_policy.hpp"
+#include "drivers/library/map_job.hpp"
 #include "drivers/library/map_output.hpp"
 #include "kernels/density/density.hpp"
 #include "kernels/surface/surface.hpp"
@@ -174,17 +175,17 @@ int surf(const SurfOptions& o) {
         double(g.counts[0] * g.counts[1] * g.counts[2]) / seconds * 1e-6,
         to_string(density.impl_used), density.launch, density.slabs, density.slabs == 1 ? "" : "s");
     if (!o.out.empty()) {
-      const MapExpectation expect{"density map", o.out,
-                                  o.storage == "half"
-                                      ? "values beyond half precision's 65504 (--storage float)"
-                                      : "an atom radius or coordinate out of range",
-                                  true, "no atom's Gaussian reaches the lattice"};
-      if (density.values.empty())
+      MapNames names;
+      names.origin = names.counts = "";  // surf places every lattice around the atoms
+      const MapExpectation expect = density_expectation(o.out, o.storage == "half", names);
+      const MapLabels labels{"density", "", "density", {}, {}};
+      if (density.values.empty()) {
         check_half_map(g, density.half_values.data(), expect);
-      else
+        write_half_map(o.out, g, density.half_values.data(), labels);
+      } else {
         check_map(g, density.values.data(), expect);
-      write_map(o.out, g, density.values.data(),
-                density.half_values.empty() ? nullptr : density.half_values.data(), "density");
+        write_map(o.out, g, density.values.data(), labels);
+      }
       fmt::print("wrote {}\n", o.out);
     }
     map.grid = g;
@@ -235,9 +236,9 @@ int surf(const SurfOptions& o) {
         o.mesh);
   }
   if (!o.plot.empty()) {
-    const int axis = o.plot_axis == "x" ? 0 : o.plot_axis == "y" ? 1 : 2;
-    plot_map_slice(o.plot, map.grid, map.values, axis, o.plot_at, o.iso,
-                   o.map.empty() ? "density" : o.map, o.map.empty() ? "density" : "map value");
+    plot_plane({o.plot, o.plot_axis, o.plot_at, o.map.empty() ? "density" : o.map,
+                o.map.empty() ? "density" : "map value", "", o.iso, false},
+               map.grid, map.values.data());
   }
   return 0;
 }
@@ -278,17 +279,16 @@ Action add_surf_command(CLI::App& app) {
   cmd->add_option("--out", o->out,
                   "Write the density map: .dx, .h5/.hdf5 (dataset /density) or .mrc");
   cmd->add_option("--mesh", o->mesh, "Write the isosurface: .ply (binary) or .obj ('' for none)");
-  cmd->add_option("--device", o->device, "auto, cpu or gpu")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  add_device_option(cmd, o->device);
   cmd->add_option("--impl", o->impl, "Density implementation: auto, kokkos or cuda");
-  cmd->add_option("--threads", o->threads, "Host threads (default: all cores)");
+  add_threads_option(cmd, o->threads);
   cmd->add_option("--plot", o->plot,
                   "Draw a plane of the map (with the iso contour) into this PNG");
   add_plane_options(cmd, o->plot_axis, o->plot_at);
   cmd->add_flag("--allow-empty", o->allow_empty,
                 "Write an empty or degenerate mesh (no triangles, zero area or volume) with a "
                 "warning instead of failing");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     o->mesh_defaulted = !given(*cmd, "--mesh");
     check_option_use(*cmd, *o);

@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/progress_bar.hpp"
 #include "drivers/library/cluster.hpp"
@@ -35,9 +36,8 @@ void add_trajectory_options(CLI::App* cmd, TrajectoryOptions& o, std::int64_t de
       ->check(CLI::IsMember({"auto", "cpu", "gpu", "all"}));
   cmd->add_option("--impl", o.impl,
                   "Pair-histogram implementation: auto, kokkos, host, cuda or cells");
-  cmd->add_option("--precision", o.precision, "single or double")
-      ->check(CLI::IsMember({"single", "double"}));
-  cmd->add_option("--threads", o.threads, "Host threads (default: all cores)");
+  add_precision_option(cmd, o.precision);
+  add_threads_option(cmd, o.threads);
   cmd->add_option(
          "--workers", o.workers,
          "CPU workers pulling frames: one runs any implementation on all host threads, several "

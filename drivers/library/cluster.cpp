@@ -21,6 +21,14 @@ int g_rank = 0, g_size = 1, g_local_rank = 0;
 void check(int status, const char* what) {
   if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
 }
+
+// Every rank's `values` combined by `op`, in place on every rank.
+template <class V>
+void all_reduce(std::vector<V>& values, MPI_Datatype type, MPI_Op op, const char* what) {
+  if (g_size > 1)
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), type, op, MPI_COMM_WORLD),
+          what);
+}
 #endif
 
 }  // namespace
@@ -63,10 +71,7 @@ std::string Cluster::describe() {
 
 void Cluster::sum(std::vector<std::uint64_t>& values) {
 #ifdef KMOL_HAVE_MPI
-  if (g_size > 1)
-    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_UINT64_T, MPI_SUM,
-                        MPI_COMM_WORLD),
-          "sum of counts");
+  all_reduce(values, MPI_UINT64_T, MPI_SUM, "sum of counts");
 #else
   (void)values;
 #endif
@@ -74,10 +79,7 @@ void Cluster::sum(std::vector<std::uint64_t>& values) {
 
 void Cluster::sum_single_owner(std::vector<double>& values) {
 #ifdef KMOL_HAVE_MPI
-  if (g_size > 1)
-    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_SUM,
-                        MPI_COMM_WORLD),
-          "sum of per-frame values");
+  all_reduce(values, MPI_DOUBLE, MPI_SUM, "sum of per-frame values");
 #else
   (void)values;
 #endif
@@ -85,10 +87,7 @@ void Cluster::sum_single_owner(std::vector<double>& values) {
 
 void Cluster::max(std::vector<char>& values) {
 #ifdef KMOL_HAVE_MPI
-  if (g_size > 1)
-    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_SIGNED_CHAR, MPI_MAX,
-                        MPI_COMM_WORLD),
-          "maximum of flags");
+  all_reduce(values, MPI_SIGNED_CHAR, MPI_MAX, "maximum of flags");
 #else
   (void)values;
 #endif

@@ -4,10 +4,16 @@
 #include <fmt/ranges.h>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/names.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace kmol {
 namespace {
+
+constexpr Named<DevicePolicy> device_policy_names[] = {{DevicePolicy::automatic, "auto"},
+                                                       {DevicePolicy::cpu, "cpu"},
+                                                       {DevicePolicy::gpu, "gpu"},
+                                                       {DevicePolicy::all, "all"}};
 
 std::string spelled(const DeviceOption& option, const std::string& value) {
   return option.keyword ? option.name + "='" + value + "'" : option.name + " " + value;
@@ -21,24 +27,11 @@ bool build_has_gpu() {
 
 }  // namespace
 
-std::string to_string(DevicePolicy policy) {
-  switch (policy) {
-    case DevicePolicy::automatic:
-      return "auto";
-    case DevicePolicy::cpu:
-      return "cpu";
-    case DevicePolicy::gpu:
-      return "gpu";
-    case DevicePolicy::all:
-      return "all";
-  }
-  return "auto";
-}
+std::string to_string(DevicePolicy policy) { return name_of(device_policy_names, policy); }
 
 DevicePolicy device_policy_from_string(const std::string& name, const DeviceOption& option) {
-  for (DevicePolicy p :
-       {DevicePolicy::automatic, DevicePolicy::cpu, DevicePolicy::gpu, DevicePolicy::all})
-    if (name == to_string(p) && (p != DevicePolicy::all || option.all_allowed)) return p;
+  for (const Named<DevicePolicy>& p : device_policy_names)
+    if (name == p.name && (p.value != DevicePolicy::all || option.all_allowed)) return p.value;
   throw InputError({"", option.name, -1},
                    std::string(option.all_allowed ? "expected 'auto', 'cpu', 'gpu' or 'all'"
                                                   : "expected 'auto', 'cpu' or 'gpu'") +

@@ -10,9 +10,11 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <type_traits>
 
 #include "drivers/library/atomic_write.hpp"
 #include "drivers/library/elements.hpp"
+#include "drivers/library/plot_script.hpp"
 #include "drivers/library/potential_hdf5.hpp"
 #include "drivers/library/structure_frames.hpp"
 #include "kernels/density/half.hpp"
@@ -41,12 +43,39 @@ io::Hid half_type() {
 }
 
 template <class V>
-void write_hdf5(const std::string& temporary, const std::string& path, const Grid& grid,
-                const V* values, const std::string& name) {
-  const bool half = sizeof(V) == 2;
+void write_hdf5(const std::string& path, const Grid& grid, const V* values,
+                const MapLabels& labels) {
   io::Hid half16 = half_type();
-  write_grid_hdf5(temporary, path, grid, values, name, half ? half16.get() : H5T_IEEE_F32LE,
-                  half ? half16.get() : H5T_NATIVE_FLOAT, {});
+  hid_t stored = H5T_IEEE_F32LE, memory = H5T_NATIVE_FLOAT;
+  if constexpr (sizeof(V) == 2) stored = memory = half16.get();
+  if constexpr (std::is_same_v<V, double>) stored = H5T_IEEE_F64LE, memory = H5T_NATIVE_DOUBLE;
+  write_atomically(path, [&](const std::string& temporary) {
+    write_grid_hdf5(temporary, path, grid, values, labels.dataset, stored, memory,
+                    labels.attributes);
+  });
+}
+
+bool is_hdf5(const std::string& path) { return ends_with(path, ".h5") || ends_with(path, ".hdf5"); }
+
+bool is_mrc(const std::string& path) {
+  return ends_with(path, ".mrc") || ends_with(path, ".map") || ends_with(path, ".ccp4");
+}
+
+// The formats that hold float values (every one but HDF5, which keeps binary16 and double).
+template <class T>
+void write_text_or_mrc(const std::string& path, const Grid& grid, const T* values,
+                       const MapLabels& labels) {
+  if (is_mrc(path)) {
+    io::write_mrc(path, {grid, std::vector<float>(values, values + grid.points())});
+  } else if (ends_with(path, ".dx")) {
+    io::write_opendx(path, grid, values, labels.title);
+  } else if (ends_with(path, ".cube") || ends_with(path, ".cub")) {
+    io::write_cube(path, grid, values, labels.atoms,
+                   labels.cube_title.empty() ? labels.title : labels.cube_title);
+  } else {
+    throw InputError({path, "--out", -1},
+                     "expected a .dx, .h5, .hdf5, .mrc, .map, .ccp4, .cube or .cub map");
+  }
 }
 
 }  // namespace
@@ -95,110 +124,98 @@ Structure read_structure(const std::string& path, std::int64_t frame, const std:
   return s;
 }
 
-void write_map(const std::string& path, const Grid& grid, const float* values,
-               const std::uint16_t* half_bits, const std::string& name) {
-  const std::size_t points = std::size_t(grid.points());
-  std::vector<float> widened;
-  const float* floats = values;
-  if (half_bits != nullptr) {
-    widened.resize(points);
-    for (std::size_t p = 0; p < points; ++p) widened[p] = half_to_float(half_bits[p]);
-    floats = widened.data();
-  }
-  if (ends_with(path, ".h5") || ends_with(path, ".hdf5")) {
-    write_atomically(path, [&](const std::string& temporary) {
-      if (half_bits != nullptr)
-        write_hdf5(temporary, path, grid, half_bits, name);
-      else
-        write_hdf5(temporary, path, grid, values, name);
-    });
-  } else if (ends_with(path, ".mrc") || ends_with(path, ".map") || ends_with(path, ".ccp4")) {
-    io::write_mrc(path, {grid, std::vector<float>(floats, floats + points)});
-  } else if (ends_with(path, ".dx")) {
-    io::write_opendx(path, grid, floats, name);
-  } else {
-    throw InputError({path, "--out", -1}, "expected a .dx, .h5, .hdf5, .mrc, .map or .ccp4 map");
-  }
+template <class T>
+void write_map(const std::string& path, const Grid& grid, const T* values,
+               const MapLabels& labels) {
+  if (is_hdf5(path))
+    write_hdf5(path, grid, values, labels);
+  else
+    write_text_or_mrc(path, grid, values, labels);
+}
+
+template void write_map(const std::string&, const Grid&, const float*, const MapLabels&);
+template void write_map(const std::string&, const Grid&, const double*, const MapLabels&);
+
+void write_half_map(const std::string& path, const Grid& grid, const std::uint16_t* bits,
+                    const MapLabels& labels) {
+  if (is_hdf5(path)) return write_hdf5(path, grid, bits, labels);
+  std::vector<float> widened(std::size_t(grid.points()));
+  for (std::size_t p = 0; p < widened.size(); ++p) widened[p] = half_to_float(bits[p]);
+  write_text_or_mrc(path, grid, widened.data(), labels);
 }
 
 io::ScalarMap read_map(const std::string& path) {
   if (ends_with(path, ".dx")) return io::read_opendx(path);
-  if (ends_with(path, ".mrc") || ends_with(path, ".map") || ends_with(path, ".ccp4"))
-    return io::read_mrc(path);
+  if (is_mrc(path)) return io::read_mrc(path);
   throw InputError({path, "--map", -1},
                    "expected an OpenDX (.dx) or MRC/CCP4 (.mrc, .map, .ccp4) map");
 }
 
 namespace {
 
-std::string plot_script() {
-  std::string script = KMOL_MAP_PLOT_SCRIPT;
-  char exe[4096] = {};
-  if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) > 0) {
-    std::string installed(exe);
-    installed = installed.substr(0, installed.rfind('/')) + "/../share/kmol/plot_map.py";
-    if (access(installed.c_str(), R_OK) == 0) script = installed;
-  }
-  return script;
-}
-
-void run_plot(const std::string& png, const std::string& arguments) {
-  TemporaryFile image(png, "--plot", ".png");  // matplotlib chooses the format by extension
-  const std::string command = fmt::format("/usr/bin/python3 '{}' {} --out '{}'", plot_script(),
-                                          arguments, image.temporary());
-  if (std::system(command.c_str()) != 0)
-    throw InputError({png, "--plot", -1},
-                     "the plot failed (needs /usr/bin/python3 with Debian's python3-matplotlib)");
-  image.commit();
+// The plane's value at (a, b) along its two axes u and v.
+template <class T>
+double plane_value(const Grid& g, const T* values, int axis, std::int64_t plane, std::int64_t a,
+                   std::int64_t b) {
+  const int u = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2;
+  std::int64_t ijk[3];
+  ijk[axis] = plane;
+  ijk[u] = a;
+  ijk[v] = b;
+  return double(values[g.index(ijk[0], ijk[1], ijk[2])]);
 }
 
 }  // namespace
 
-void plot_map_slice(const std::string& png, const Grid& g, const std::vector<float>& values,
-                    int axis, double at, double iso, const std::string& title,
-                    const std::string& units) {
+template <class T>
+void plot_plane(const PlanePlot& plot, const Grid& g, const T* values) {
+  const int axis = plot.axis == "x" ? 0 : plot.axis == "y" ? 1 : 2;
   const int u = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2;
   const double origin[3] = {g.origin.x, g.origin.y, g.origin.z};
   std::int64_t plane = g.counts[std::size_t(axis)] / 2;
-  if (std::isfinite(at)) plane = std::llround((at - origin[axis]) / g.spacing[std::size_t(axis)]);
+  if (std::isfinite(plot.at))
+    plane = std::llround((plot.at - origin[axis]) / g.spacing[std::size_t(axis)]);
   if (plane < 0 || plane >= g.counts[std::size_t(axis)])
     throw InputError({"", "--plot-at", -1},
-                     fmt::format("{} A lies outside the map along {}", at, "xyz"[axis]));
-  const std::string text = png + ".values-" + std::to_string(getpid()) + ".txt";
+                     fmt::format("{} A lies outside the lattice along {}", plot.at, plot.axis));
+  const std::string data = plot.path + ".values-" + std::to_string(getpid()) + ".txt";
   {
-    auto f = fmt::output_file(text);
+    auto f = fmt::output_file(data);
     for (std::int64_t b = 0; b < g.counts[std::size_t(v)]; ++b) {
-      for (std::int64_t a = 0; a < g.counts[std::size_t(u)]; ++a) {
-        std::int64_t ijk[3];
-        ijk[axis] = plane;
-        ijk[u] = a;
-        ijk[v] = b;
-        f.print("{:.6e} ",
-                values[std::size_t((ijk[2] * g.counts[1] + ijk[1]) * g.counts[0] + ijk[0])]);
-      }
+      for (std::int64_t a = 0; a < g.counts[std::size_t(u)]; ++a)
+        f.print("{:.6e} ", plane_value(g, values, axis, plane, a, b));
       f.print("\n");
     }
   }
   const char* names = "xyz";
   const double hu = g.spacing[std::size_t(u)], hv = g.spacing[std::size_t(v)];
-  const std::string arguments = fmt::format(
-      "slice '{}' --title '{}, {} = {:.2f} A' --xlabel '{} (A)' --ylabel '{} (A)' --units '{}' "
-      "--iso {} --extent {} {} {} {}",
-      text, title, names[axis], origin[axis] + double(plane) * g.spacing[std::size_t(axis)],
-      names[u], names[v], units, iso, origin[u] - 0.5 * hu,
-      origin[u] + (double(g.counts[std::size_t(u)]) - 0.5) * hu, origin[v] - 0.5 * hv,
-      origin[v] + (double(g.counts[std::size_t(v)]) - 0.5) * hv);
-  try {
-    run_plot(png, arguments);
-  } catch (...) {
-    std::remove(text.c_str());
-    throw;
-  }
-  std::remove(text.c_str());
+  std::vector<std::string> arguments = {
+      "--title",
+      fmt::format("{}, {} = {:.2f} A", plot.title, names[axis],
+                  origin[axis] + double(plane) * g.spacing[std::size_t(axis)]),
+      "--xlabel", fmt::format("{} (A)", names[u]), "--ylabel", fmt::format("{} (A)", names[v]),
+      "--units", plot.units, "--quantity", plot.quantity, "--iso", fmt::format("{}", plot.iso),
+      // Pixels centre on the lattice points.
+      "--extent", fmt::format("{}", origin[u] - 0.5 * hu),
+      fmt::format("{}", origin[u] + (double(g.counts[std::size_t(u)]) - 0.5) * hu),
+      fmt::format("{}", origin[v] - 0.5 * hv),
+      fmt::format("{}", origin[v] + (double(g.counts[std::size_t(v)]) - 0.5) * hv)};
+  if (plot.diverging) arguments.push_back("--diverging");
+  run_plot_script(plot.path, "plot_map.py", KMOL_MAP_PLOT_SCRIPT, data, arguments);
 }
 
+template void plot_plane(const PlanePlot&, const Grid&, const float*);
+template void plot_plane(const PlanePlot&, const Grid&, const double*);
+
 void plot_timeline(const std::string& png, const std::string& csv, const std::string& title) {
-  run_plot(png, fmt::format("timeline '{}' --title '{}'", csv, title));
+  // The data is the caller's output: a copy is handed over, which the script's run removes.
+  const std::string data = png + ".timeline-" + std::to_string(getpid()) + ".csv";
+  {
+    std::ifstream in(csv, std::ios::binary);
+    std::ofstream out(data, std::ios::binary);
+    out << in.rdbuf();
+  }
+  run_plot_script(png, "plot_map.py", KMOL_MAP_PLOT_SCRIPT, data, {"--timeline", "--title", title});
 }
 
 }  // namespace kmol

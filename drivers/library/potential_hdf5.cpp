@@ -8,7 +8,6 @@
 
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
-#include "kmol/core/stop.hpp"
 
 namespace kmol {
 namespace {
@@ -66,21 +65,5 @@ template void write_grid_hdf5(const std::string&, const std::string&, const Grid
 template void write_grid_hdf5(const std::string&, const std::string&, const Grid&,
                               const std::uint16_t*, const std::string&, hid_t, hid_t,
                               const std::vector<std::pair<std::string, std::string>>&);
-
-template <class T>
-void write_potential_hdf5(const std::string& path, const Grid& grid, const T* values,
-                          const std::string& units, const std::string& method) {
-  TemporaryFile output(path, "--out");
-  const hid_t stored = sizeof(T) == 4 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
-  const hid_t native = sizeof(T) == 4 ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
-  write_grid_hdf5(output.temporary(), path, grid, values, "potential", stored, native,
-                  {{"units", units}, {"method", method}});
-  output.commit();
-}
-
-template void write_potential_hdf5(const std::string&, const Grid&, const float*,
-                                   const std::string&, const std::string&);
-template void write_potential_hdf5(const std::string&, const Grid&, const double*,
-                                   const std::string&, const std::string&);
 
 }  // namespace kmol

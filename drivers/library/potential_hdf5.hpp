@@ -1,7 +1,7 @@
 #pragma once
 // Grid maps in HDF5: one dataset of shape (nx, ny, nz) (z fastest, as in OpenDX and
-// GridDataFormats) with attributes origin and delta (Angstrom). `kmol potential` writes /potential
-// with units and method; `kmol surf` and `kmol cc` write float or binary16 maps the same way.
+// GridDataFormats) with attributes origin and delta (Angstrom) and the map's string attributes
+// (`kmol potential` writes /potential with units and method). map_output's write_map calls it.
 #include <hdf5.h>
 
 #include <string>
@@ -18,9 +18,5 @@ template <class V>
 void write_grid_hdf5(const std::string& temporary, const std::string& path, const Grid& grid,
                      const V* values, const std::string& name, hid_t stored, hid_t memory,
                      const std::vector<std::pair<std::string, std::string>>& string_attributes);
-
-template <class T>
-void write_potential_hdf5(const std::string& path, const Grid& grid, const T* values,
-                          const std::string& units, const std::string& method);
 
 }  // namespace kmol

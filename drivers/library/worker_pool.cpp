@@ -10,20 +10,19 @@
 
 #include "drivers/library/gpu_runtime.hpp"
 #include "drivers/library/own_cpu_thread.hpp"
+#include "kmol/core/names.hpp"
 
 namespace kmol {
 
-std::string to_string(WorkerKind kind) {
-  switch (kind) {
-    case WorkerKind::cpu:
-      return "cpu";
-    case WorkerKind::gpu:
-      return "gpu";
-    case WorkerKind::simulated_gpu:
-      return "simulated gpu";
-  }
-  return "?";
-}
+namespace {
+
+constexpr Named<WorkerKind> worker_kind_names[] = {{WorkerKind::cpu, "cpu"},
+                                                   {WorkerKind::gpu, "gpu"},
+                                                   {WorkerKind::simulated_gpu, "simulated gpu"}};
+
+}  // namespace
+
+std::string to_string(WorkerKind kind) { return name_of(worker_kind_names, kind); }
 
 void inject_failure(const WorkerSpec& spec, std::int64_t units_started) {
   if (units_started <= spec.fail_first_units)

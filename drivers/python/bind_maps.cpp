@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "drivers/library/elements.hpp"
+#include "drivers/library/map_output.hpp"
 #include "drivers/python/common.hpp"
 #include "kernels/correlation/correlation.hpp"
 #include "kernels/coulomb/coulomb.hpp"
@@ -62,28 +63,24 @@ MapIn map_in(const py::object& map, const py::object& origin, const py::object& 
 
 template <class T>
 MapOut potential_in(const py::object& positions, const py::object& charges, const py::object& radii,
-                    CoulombSettings s, double padding, const std::string& device) {
+                    CoulombSettings s, const LatticeRequest& lattice, const std::string& device) {
   const Coordinates<T> xyz = coordinates<T>(positions, "positions");
   if (xyz.size() == 0) bad_input("positions", "at least one atom");
   const auto q = values<T>(charges, "charges", xyz.size());
   py::array_t<T, py::array::c_style | py::array::forcecast> r;
   if (!radii.is_none()) r = values<T>(radii, "radii", xyz.size());
   if (s.method == CoulombMethod::mdh && radii.is_none()) bad_input("radii", "radii for mdh");
-  if (s.lattice.points() == 0) {
-    const Coordinates<double> exact = coordinates<double>(positions, "positions");
-    s.lattice = grid_around(exact.data(), exact.size(), s.lattice.spacing[0], padding);
-  }
+  const MapNames names = python_map_names();
+  Coordinates<double> exact;  // the atoms a lattice is placed around, in double
+  if (lattice.origin.empty()) exact = coordinates<double>(positions, "positions");
+  s.lattice = map_lattice(lattice, {exact.data(), xyz.size(), nullptr, ""}, names);
+  // The map where it is computed and its host copy.
+  require_memory(double(s.lattice.points()), 2.0 * sizeof(T),
+                 lattice.counts.empty() ? names.spacing : names.counts);
   const CoulombInput<T> in{xyz.data(), q.data(), radii.is_none() ? nullptr : r.data(), xyz.size()};
-  PotentialMap<T> map = without_gil([&] {
-    return on_device(device, [&](const auto& space) { return coulomb_potential(space, in, s); });
-  });
-  const Grid& grid = map.lattice;
-  check_map(grid, map.values.data(),
-            {"potential map", "",
-             "a charge or coordinate too large for the arithmetic (precision='double' keeps more "
-             "range)",
-             false, ""});
-  return map_of(adopt_map(std::move(map.values), map.lattice.counts), grid,
+  PotentialMap<T> map = without_gil([&] { return potential_map(in, s, map_run(device)); });
+  check_map(map.lattice, map.values.data(), potential_expectation("", names));
+  return map_of(adopt_map(std::move(map.values), map.lattice.counts), map.lattice,
                 to_string(map.impl_used), map.launch, to_string(map.units));
 }
 
@@ -102,19 +99,11 @@ MapOut potential(py::object positions, py::object charges, py::object radii,
   s.dielectric = dielectric;
   s.faces_only = faces_only;
   s.compensated = compensated;
-  if (!(spacing > 0)) bad_input("spacing", "a positive lattice spacing (Angstrom)");
-  s.lattice.spacing = {spacing, spacing, spacing};
-  if (origin.is_none() != counts.is_none()) bad_input("origin", "origin and counts together");
-  // Without origin and counts, potential_in places the lattice around the atoms.
-  if (!origin.is_none()) {
-    const Grid g = grid_from(origin, py::float_(spacing), counts);
-    s.lattice.origin = g.origin;
-    s.lattice.counts = g.counts;
-  }
+  const LatticeRequest lattice = lattice_request(spacing, padding, origin, counts);
   const Precision p = precision_from(precision, positions);
   return p == Precision::single
-             ? potential_in<float>(positions, charges, radii, s, padding, device)
-             : potential_in<double>(positions, charges, radii, s, padding, device);
+             ? potential_in<float>(positions, charges, radii, s, lattice, device)
+             : potential_in<double>(positions, charges, radii, s, lattice, device);
 }
 
 // Atom radii as `kmol surf` takes them: the given radii, where a radius is 0 (PQR files give
@@ -190,11 +179,8 @@ MapOut density(py::object positions, py::object radii, py::object elements, doub
   DensityMap map = without_gil([&] {
     return on_device(device, [&](const auto& space) { return gaussian_density(space, in, s); });
   });
-  const MapExpectation expect{"density map", "",
-                              s.storage == DensityStorage::half
-                                  ? "values beyond half precision's 65504 (storage='float')"
-                                  : "an atom radius or coordinate out of range",
-                              true, "no atom's Gaussian reaches the lattice (origin, counts)"};
+  const MapExpectation expect =
+      density_expectation("", s.storage == DensityStorage::half, python_map_names());
   if (s.storage == DensityStorage::half)
     check_half_map(map.grid, map.half_values.data(), expect);
   else
@@ -343,6 +329,30 @@ void write_dx(const MapOut& map, const std::string& path, const std::string& tit
   }
 }
 
+// The map in the format of the path's extension, through the library's map writer (the files
+// the commands write): OpenDX, HDF5 (dataset `name`, float64 for float64 values, with the units)
+// or MRC.
+void write_map_file(const MapOut& map, const std::string& path, const std::string& name) {
+  path_arg(path, "path");
+  const auto ends_with = [&path](const std::string& tail) {
+    return path.size() > tail.size() &&
+           path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (!(ends_with(".dx") || ends_with(".h5") || ends_with(".hdf5") || ends_with(".mrc") ||
+        ends_with(".map") || ends_with(".ccp4")))
+    bad_input("path",
+              "a map file ending in .dx, .h5, .hdf5, .mrc, .map or .ccp4, not '" + path + "'");
+  MapLabels labels{name, "", name, {}, {}};
+  if (!map.units.empty()) labels.attributes.push_back({"units", map.units});
+  if (py::array_t<double>::check_(map.values)) {
+    auto v = as_array<py::array_t<double, py::array::f_style | py::array::forcecast>>(map.values);
+    without_gil([&] { write_map(path, map.grid, v.data(), labels); });
+  } else {
+    const auto v = map_values(map.values, map.grid, "values");
+    without_gil([&] { write_map(path, map.grid, v.data(), labels); });
+  }
+}
+
 py::array vector_of(const Vec3<double>& v) { return py::array_t<double>(3, &v.x); }
 
 std::string map_repr(const MapOut& m) {
@@ -392,6 +402,11 @@ and spacing are in Angstrom; impl and launch say what computed it, units what th
             return adopt(std::move(x), {n});
           },
           py::arg("axis"), "Coordinates of the lattice points along axis 0, 1 or 2 (Angstrom).")
+      .def("write", &write_map_file, py::arg("path"), py::arg("name") = "map",
+           "Writes the map as the commands write theirs, the format by the path's extension: "
+           ".dx (OpenDX), .h5/.hdf5 (dataset `name` of shape (nx, ny, nz) with origin, delta and "
+           "units attributes; float64 values stay float64) or .mrc/.map/.ccp4 (MRC2014, float32), "
+           "through a temporary file renamed at the end.")
       .def("write_dx", &write_dx, py::arg("path"), py::arg("title") = "map",
            "Writes the map as OpenDX (APBS' dialect) through a temporary file.")
       .def("__repr__", &map_repr);

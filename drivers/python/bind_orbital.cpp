@@ -14,18 +14,12 @@ namespace {
 
 template <class T>
 MapOut orbital_as(const OrbitalBasis& basis, const MolecularOrbital& mo, const OrbitalSettings& s,
-                  const std::string& device) {
-  OrbitalMap<T> map = without_gil([&] {
-    return on_device(device,
-                     [&](const auto& space) { return orbital_on_lattice<T>(space, basis, mo, s); });
-  });
-  const Grid& l = map.lattice;
-  const Grid& grid = l;
-  check_map(grid, map.values.data(),
-            {"orbital map", "", "a basis exponent or coefficient too large (precision='double')",
-             true, "the lattice misses the orbital (origin, counts)"});
-  return map_of(adopt_map(std::move(map.values), l.counts), grid, to_string(map.impl_used),
-                map.launch, "bohr^-3/2");
+                  const std::string& device, const std::string& path) {
+  require_memory(double(s.lattice.points()), 2.0 * sizeof(T), "spacing");
+  OrbitalMap<T> map = without_gil([&] { return orbital_map<T>(basis, mo, s, map_run(device)); });
+  check_map(map.lattice, map.values.data(), orbital_expectation("", path, python_map_names()));
+  return map_of(adopt_map(std::move(map.values), map.lattice.counts), map.lattice,
+                to_string(map.impl_used), map.launch, "bohr^-3/2");
 }
 
 // The Molden file as `kmol orbital` loads it: converted from the axial convention when asked,
@@ -54,21 +48,14 @@ MapOut orbital(const std::string& path, py::object mo, const std::string& spin, 
       molden.orbitals[std::size_t(select_orbital(molden, which, spin))];
   OrbitalSettings s;
   s.impl = orbital_impl_from_string(impl);
-  if (!(spacing > 0)) bad_input("spacing", "a positive lattice spacing (Angstrom)");
-  if (origin.is_none() != counts.is_none()) bad_input("origin", "origin and counts together");
-  if (origin.is_none()) {
-    s.lattice = grid_around(molden.positions.data(), molden.atoms(), spacing, padding);
-  } else {
-    const Grid g = grid_from(origin, py::float_(spacing), counts);
-    s.lattice.origin = g.origin;
-    s.lattice.spacing = {spacing, spacing, spacing};
-    s.lattice.counts = g.counts;
-  }
+  s.lattice =
+      map_lattice(lattice_request(spacing, padding, origin, counts),
+                  {molden.positions.data(), molden.atoms(), nullptr, path}, python_map_names());
   const OrbitalBasis basis(molden);
   if (precision != "single" && precision != "double")
     bad_input("precision", "'single' or 'double', not '" + precision + "'");
-  return precision == "double" ? orbital_as<double>(basis, chosen, s, device)
-                               : orbital_as<float>(basis, chosen, s, device);
+  return precision == "double" ? orbital_as<double>(basis, chosen, s, device, path)
+                               : orbital_as<float>(basis, chosen, s, device, path);
 }
 
 py::list orbitals_of(const std::string& path) {

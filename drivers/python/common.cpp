@@ -169,28 +169,61 @@ py::object box_to_python(const BoxSpec& box) {
   return std::move(edges);
 }
 
-Grid grid_from(const py::handle& origin, const py::handle& spacing, const py::handle& counts) {
-  Grid grid;
+namespace {
+
+Vec3<double> origin_from(const py::handle& origin) {
   auto o = values<double>(origin, "origin", 3);
-  grid.origin = {o.at(0), o.at(1), o.at(2)};
-  require_real(spacing, "spacing");
-  auto h = as_array<py::array_t<double, py::array::forcecast>>(spacing);
-  if (!h || !(h.size() == 1 || h.size() == 3)) bad_input("spacing", "a scalar or 3 spacings");
-  for (int d = 0; d < 3; ++d) grid.spacing[d] = h.data()[h.size() == 1 ? 0 : d];
+  return {o.at(0), o.at(1), o.at(2)};
+}
+
+std::array<std::int64_t, 3> counts_from(const py::handle& counts) {
   const py::array raw_counts = as_array<py::array>(counts);
   if (!raw_counts || (raw_counts.dtype().kind() != 'i' && raw_counts.dtype().kind() != 'u'))
     bad_input("counts", "3 integer counts");
   auto n = values<std::int64_t>(raw_counts, "counts", 3);
-  for (int d = 0; d < 3; ++d) grid.counts[d] = n.at(d);
-  for (int d = 0; d < 3; ++d) {
+  for (int d = 0; d < 3; ++d)
+    if (n.at(d) < 1) bad_input("counts", "at least one point along each axis");
+  // Every map holds at least 4 bytes a point; the product is taken in doubles, which cannot wrap.
+  require_memory(double(n.at(0)) * double(n.at(1)) * double(n.at(2)), 4, "counts");
+  return {n.at(0), n.at(1), n.at(2)};
+}
+
+}  // namespace
+
+Grid grid_from(const py::handle& origin, const py::handle& spacing, const py::handle& counts) {
+  Grid grid;
+  grid.origin = origin_from(origin);
+  require_real(spacing, "spacing");
+  auto h = as_array<py::array_t<double, py::array::forcecast>>(spacing);
+  if (!h || !(h.size() == 1 || h.size() == 3)) bad_input("spacing", "a scalar or 3 spacings");
+  for (int d = 0; d < 3; ++d) grid.spacing[d] = h.data()[h.size() == 1 ? 0 : d];
+  for (int d = 0; d < 3; ++d)
     if (!(grid.spacing[d] > 0 && std::isfinite(grid.spacing[d])))
       bad_input("spacing", "positive finite spacings (Angstrom)");
-    if (grid.counts[d] < 1) bad_input("counts", "at least one point along each axis");
-  }
-  // Every map holds at least 4 bytes a point; the product is taken in doubles, which cannot wrap.
-  require_memory(double(grid.counts[0]) * double(grid.counts[1]) * double(grid.counts[2]), 4,
-                 "counts");
+  grid.counts = counts_from(counts);
   return grid;
+}
+
+LatticeRequest lattice_request(double spacing, double padding, const py::handle& origin,
+                               const py::handle& counts) {
+  LatticeRequest request{spacing, padding, {}, {}};
+  if (!origin.is_none()) {
+    const Vec3<double> o = origin_from(origin);
+    request.origin = {o.x, o.y, o.z};
+  }
+  if (!counts.is_none()) {
+    const auto n = counts_from(counts);
+    request.counts.assign(n.begin(), n.end());
+  }
+  return request;
+}
+
+MapRun map_run(const std::string& device) {
+  MapRun run;
+  run.device = device_policy_from_string(device, python_device);
+  run.device_option = python_device;
+  run.progress = false;
+  return run;
 }
 
 Precision precision_from(const std::string& name, const py::handle& like) {

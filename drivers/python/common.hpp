@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "drivers/library/device_policy.hpp"
+#include "drivers/library/map_job.hpp"
 #include "kmol/core/box.hpp"
 #include "kmol/core/cancel.hpp"
 #include "kmol/core/errors.hpp"
@@ -130,6 +131,12 @@ py::object box_to_python(const BoxSpec& box);
 
 // A regular grid from origin (3,), spacing (scalar or (3,)) and counts (3,).
 Grid grid_from(const py::handle& origin, const py::handle& spacing, const py::handle& counts);
+// A map's lattice as the map job takes it: one spacing, padding, and origin and counts (None:
+// placed around the atoms); their values checked as grid_from checks them.
+LatticeRequest lattice_request(double spacing, double padding, const py::handle& origin,
+                               const py::handle& counts);
+// The map job's run on the device keyword's execution space (no bar: Python prints nothing).
+MapRun map_run(const std::string& device);
 
 // "single", "double", or "auto": the dtype of `like` (float32: single; anything else: double).
 Precision precision_from(const std::string& name, const py::handle& like);

@@ -64,21 +64,27 @@ KMOL_INLINE double inverse_sqrt(double x) {
 #endif
 }
 
-// A running sum, optionally compensated (Kahan): the carry holds the low-order bits each addition
-// loses, which bounds the error independently of how many atoms contribute.
+// One step of Kahan's compensated summation: x added to sum, the low-order bits the addition loses
+// kept in carry (subtracted from the sum at the end), which bounds the error independently of how
+// many atoms contribute. Every compensated sum of every implementation takes this step.
+template <class T>
+KMOL_INLINE void compensated_add(T& sum, T& carry, T x) {
+  const T y = x - carry;
+  const T t = sum + y;
+  carry = (t - sum) - y;
+  sum = t;
+}
+
+// A running sum, optionally compensated (compensated_add).
 template <class T, Summation S>
 struct Accumulator {
   static constexpr bool compensated = S == Summation::compensated;
   T sum = 0, carry = 0;
   KMOL_INLINE void add(T x) {
-    if constexpr (compensated) {
-      const T y = x - carry;
-      const T t = sum + y;
-      carry = (t - sum) - y;
-      sum = t;
-    } else {
+    if constexpr (compensated)
+      compensated_add(sum, carry, x);
+    else
       sum += x;
-    }
   }
   // The sum with the last lost bits put back.
   KMOL_INLINE T value() const { return compensated ? sum - carry : sum; }
@@ -91,14 +97,10 @@ struct Accumulators {
   static constexpr bool compensated = S == Summation::compensated;
   T sum[P] = {}, carry[P] = {};
   KMOL_INLINE void add(int l, T x) {
-    if constexpr (compensated) {
-      const T y = x - carry[l];
-      const T t = sum[l] + y;
-      carry[l] = (t - sum[l]) - y;
-      sum[l] = t;
-    } else {
+    if constexpr (compensated)
+      compensated_add(sum[l], carry[l], x);
+    else
       sum[l] += x;
-    }
   }
   KMOL_INLINE T value(int l) const { return compensated ? sum[l] - carry[l] : sum[l]; }
 };

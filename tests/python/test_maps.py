@@ -1,4 +1,5 @@
 """Potential, density, marching cubes and cross-correlation against the kmol command."""
+import os
 import re
 
 import h5py
@@ -98,6 +99,27 @@ def test_cross_correlation_is_pearson(tmp_path, pqr):
     d.write_dx(str(tmp_path / "d.dx"))
     again = kmol.read_map(str(tmp_path / "d.dx"))
     np.testing.assert_allclose(again.values, d.values, rtol=1e-6, atol=1e-12)
+
+
+def test_map_write_chooses_the_format_by_extension(tmp_path):
+    xyz = np.array([[0.0, 0, 0], [2.0, 1, 0]])
+    d = kmol.density(xyz, [1.5, 1.2], spacing=0.4)
+    assert d.values.max() > 0.5
+    for suffix in ("dx", "mrc"):
+        d.write(str(tmp_path / f"d.{suffix}"))
+        again = kmol.read_map(str(tmp_path / f"d.{suffix}"))
+        np.testing.assert_allclose(again.values, d.values, rtol=1e-6, atol=1e-12)
+        np.testing.assert_allclose(again.origin, d.origin, atol=1e-4)
+    p = kmol.potential(xyz, [0.5, -0.5], spacing=0.5, padding=3, precision="double")
+    p.write(str(tmp_path / "p.h5"), name="potential")
+    with h5py.File(tmp_path / "p.h5") as f:
+        stored = f["potential"]
+        assert stored.dtype == np.float64 and stored.attrs["units"] == "kT/e"
+        np.testing.assert_array_equal(stored[...], p.values)
+        np.testing.assert_array_equal(stored.attrs["origin"], p.origin)
+    with pytest.raises(ValueError, match=r"path: expected a map file ending in .dx"):
+        d.write(str(tmp_path / "d.txt"))
+    assert sorted(os.listdir(tmp_path)) == ["d.dx", "d.mrc", "p.h5"]
 
 
 @pytest.mark.parametrize("call", [

@@ -29,6 +29,19 @@ inline ChargedAtoms random_atoms(std::int64_t n, Vec3<double> lo, double length,
   return atoms;
 }
 
+// A small lattice for checking every implementation: rows longer than the 16-lane blocks and odd
+// sizes, and a cutoff smaller than the lattice, so that cells and clipping matter.
+inline CoulombSettings small_problem(CoulombMethod method) {
+  CoulombSettings s;
+  s.method = method;
+  s.lattice.origin = {-3.3, 1.1, -0.4};
+  s.lattice.spacing = {0.9, 0.9, 0.9};
+  s.lattice.counts = {21, 9, 7};
+  s.cutoff = 4.5;
+  s.ionic_strength = 0.15;
+  return s;
+}
+
 // The potential at p and, in `magnitude`, the sum of the terms' absolute values (the scale of the
 // rounding error any summation order can make).
 inline double oracle_point(const ChargedAtoms& atoms, const CoulombSettings& s, Vec3<double> p,

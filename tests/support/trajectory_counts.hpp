@@ -1,7 +1,9 @@
 #pragma once
 // Pair counts of every frame of a trajectory through the frame pipeline (two CPU workers), for
 // tests that read the same frames from two formats: every third atom against the others, 160
-// bins to 8 Angstrom.
+// bins to 8 Angstrom; and their comparison.
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <vector>
 
@@ -24,6 +26,17 @@ inline std::vector<std::uint64_t> trajectory_counts(io::TrajectoryReader& reader
   };
   run_frame_pipeline(reader, job, options);
   return total;
+}
+
+// Two readers of the same frames count the same pairs, and more than `at_least` of them (two
+// empty histograms would agree whatever the readers did).
+inline void expect_same_counts(io::TrajectoryReader& a, io::TrajectoryReader& b,
+                               std::uint64_t at_least) {
+  const std::vector<std::uint64_t> counts = trajectory_counts(a);
+  EXPECT_EQ(counts, trajectory_counts(b));
+  std::uint64_t pairs = 0;
+  for (const std::uint64_t n : counts) pairs += n;
+  EXPECT_GT(pairs, at_least);
 }
 
 }  // namespace kmol::test

@@ -34,14 +34,10 @@ T sum_row_point(const T* along, const T* across2, const T* q, std::int64_t n, T 
       const T r2 = math::fma(d, d, across2[a0 + l]);
       const T term = K == Term::mdh ? coulomb::mdh_term(q[a0 + l], r2, kappa)
                                     : coulomb::direct_term(q[a0 + l], r2);
-      if constexpr (S == Summation::compensated) {
-        const T y = term - carry[l];
-        const T t = sum[l] + y;
-        carry[l] = (t - sum[l]) - y;
-        sum[l] = t;
-      } else {
+      if constexpr (S == Summation::compensated)
+        coulomb::compensated_add(sum[l], carry[l], term);
+      else
         sum[l] += term;
-      }
     }
   }
   coulomb::Accumulator<T, S> total;
@@ -206,14 +202,10 @@ void cutoff_segment(T* row, T* row_carry, std::int64_t i0, std::int64_t i1, T h,
   for (std::int64_t i = i0; i <= i1; ++i) {
     const T dx = T(i) * h - ax;
     const T term = coulomb::cutoff_term(q, math::fma(dx, dx, across2), rc2, inv_rc2);
-    if constexpr (S == Summation::compensated) {
-      const T y = term - row_carry[i];
-      const T s = row[i] + y;
-      row_carry[i] = (s - row[i]) - y;
-      row[i] = s;
-    } else {
+    if constexpr (S == Summation::compensated)
+      coulomb::compensated_add(row[i], row_carry[i], term);
+    else
       row[i] += term;
-    }
   }
 }
 
