@@ -3,6 +3,7 @@
 #include <fmt/os.h>
 
 #include "drivers/library/atomic_write.hpp"
+#include "drivers/library/result_check.hpp"
 #include "kmol/core/runtime.hpp"
 
 namespace kmol {
@@ -29,6 +30,10 @@ std::vector<std::string> described(const KirkwoodBuff& kb, const std::vector<std
 
 void write_kirkwood_buff(const std::string& path, const KirkwoodBuff& kb,
                          const std::vector<std::string>& header) {
+  check_finite(kb.running, "G");
+  check_finite(kb.finite_volume, "G_V");
+  check_finite(kb.closed, "G_V_box");
+  check_finite({kb.infinite}, "G (extrapolated)");
   const bool xvg = ends_with(path, ".xvg");
   write_atomically(path, [&](const std::string& temporary) {
     auto f = fmt::output_file(temporary);

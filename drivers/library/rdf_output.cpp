@@ -9,6 +9,7 @@
 
 #include "drivers/library/atomic_write.hpp"
 #include "drivers/library/plot_script.hpp"
+#include "drivers/library/result_check.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
 #include "kmol/core/runtime.hpp"
@@ -213,6 +214,11 @@ void write_gmx_cn_xvg(const std::string& path, const RdfReport& report) {
 }
 
 void write_rdf_outputs(const RdfOutputs& outputs, const RdfReport& report) {
+  if (report.blocks) {
+    check_finite(report.blocks->g_error, "g_std_error");
+    check_finite(report.blocks->coordination_error, "n_std_error");
+  }
+  check_finite(report.cumulative.number, "cumulative number (--cn)");
   if (!outputs.plot.empty()) plot_rdf_png(outputs.plot, report);
   if (!outputs.h5.empty()) write_rdf_h5(outputs.h5, report);
   if (!outputs.csv.empty()) write_rdf_csv(outputs.csv, report);

@@ -88,4 +88,12 @@ std::string check_rdf(const RdfCountsSummary& s, const Rdf& rdf, const ResultOpt
   return "";
 }
 
+void check_finite(const std::vector<double>& values, const std::string& column) {
+  for (std::size_t k = 0; k < values.size(); ++k)
+    if (!std::isfinite(values[k]))
+      throw std::runtime_error(
+          fmt::format("the result is not finite: {}[{}] = {} (of {} values); nothing was written",
+                      column, k, values[k], values.size()));
+}
+
 }  // namespace kmol

@@ -44,6 +44,11 @@ std::string check_pair_counts(const std::vector<std::uint64_t>& counts, double r
 std::string check_rdf(const RdfCountsSummary& summary, const Rdf& rdf,
                       const ResultOptions& options);
 
+// A result's column (`column` as the outputs name it), checked before it is returned or written:
+// a NaN or an infinity is a failed run (std::runtime_error, exit 1) naming the column and its
+// first such value, never a file or array that silently holds them.
+void check_finite(const std::vector<double>& values, const std::string& column);
+
 // Distinct pairs of a selection with itself (each once) or of two selections sharing `shared`
 // atoms (an atom is never paired with itself).
 std::int64_t distinct_pairs(std::int64_t n_a, std::int64_t n_b, bool one_set, std::int64_t shared);

@@ -1,6 +1,7 @@
 // The scattering job (scattering_job.hpp).
 #include "drivers/library/scattering_job.hpp"
 
+#include "drivers/library/result_check.hpp"
 #include "drivers/library/scattering_waves.hpp"
 
 #include <fmt/core.h>
@@ -348,6 +349,9 @@ ScatteringResult ScatteringJob::result() const {
       out.sigma[k] = std::sqrt(spread / double(blocks * (blocks - 1)));
     }
   if (system_ == ScatteringSystem::vacuum) out.guinier = guinier_fit(out.q, out.intensity);
+  check_finite(out.intensity, "I(q)");
+  check_finite(out.sigma, "sigma");
+  check_finite(out.partial, "partial I(q)");
   return out;
 }
 

@@ -1,6 +1,8 @@
 // A solute in solution: its observation volumes and excess intensity (scattering_solution.hpp).
 #include "drivers/library/scattering_solution.hpp"
 
+#include "drivers/library/result_check.hpp"
+
 #include <fmt/core.h>
 
 #include <Kokkos_Core.hpp>
@@ -126,6 +128,7 @@ ScatteringResult excess_intensity(const ScatteringResult& a, const ScatteringRes
     out.error[k] = a.error[k] + b.error[k];
     out.max_relative_error = std::max(out.max_relative_error, out.error[k] / scale);
   }
+  check_finite(out.intensity, "excess I(q)");
   out.guinier = guinier_fit(out.q, out.intensity);
   return out;
 }
