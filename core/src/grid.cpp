@@ -7,15 +7,10 @@
 
 #include "kmol/core/errors.hpp"
 #include "kmol/core/map_check.hpp"
+#include "kmol/core/significant.hpp"
 
 namespace kmol {
 namespace {
-
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g", v);
-  return text;
-}
 
 std::string bytes(double b) {
   char text[32];
@@ -108,10 +103,11 @@ std::string counts_text(const std::array<std::int64_t, 3>& c) {
   const Vec3<double>& p = positions[s.atom];
   const std::string atom = "atom " + std::to_string(s.atom + 1) +
                            (names ? " (" + names[s.atom] + ")" : std::string()) + " at (" +
-                           number(p.x) + ", " + number(p.y) + ", " + number(p.z) + ") A";
+                           significant(p.x, 4) + ", " + significant(p.y, 4) + ", " +
+                           significant(p.z, 4) + ") A";
   const std::string without = std::isfinite(s.points_without)
                                   ? "; the other atoms need " + counts_text(s.counts_without) +
-                                        " = " + number(s.points_without) + " points"
+                                        " = " + significant(s.points_without, 4) + " points"
                                   : "";
   throw InputError(
       {"", "atoms", long(s.atom + 1)},
@@ -144,12 +140,12 @@ void check_map_grid(const Grid& grid, const std::string& file, const std::string
     const double h = grid.spacing[std::size_t(a)];
     if (!(h >= min_map_spacing && h <= max_map_spacing))
       throw InputError({file, spacing_field, -1},
-                       std::string("the spacing along ") + axes[a] + " is " + number(h) +
+                       std::string("the spacing along ") + axes[a] + " is " + significant(h, 4) +
                            " A: expected 1e-4 to 1e4 Angstrom (a damaged header?)");
     const double o = (&grid.origin.x)[a];
     if (!(std::abs(o) <= max_map_origin))
       throw InputError({file, origin_field, -1},
-                       std::string("the origin's ") + axes[a] + " is " + number(o) +
+                       std::string("the origin's ") + axes[a] + " is " + significant(o, 4) +
                            " A: expected a finite coordinate within 1e7 Angstrom");
   }
 }
@@ -180,9 +176,9 @@ Grid grid_around(const Vec3<double>* positions, std::int64_t n, double spacing, 
   const bool huge = uncountable || points > 68719476736.0;
   if (huge || points > double(1 << 24)) {
     const Stretch s = stretching_atom(positions, n, spacing, padding);
-    const std::string size = uncountable
-                                 ? "more points than 64 bits count"
-                                 : counts_text(lattice.counts) + " = " + number(points) + " points";
+    const std::string size =
+        uncountable ? "more points than 64 bits count"
+                    : counts_text(lattice.counts) + " = " + significant(points, 4) + " points";
     // An atom stands apart only from a population: with few atoms each spans the lattice.
     if (s.atom >= 0 && (uncountable ? std::isfinite(s.points_without)
                                     : (n > 8 || huge) && s.points_without * 64 < points))
@@ -190,8 +186,9 @@ Grid grid_around(const Vec3<double>* positions, std::int64_t n, double spacing, 
     if (uncountable)
       throw InputError({"", "--spacing", -1},
                        "gives a lattice of " + size + " around the atoms (they span " +
-                           number(hi[0] - lo[0]) + " x " + number(hi[1] - lo[1]) + " x " +
-                           number(hi[2] - lo[2]) + " A): check the coordinates or the spacing");
+                           significant(hi[0] - lo[0], 4) + " x " + significant(hi[1] - lo[1], 4) +
+                           " x " + significant(hi[2] - lo[2], 4) +
+                           " A): check the coordinates or the spacing");
   }
   lattice.spacing = {spacing, spacing, spacing};
   double origin[3];

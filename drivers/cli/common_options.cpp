@@ -1,6 +1,7 @@
 #include "drivers/cli/common_options.hpp"
 
 #include "drivers/library/device_policy.hpp"
+#include "drivers/library/map_job.hpp"
 #include "kmol/core/precision.hpp"
 
 namespace kmol::cli {
@@ -30,6 +31,15 @@ void add_plane_options(CLI::App* cmd, std::string& axis, double& at) {
 
 void add_force_flag(CLI::App* cmd, bool& force) {
   cmd->add_flag("--force", force, "Run even where the preflight estimates refuse it");
+}
+
+void add_lattice_options(CLI::App* cmd, LatticeRequest& lattice) {
+  cmd->add_option("--spacing", lattice.spacing, "Grid spacing (Angstrom)");
+  cmd->add_option("--padding", lattice.padding,
+                  "Automatic lattice: margin around the atoms (Angstrom)");
+  cmd->add_option("--origin", lattice.origin, "Grid origin x y z (Angstrom; with --counts)")
+      ->expected(3);
+  cmd->add_option("--counts", lattice.counts, "Grid points nx ny nz (with --origin)")->expected(3);
 }
 
 }  // namespace kmol::cli

@@ -1,10 +1,14 @@
 #pragma once
 // The options every computing command spells alike, registered once so that their values and help
 // cannot drift apart between commands: --device (the device policy's values), --threads,
-// --precision, the plotted plane and --force.
+// --precision, the plotted plane, the map lattice and --force.
 #include <CLI/CLI.hpp>
 
 #include <string>
+
+namespace kmol {
+struct LatticeRequest;
+}
 
 namespace kmol::cli {
 
@@ -18,5 +22,7 @@ void add_precision_option(CLI::App* command, std::string& precision);
 void add_plane_options(CLI::App* command, std::string& axis, double& at);
 // --force: run past the preflight's refusals.
 void add_force_flag(CLI::App* command, bool& force);
+// --spacing, --padding, --origin and --counts of a map's lattice (map_lattice checks them).
+void add_lattice_options(CLI::App* command, LatticeRequest& lattice);
 
 }  // namespace kmol::cli

@@ -32,14 +32,10 @@ void write_histograms(const std::string& path, const HistogramsOptions& o, const
                       std::int32_t n_species) {
   write_atomically(path, [&](const std::string& temporary) {
     io::QuietHdf5 quiet;
-    Hid file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
-    if (!file.valid()) throw InputError({path, "", -1}, "cannot create the file");
     // No timestamps: equal runs (any number of MPI ranks) write equal bytes.
-    Hid group_properties(H5Pcreate(H5P_GROUP_CREATE)), untimed(H5Pcreate(H5P_DATASET_CREATE));
-    H5Pset_obj_track_times(group_properties.get(), false);
-    H5Pset_obj_track_times(untimed.get(), false);
-    Hid group(
-        H5Gcreate2(file.get(), "histograms", H5P_DEFAULT, group_properties.get(), H5P_DEFAULT));
+    const io::FileGroup out = io::create_file_group(temporary, path, "histograms");
+    const Hid& group = out.group;
+    const Hid untimed = io::untimed_dataset_properties();
     std::vector<std::string> pairs;
     for (std::int32_t a = 0; a < n_species; ++a)
       for (std::int32_t b = a; b < n_species; ++b) pairs.push_back(species[a] + "," + species[b]);
@@ -67,8 +63,7 @@ void write_histograms(const std::string& path, const HistogramsOptions& o, const
     const hsize_t dims[2] = {hsize_t(pairs.size()), hsize_t(bins)};
     for (std::int64_t k = 0; k < state.n_intervals(); ++k) {
       Hid space(H5Screate_simple(2, dims, nullptr));
-      Hid properties(H5Pcreate(H5P_DATASET_CREATE));
-      H5Pset_obj_track_times(properties.get(), false);
+      Hid properties = io::untimed_dataset_properties();
       H5Pset_chunk(properties.get(), 2, dims);
       H5Pset_shuffle(properties.get());
       H5Pset_deflate(properties.get(), 4);

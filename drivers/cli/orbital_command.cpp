@@ -38,9 +38,8 @@ struct OrbitalOptions {
                               impl = "auto";
   std::string out = "orbital.cube", plot, plot_axis = "z", write_molden, mesh;
   std::string cartesian_norm = "each";
-  double spacing = 0.1, padding = 5, plot_at = NAN, iso = NAN;
-  std::vector<double> origin;
-  std::vector<std::int64_t> counts;
+  double plot_at = NAN, iso = NAN;
+  LatticeRequest lattice{0.1, 5, {}, {}};
   int threads = -1;
   bool force = false, spin_given = false, allow_empty = false;
 };
@@ -111,8 +110,9 @@ void preflight_orbital(const CLI::App& cmd, const OrbitalOptions& o, const Grid&
   if (!o.input.empty()) plan.inputs.push_back(o.input);
   // The map on the device and its host copy; a float copy of it for the lobes' meshes.
   plan.memory_bytes = points * (2 * value + (o.mesh.empty() ? 0 : 8));
-  plan.size_option = o.counts.empty() ? fmt::format("--spacing {}", o.spacing) : "--counts";
-  plan.size_cause = lattice_cause(lattice, o.counts.empty() ? o.input : "");
+  plan.size_option =
+      o.lattice.counts.empty() ? fmt::format("--spacing {}", o.lattice.spacing) : "--counts";
+  plan.size_cause = lattice_cause(lattice, o.lattice.counts.empty() ? o.input : "");
   plan.force = o.force;
   preflight(plan);
 }
@@ -187,11 +187,7 @@ Action add_orbital_command(CLI::App& app) {
                   "among the --spin orbitals when --spin is given)");
   cmd->add_option("--spin", o->spin, "Alpha or Beta: the channel of --mo")
       ->check(CLI::IsMember({"Alpha", "Beta"}));
-  cmd->add_option("--spacing", o->spacing, "Grid spacing (Angstrom)");
-  cmd->add_option("--padding", o->padding, "Automatic lattice: margin around the atoms (Angstrom)");
-  cmd->add_option("--origin", o->origin, "Grid origin x y z (Angstrom; with --counts)")
-      ->expected(3);
-  cmd->add_option("--counts", o->counts, "Grid points nx ny nz (with --origin)")->expected(3);
+  add_lattice_options(cmd, o->lattice);
   add_precision_option(cmd, o->precision);
   add_device_option(cmd, o->device);
   cmd->add_option("--impl", o->impl, "auto, kokkos, host or cuda");
@@ -237,9 +233,8 @@ Action add_orbital_command(CLI::App& app) {
     report_norms(molden, given(*cmd, "--cartesian-norm"));
     OrbitalSettings s;
     s.impl = orbital_impl_from_string(o->impl);
-    s.lattice =
-        map_lattice({o->spacing, o->padding, o->origin, o->counts},
-                    {molden.positions.data(), molden.atoms(), nullptr, o->input}, MapNames());
+    s.lattice = map_lattice(
+        o->lattice, {molden.positions.data(), molden.atoms(), nullptr, o->input}, MapNames());
     preflight_orbital(*cmd, *o, s.lattice);
     if (!o->write_molden.empty()) {
       TemporaryFile output(o->write_molden, "--write-molden");

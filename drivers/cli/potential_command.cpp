@@ -41,11 +41,9 @@ struct PotentialOptions {
   std::string input, example, top, method = "direct", precision = "single", units = "kT/e",
                                    device = "auto", impl = "auto";
   std::string out = "potential.dx", plot, plot_axis = "z";
-  double spacing = 0.5, cutoff = 12, ionic_strength = 0.15, temperature = 298.15, dielectric = 0,
-         padding = 10;
+  double cutoff = 12, ionic_strength = 0.15, temperature = 298.15, dielectric = 0;
   double plot_at = NAN;
-  std::vector<double> origin;
-  std::vector<std::int64_t> counts;
+  LatticeRequest lattice;  // spacing 0.5, padding 10
   bool faces_only = false, compensated = false, force = false;
   int threads = -1;
   FrameChoice frames;  // of a trajectory input
@@ -86,8 +84,9 @@ void preflight_potential(const CLI::App& cmd, const PotentialOptions& o, const G
   if (!o.input.empty()) plan.inputs.push_back(o.input);
   // The map where it is computed, its host copy, and the whole map again when it goes in slabs.
   plan.memory_bytes = 3 * points * value;
-  plan.size_option = o.counts.empty() ? fmt::format("--spacing {}", o.spacing) : "--counts";
-  plan.size_cause = lattice_cause(lattice, o.counts.empty() ? o.input : "");
+  plan.size_option =
+      o.lattice.counts.empty() ? fmt::format("--spacing {}", o.lattice.spacing) : "--counts";
+  plan.size_cause = lattice_cause(lattice, o.lattice.counts.empty() ? o.input : "");
   plan.force = o.force;
   preflight(plan);
 }
@@ -281,11 +280,7 @@ Action add_potential_command(CLI::App& app) {
   cmd->add_option("--method", o->method,
                   "direct (Coulomb sum), cutoff (NAMD shifting) or mdh (Debye-Hueckel)")
       ->check(CLI::IsMember({"direct", "cutoff", "mdh"}));
-  cmd->add_option("--spacing", o->spacing, "Grid spacing (Angstrom)");
-  cmd->add_option("--padding", o->padding, "Automatic lattice: margin around the atoms (Angstrom)");
-  cmd->add_option("--origin", o->origin, "Grid origin x y z (Angstrom; with --counts)")
-      ->expected(3);
-  cmd->add_option("--counts", o->counts, "Grid points nx ny nz (with --origin)")->expected(3);
+  add_lattice_options(cmd, o->lattice);
   cmd->add_option("--cutoff", o->cutoff, "cutoff: radius (Angstrom)");
   cmd->add_option("--ionic-strength", o->ionic_strength,
                   "mdh: ionic strength of a 1:1 salt (mol/L)");
@@ -326,7 +321,7 @@ Action add_potential_command(CLI::App& app) {
     if (cmd->count("--dielectric") > 0 && !(o->dielectric > 0))
       throw InputError({"", "--dielectric", -1}, "must be positive");
     s.lattice =
-        map_lattice({o->spacing, o->padding, o->origin, o->counts},
+        map_lattice(o->lattice,
                     {atoms.positions.data(), std::int64_t(atoms.size()),
                      atoms.atom_names.empty() ? nullptr : atoms.atom_names.data(), o->input},
                     MapNames());

@@ -114,8 +114,7 @@ namespace {
 void dataset(hid_t parent, const char* name, hid_t file_type, hid_t memory_type,
              std::vector<hsize_t> dims, const void* data, const char* unit = nullptr) {
   Hid space(H5Screate_simple(int(dims.size()), dims.data(), nullptr));
-  Hid properties(H5Pcreate(H5P_DATASET_CREATE));
-  H5Pset_obj_track_times(properties.get(), false);  // no timestamps: equal runs write equal bytes
+  Hid properties = io::untimed_dataset_properties();
   if (dims.size() == 2 && dims[0] > 0 && dims[1] > 0) {
     H5Pset_chunk(properties.get(), 2, dims.data());
     H5Pset_deflate(properties.get(), 4);
@@ -152,17 +151,10 @@ void write_blocks(hid_t rdf, const RdfBlockErrors& b, const std::vector<std::int
 void write_rdf_h5(const std::string& path, const RdfReport& report) {
   write_atomically(path, [&](const std::string& temporary) {
     io::QuietHdf5 quiet;
-    Hid file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
-    if (!file.valid()) throw InputError({path, "", -1}, "cannot create the file");
-    Hid group_properties(H5Pcreate(H5P_GROUP_CREATE));
-    H5Pset_obj_track_times(group_properties.get(), false);
-    Hid rdf(H5Gcreate2(file.get(), "rdf", H5P_DEFAULT, group_properties.get(), H5P_DEFAULT));
+    const io::FileGroup out = io::create_file_group(temporary, path, "rdf");
+    const Hid& rdf = out.group;
     io::write_string_attribute(rdf.get(), "creator", "kmol " + kmol_version());
-    for (const auto& line : report.header) {
-      const auto colon = line.find(": ");
-      if (colon != std::string::npos)
-        io::write_string_attribute(rdf.get(), line.substr(0, colon), line.substr(colon + 2));
-    }
+    io::write_header_attributes(rdf.get(), report.header);
     const hsize_t n = report.rdf.g.size();
     dataset(rdf.get(), "edges", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {n + 1}, report.rdf.edges.data(),
             "Angstrom");

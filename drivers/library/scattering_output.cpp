@@ -31,8 +31,7 @@ void write_doubles(hid_t group, const std::string& name, const std::vector<doubl
   if (values.empty()) return;
   const hsize_t dims[2] = {hsize_t(rows), hsize_t(values.size() / rows)};
   Hid space(H5Screate_simple(rows > 1 ? 2 : 1, rows > 1 ? dims : dims + 1, nullptr));
-  Hid properties(H5Pcreate(H5P_DATASET_CREATE));
-  H5Pset_obj_track_times(properties.get(), false);
+  Hid properties = io::untimed_dataset_properties();
   Hid d(H5Dcreate2(group, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, properties.get(),
                    H5P_DEFAULT));
   H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
@@ -70,17 +69,9 @@ void write_scattering_h5(const std::string& path, const ScatteringReport& report
   const ScatteringResult& r = *report.result;
   write_atomically(path, [&](const std::string& temporary) {
     io::QuietHdf5 quiet;
-    Hid file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
-    if (!file.valid()) throw InputError({path, "", -1}, "cannot create the file");
-    Hid group_properties(H5Pcreate(H5P_GROUP_CREATE));
-    H5Pset_obj_track_times(group_properties.get(), false);
-    Hid group(
-        H5Gcreate2(file.get(), "scattering", H5P_DEFAULT, group_properties.get(), H5P_DEFAULT));
-    for (const auto& line : report.header) {
-      const auto colon = line.find(": ");
-      if (colon != std::string::npos)
-        io::write_string_attribute(group.get(), line.substr(0, colon), line.substr(colon + 2));
-    }
+    const io::FileGroup out = io::create_file_group(temporary, path, "scattering");
+    const Hid& group = out.group;
+    io::write_header_attributes(group.get(), report.header);
     io::write_string_array_attribute(group.get(), "pairs", r.pair_names);
     const std::string unit = report.intensity_unit + (report.per_atom ? " per atom" : "");
     write_doubles(group.get(), "q", r.q, 1, "1/Angstrom");

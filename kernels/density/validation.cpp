@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -10,18 +9,9 @@
 #include "kmol/core/errors.hpp"
 #include "kmol/core/map_check.hpp"
 #include "kmol/core/preflight.hpp"
+#include "kmol/core/significant.hpp"
 
 namespace kmol {
-namespace {
-
-// "9.1e+26": a count or length in a message.
-std::string short_number(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", x);
-  return text;
-}
-
-}  // namespace
 
 double density_cut_radius(double sigma, double threshold) {
   return sigma * std::sqrt(2.0 * std::log(1.0 / threshold));
@@ -136,8 +126,8 @@ void finish_density_job(DensityJob& job, const DensitySettings& s, double widest
   const double available = available_memory_bytes();
   if (!(cells * 8 <= (available > 0 ? available : 1e18)))
     throw ResourceError({"", "--spacing", -1},
-                        "the lattice spans " + short_number(cells) +
-                            " cells of the Gaussians' cut radius (" + short_number(job.cut) +
+                        "the lattice spans " + significant(cells) +
+                            " cells of the Gaussians' cut radius (" + significant(job.cut) +
                             " Angstrom), more than memory holds: use a finer spacing or fewer "
                             "points");
   narrow_to_slab(job, 0, job.counts[2]);

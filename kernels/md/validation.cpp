@@ -1,25 +1,18 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "kernels/md/validation.hpp"
 
 #include "kmol/core/errors.hpp"
 #include "kmol/core/preflight.hpp"
+#include "kmol/core/significant.hpp"
 
 namespace kmol::md {
 namespace {
 
 bool positive(double x) { return x > 0 && std::isfinite(x); }
-
-// "9.1e+26": a count or length in a message.
-std::string short_number(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", x);
-  return text;
-}
 
 double wrapped(double x, double side) { return x - side * std::floor(x / side); }
 
@@ -79,8 +72,8 @@ void validate(const MdState& start, const MdSettings& s) {
       std::floor(l[0] / reach) * std::floor(l[1] / reach) * std::floor(l[2] / reach);
   const double available = available_memory_bytes();
   if (!(cells * 8 <= (available > 0 ? available : 1e18)))
-    throw ResourceError({"", "cutoff", -1}, "cutoff + skin " + short_number(reach) +
-                                                " divides the box into " + short_number(cells) +
+    throw ResourceError({"", "cutoff", -1}, "cutoff + skin " + significant(reach) +
+                                                " divides the box into " + significant(cells) +
                                                 " cells, more than memory holds");
   for (std::size_t i = 0; i < n; ++i) {
     const auto& p = start.positions[i];

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/significant.hpp"
 
 namespace kmol {
 namespace {
@@ -79,10 +79,8 @@ class Parser {
     const double c = number(w, field, line);
     const double normalised = std::abs(c) * std::pow(2 * alpha, (2 * l + 3) / 4.0);
     if (!(normalised <= max_normalised_primitive)) {
-      char text[32];
-      std::snprintf(text, sizeof text, "%.3g", normalised);
       fail(field, line,
-           "is " + w + ": normalised with its exponent it reaches " + text +
+           "is " + w + ": normalised with its exponent it reaches " + significant(normalised) +
                ", beyond 1e30 (a damaged coefficient or exponent?)");
     }
     return c;

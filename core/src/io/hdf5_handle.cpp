@@ -173,4 +173,31 @@ void write_int_attribute(hid_t object, const std::string& name, const std::vecto
   H5Awrite(attribute.get(), H5T_NATIVE_INT, values.data());
 }
 
+Hid untimed_dataset_properties() {
+  Hid properties(H5Pcreate(H5P_DATASET_CREATE));
+  H5Pset_obj_track_times(properties.get(), false);
+  return properties;
+}
+
+FileGroup create_file_group(const std::string& temporary, const std::string& path,
+                            const std::string& group) {
+  FileGroup out;
+  out.file = Hid(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  if (!out.file.valid()) throw InputError({path, "", -1}, "cannot create the file");
+  Hid properties(H5Pcreate(H5P_GROUP_CREATE));
+  H5Pset_obj_track_times(properties.get(), false);
+  out.group =
+      Hid(H5Gcreate2(out.file.get(), group.c_str(), H5P_DEFAULT, properties.get(), H5P_DEFAULT));
+  if (!out.group.valid()) throw InputError({path, group, -1}, "cannot create the group");
+  return out;
+}
+
+void write_header_attributes(hid_t object, const std::vector<std::string>& lines) {
+  for (const auto& line : lines) {
+    const auto colon = line.find(": ");
+    if (colon != std::string::npos)
+      write_string_attribute(object, line.substr(0, colon), line.substr(colon + 2));
+  }
+}
+
 }  // namespace kmol::io

@@ -61,4 +61,20 @@ void write_string_array_attribute(hid_t object, const std::string& name,
                                   const std::vector<std::string>& values);
 void write_int_attribute(hid_t object, const std::string& name, const std::vector<int>& values);
 
+// Dataset creation properties without timestamps: equal runs write equal bytes.
+Hid untimed_dataset_properties();
+
+// A new file at `temporary` holding one untimed group; InputError naming `path` (the file the
+// user asked for) when the file cannot be created.
+struct FileGroup {
+  Hid file;
+  Hid group;
+};
+FileGroup create_file_group(const std::string& temporary, const std::string& path,
+                            const std::string& group);
+
+// Each "key: value" line of a report header as a string attribute of `object`; other lines are
+// skipped.
+void write_header_attributes(hid_t object, const std::vector<std::string>& lines);
+
 }  // namespace kmol::io
