@@ -135,4 +135,28 @@ TEST(ChunkedConversion, UploadedPointsCountAsTheHostArrays_Cuda) {
 #endif
 }
 
+// The raw kernel packs host arrays into its own layout: uploaded points reach it through a copy
+// back, counted as the host arrays are.
+TEST(ChunkedConversion, UploadedPointsReachTheHostReadingKernel_Cuda) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if (!test::gpu_present()) GTEST_SKIP() << "no GPU on this machine";
+  const Kokkos::Cuda gpu;
+  const auto from = random_points(50000, 60, 7);
+  PairHistogramSettings s;
+  s.r_max = 40;
+  s.n_bins = 400;
+  s.impl = PairHistogramImpl::cuda;
+  const ConvertedCoordinates<float> host(from);
+  const auto expected = pair_histogram(gpu, one_set(host.data(), host.size()), s);
+  const auto counted = pair_histogram(gpu, upload_coordinates<float>(gpu, from), s);
+  EXPECT_EQ(counted.impl_used, PairHistogramImpl::cuda);
+  EXPECT_EQ(counted.counts, expected.counts);
+  std::uint64_t pairs = 0;
+  for (const std::uint64_t c : counted.counts) pairs += c;
+  EXPECT_GT(pairs, 0u);
+#else
+  GTEST_SKIP() << "Cuda backend not built";
+#endif
+}
+
 }  // namespace

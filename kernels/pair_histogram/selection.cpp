@@ -51,11 +51,6 @@ PairHistogramShape shape_of(std::int64_t n_a, std::int64_t n_b, bool one_set,
           settings.n_bins};
 }
 
-std::string pair_histogram_cuda_refusal(const PairHistogramShape& shape, Platform) {
-  // It packs the host's coordinates into its own layout on the way to the device.
-  return shape.resident ? "cuda reads host coordinates, not Views already on the device" : "";
-}
-
 std::string pair_histogram_cells_refusal(const PairHistogramShape& shape, Platform) {
   if (shape.box == BoxKind::none) return "cells need a periodic box";
   if (shape.min_box_height < 3 * shape.r_max)

@@ -18,7 +18,6 @@ struct PairHistogramShape {
   double box_volume = 0;  // infinite without a box
   double min_box_height = 0;
   std::int32_t n_bins = 0;
-  bool resident = false;  // coordinates already in the execution space's memory
 };
 
 // The shape of a problem with these set sizes and settings.

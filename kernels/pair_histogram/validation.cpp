@@ -159,7 +159,6 @@ void prepare_pair_histogram(const PairHistogramInput<T>& given, const PairHistog
   PairHistogramSettings jobs_settings = s;
   jobs_settings.box = images ? BoxSpec::none() : box;
   out.shape = shape_of(job.n_a, job.n_b, job.one_set, jobs_settings);
-  out.shape.resident = in.resident;
 }
 
 template void prepare_pair_histogram(const PairHistogramInput<float>&, const PairHistogramSettings&,
