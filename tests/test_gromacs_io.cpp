@@ -17,6 +17,7 @@
 #include <random>
 
 #include "core/src/io/gromacs_api.hpp"
+#include "core/src/io/spooled_trajectory.hpp"
 #include "drivers/library/frame_pipeline.hpp"
 #include "gromacs/fileio/trxio.h"
 #include "gromacs/trajectory/trajectoryframe.h"
@@ -500,6 +501,21 @@ TEST(GromacsIo, DamagedTrrHeadersAreRefused) {
   }
   std::ofstream(path, std::ios::binary).write(whole.data(), std::streamsize(frame_bytes + 100));
   expect_damaged_frame_1(path, "inside this frame");
+}
+
+// A damaged TNG file whose index holds no frame comes back from its contained reader as an empty
+// list with the reason; unpacking it copies nothing (an empty vector's storage may be null).
+TEST(SpooledFrames, AnEmptyListComesBackWithItsError) {
+  std::string error;
+  const auto frames = io::unpack_frames(io::pack_frames({}, "no frame"), error);
+  EXPECT_TRUE(frames.empty());
+  EXPECT_EQ(error, "no frame");
+  io::SpooledFrame one;
+  one.atoms = 7;
+  const auto back = io::unpack_frames(io::pack_frames({one}, ""), error);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].atoms, 7);
+  EXPECT_EQ(error, "");
 }
 
 }  // namespace

@@ -57,7 +57,8 @@ std::vector<SpooledFrame> unpack_frames(const std::string& bytes, std::string& e
   const std::size_t size = std::size_t(n) * sizeof(SpooledFrame);
   if (n > bytes.size() || bytes.size() - sizeof n < size) return {};
   std::vector<SpooledFrame> frames(static_cast<std::size_t>(n));
-  std::memcpy(static_cast<void*>(frames.data()), bytes.data() + sizeof n, size);
+  // An empty vector's data() may be null, which memcpy must not be given even for 0 bytes.
+  if (size > 0) std::memcpy(static_cast<void*>(frames.data()), bytes.data() + sizeof n, size);
   error = bytes.substr(sizeof n + size);
   return frames;
 }
