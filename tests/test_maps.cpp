@@ -268,6 +268,29 @@ TEST(MapCheck, NonFiniteAndEmptyMapsAreRefusedNamingTheCause) {
   EXPECT_THROW(check_half_map(grid, half.data(), density), InputError);
 }
 
+TEST(GridAround, TwoAtomsStretchingTheLatticeTogetherAreNamedUpFront) {
+  // Two damaged coordinates on opposite sides: without either alone the lattice is still
+  // stretched (the single-atom test passes it), without both it is 101^3 points.
+  std::vector<Vec3<double>> xyz;
+  for (int i = 0; i < 27; ++i) xyz.push_back({5.0 * (i % 3), 5.0 * (i / 3 % 3), 5.0 * (i / 9)});
+  xyz[6] = {0, -2e4, 0};
+  xyz[20] = {5, 9e5, 5};
+  try {
+    grid_around(xyz.data(), std::int64_t(xyz.size()), 1.5, 2);
+    ADD_FAILURE() << "a lattice two atoms stretch accepted";
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.where().line, 21) << what;
+    EXPECT_NE(what.find("atom 21 at (5, 9e+05, 5) A and 1 other atom lie far from the rest"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("the other atoms need 11 x 11 x 11"), std::string::npos) << what;
+  }
+  // Spread evenly along y, the same span is the spacing's: the lattice is made.
+  for (int i = 0; i < 27; ++i) xyz[std::size_t(i)].y = -2e4 + i * (9.2e5 / 26);
+  EXPECT_NO_THROW(grid_around(xyz.data(), std::int64_t(xyz.size()), 1.5, 2));
+}
+
 TEST(GridAround, AnAtomStretchingTheLatticeIsNamedUpFront) {
   // 27 atoms in a 10 A cube and one 1e5 A away along y: 101 x 200,101 x 101 points at 0.5 A.
   std::vector<Vec3<double>> xyz;

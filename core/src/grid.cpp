@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <vector>
 
 #include "kmol/core/errors.hpp"
 #include "kmol/core/map_check.hpp"
@@ -28,24 +29,33 @@ struct AxisExtremes {
   std::int64_t lo_atom = 0, hi_atom = 0;
 };
 
-AxisExtremes extremes(const Vec3<double>* positions, std::int64_t n, int axis) {
+// Of the atoms not set aside (all when `aside` is empty); at least two must remain.
+AxisExtremes extremes(const Vec3<double>* positions, std::int64_t n, int axis,
+                      const std::vector<char>& aside = {}) {
   auto at = [&](std::int64_t a) { return (&positions[a].x)[axis]; };
+  auto kept = [&](std::int64_t a) { return aside.empty() || !aside[std::size_t(a)]; };
   AxisExtremes e;
-  e.lo = e.hi = e.next_lo = e.next_hi = at(0);
-  for (std::int64_t a = 1; a < n; ++a) {
+  std::int64_t seen = 0;
+  for (std::int64_t a = 0; a < n; ++a) {
+    if (!kept(a)) continue;
     const double v = at(a);
+    if (seen++ == 0) {
+      e.lo = e.hi = e.next_lo = e.next_hi = v;
+      e.lo_atom = e.hi_atom = a;
+      continue;
+    }
     if (v < e.lo) {
       e.next_lo = e.lo;
       e.lo = v;
       e.lo_atom = a;
-    } else if (a == 1 || v < e.next_lo) {
+    } else if (seen == 2 || v < e.next_lo) {
       e.next_lo = v;
     }
     if (v > e.hi) {
       e.next_hi = e.hi;
       e.hi = v;
       e.hi_atom = a;
-    } else if (a == 1 || v > e.next_hi) {
+    } else if (seen == 2 || v > e.next_hi) {
       e.next_hi = v;
     }
   }
@@ -66,17 +76,19 @@ double lattice_points(const double lo[3], const double hi[3], double spacing, do
   return points < double(max_indexable_points) ? points : std::numeric_limits<double>::infinity();
 }
 
-// The atom whose removal shrinks the lattice most, and the points left without it.
+// The atom whose removal shrinks the lattice most, the points left without it, and how many
+// atoms stand apart with it.
 struct Stretch {
   std::int64_t atom = -1;
   double points_without = 0;
   std::array<std::int64_t, 3> counts_without{};
+  std::int64_t apart = 1;
 };
 
 Stretch stretching_atom(const Vec3<double>* positions, std::int64_t n, double spacing,
-                        double padding) {
+                        double padding, const std::vector<char>& aside = {}) {
   AxisExtremes e[3];
-  for (int d = 0; d < 3; ++d) e[d] = extremes(positions, n, d);
+  for (int d = 0; d < 3; ++d) e[d] = extremes(positions, n, d, aside);
   Stretch best;
   if (n < 2) return best;
   best.points_without = std::numeric_limits<double>::infinity();
@@ -94,6 +106,29 @@ Stretch stretching_atom(const Vec3<double>* positions, std::int64_t n, double sp
   return best;
 }
 
+// A few atoms far apart stretch the lattice as one does: they are set aside one after another
+// (each time the one whose removal shrinks the lattice most), up to `few`, until the others need
+// 64 times fewer points than `points`. Returns the first set aside, with the points the rest need
+// and how many stood apart; atom -1 when no such few exist.
+Stretch stretching_atoms(const Vec3<double>* positions, std::int64_t n, double spacing,
+                         double padding, double points, std::int64_t few) {
+  std::vector<char> aside(std::size_t(n), 0);
+  Stretch first;
+  for (std::int64_t m = 1; m <= few && n - m >= 2; ++m) {
+    const Stretch s = stretching_atom(positions, n, spacing, padding, aside);
+    if (s.atom < 0) break;
+    if (m == 1) first = s;
+    aside[std::size_t(s.atom)] = 1;
+    if (s.points_without * 64 < points) {
+      first.points_without = s.points_without;
+      first.counts_without = s.counts_without;
+      first.apart = m;
+      return first;
+    }
+  }
+  return {};
+}
+
 std::string counts_text(const std::array<std::int64_t, 3>& c) {
   return std::to_string(c[0]) + " x " + std::to_string(c[1]) + " x " + std::to_string(c[2]);
 }
@@ -109,9 +144,13 @@ std::string counts_text(const std::array<std::int64_t, 3>& c) {
                                   ? "; the other atoms need " + counts_text(s.counts_without) +
                                         " = " + significant(s.points_without, 4) + " points"
                                   : "";
+  const std::string who = s.apart == 1
+                              ? atom + " lies far from the others and stretches"
+                              : atom + " and " + std::to_string(s.apart - 1) + " other atom" +
+                                    (s.apart > 2 ? "s" : "") + " lie far from the rest and stretch";
   throw InputError(
       {"", "atoms", long(s.atom + 1)},
-      atom + " lies far from the others and stretches the lattice to " + lattice +
+      who + " the lattice to " + lattice +
           (std::isfinite(points) ? " (" + bytes(4 * points) + " per single-precision map)" : "") +
           without +
           ": check its coordinates, or give a --spacing or --padding (or an "
@@ -183,6 +222,12 @@ Grid grid_around(const Vec3<double>* positions, std::int64_t n, double spacing, 
     if (s.atom >= 0 && (uncountable ? std::isfinite(s.points_without)
                                     : (n > 8 || huge) && s.points_without * 64 < points))
       refuse_stretch(positions, names, s, size, points);
+    // Up to one atom in eight, at most 8, may stand apart together.
+    if (!uncountable && n > 8) {
+      const Stretch several = stretching_atoms(positions, n, spacing, padding, points,
+                                               std::min<std::int64_t>(8, n / 8));
+      if (several.atom >= 0) refuse_stretch(positions, names, several, size, points);
+    }
     if (uncountable)
       throw InputError({"", "--spacing", -1},
                        "gives a lattice of " + size + " around the atoms (they span " +

@@ -458,6 +458,9 @@ row 98 2 "gas.h5: \-\-blocks: 5 blocks of frames need at least 5 frames, and the
 none_left 98 blocks.xvg
 row 99 2 "\-\-cn: applies only with --gmx" -- rdf gas.h5 --rmax 5 --cn cn.xvg --out cn-rdf.xvg
 none_left 99 cn.xvg cn-rdf.xvg
+awk '{ printf "ATOM %d CA ALA %d %s %s %s 0.1 1.5\n", NR, NR, $7, NR == 7 ? 922337 : NR == 12 ? -21474 : $8, $9 }' base.pdb > far2.pqr
+row 108 2 "atom 7 (CA) at (3, 9.223e+05, 2) A and 1 other atom lie far from the rest and stretch the lattice" -- potential far2.pqr --spacing 1.5 --out far2.dx
+none_left 108 far2.dx
 # The C API's RDF settings and results (kmol.h), through ctypes (tests/python/kmol_c.py).
 c_library=$(dirname "$kmol")/libkmol_c.so
 if [[ -f $c_library ]]; then
