@@ -9,6 +9,7 @@
 #   perf/python_bundle.sh /tmp/pyb build/cuda/python MDAnalysis.analysis.rdf,kmol.mdanalysis \
 #       build/openmp/python
 #   /tmp/pyb/python perf/interrdf_bench.py --device gpu ...      (there)
+# With pytest among IMPORTS, OUT_DIR/python -m pytest runs the Python tests there.
 set -euo pipefail
 out=$1 module=$2 imports=$3 import_dir=${4:-$2}
 rm -rf "$out"
@@ -31,10 +32,17 @@ for f in $files; do
   mkdir -p "$out/$(dirname "$rel")"
   cp -L "$f" "$out/$rel"
 done
-for d in MDAnalysis numpy tqdm joblib threadpoolctl gridData mmtf msgpack; do
+for d in MDAnalysis numpy tqdm joblib threadpoolctl gridData mmtf msgpack pytest _pytest pluggy iniconfig hypothesis; do
   [[ -d /usr/lib/python3/dist-packages/$d ]] && cp -rL "/usr/lib/python3/dist-packages/$d" \
     "$out/usr/lib/python3/dist-packages/"
 done
+# pytest imports its plugins and the standard library they need only as it runs: the whole
+# standard library comes with it.
+if [[ ,$imports, == *,pytest,* ]]; then
+  (cd /usr/lib && tar cf - --exclude=__pycache__ --exclude=python3.11/test --exclude=python3.11/idlelib \
+     --exclude=python3.11/tkinter --exclude=python3.11/lib2to3 --exclude=python3.11/ensurepip --exclude='python3.11/config-*' python3.11) |
+    tar xf - -C "$out/usr/lib"
+fi
 find "$out" -name __pycache__ -prune -exec rm -rf {} +
 cp -L /usr/lib/python3.11/os.py /usr/lib/python3.11/site.py /usr/lib/python3.11/sysconfig.py \
   /usr/lib/python3.11/_sysconfigdata__linux_x86_64-linux-gnu.py "$out/usr/lib/python3.11/"
