@@ -113,6 +113,23 @@ TEST(ChunkedConversion, UploadedPointsEqualTheirConversion_Cuda) {
 #endif
 }
 
+#ifdef KOKKOS_ENABLE_CUDA
+// The pair histogram of points uploaded to the GPU by implementation s.impl equals that of the host
+// arrays, and is not empty.
+void expect_uploaded_count_as_host(const Kokkos::Cuda& gpu, const std::vector<Vec3<double>>& from,
+                                   const Kokkos::View<Vec3<float>*, Kokkos::CudaSpace>& uploaded,
+                                   const PairHistogramSettings& s) {
+  const ConvertedCoordinates<float> host(from);
+  const auto expected = pair_histogram(gpu, one_set(host.data(), host.size()), s);
+  const auto counted = pair_histogram(gpu, uploaded, s);
+  EXPECT_EQ(counted.impl_used, s.impl);
+  EXPECT_EQ(counted.counts, expected.counts);
+  std::uint64_t pairs = 0;
+  for (const std::uint64_t c : counted.counts) pairs += c;
+  EXPECT_GT(pairs, 0u);
+}
+#endif
+
 TEST(ChunkedConversion, UploadedPointsCountAsTheHostArrays_Cuda) {
 #ifdef KOKKOS_ENABLE_CUDA
   if (!test::gpu_present()) GTEST_SKIP() << "no GPU on this machine";
@@ -123,13 +140,7 @@ TEST(ChunkedConversion, UploadedPointsCountAsTheHostArrays_Cuda) {
   s.r_max = 9;
   s.n_bins = 90;
   s.impl = PairHistogramImpl::cells;
-  const ConvertedCoordinates<float> host(from);
-  const auto expected = pair_histogram(gpu, one_set(host.data(), host.size()), s);
-  const auto counted = pair_histogram(gpu, upload_coordinates<float>(gpu, from, {8192, 4, 3}), s);
-  EXPECT_EQ(counted.counts, expected.counts);
-  std::uint64_t pairs = 0;
-  for (const std::uint64_t c : counted.counts) pairs += c;
-  EXPECT_GT(pairs, 0u);
+  expect_uploaded_count_as_host(gpu, from, upload_coordinates<float>(gpu, from, {8192, 4, 3}), s);
 #else
   GTEST_SKIP() << "Cuda backend not built";
 #endif
@@ -146,14 +157,7 @@ TEST(ChunkedConversion, UploadedPointsReachTheHostReadingKernel_Cuda) {
   s.r_max = 40;
   s.n_bins = 400;
   s.impl = PairHistogramImpl::cuda;
-  const ConvertedCoordinates<float> host(from);
-  const auto expected = pair_histogram(gpu, one_set(host.data(), host.size()), s);
-  const auto counted = pair_histogram(gpu, upload_coordinates<float>(gpu, from), s);
-  EXPECT_EQ(counted.impl_used, PairHistogramImpl::cuda);
-  EXPECT_EQ(counted.counts, expected.counts);
-  std::uint64_t pairs = 0;
-  for (const std::uint64_t c : counted.counts) pairs += c;
-  EXPECT_GT(pairs, 0u);
+  expect_uploaded_count_as_host(gpu, from, upload_coordinates<float>(gpu, from), s);
 #else
   GTEST_SKIP() << "Cuda backend not built";
 #endif
