@@ -124,12 +124,12 @@ content = own[:, 1] * half_shell * ((n_a - 1) / n_a if one_set else 1)
 in_gmx_bins = np.concatenate(([content[0]], content[1:-1].reshape(-1, 2).sum(1)))
 check("kmol rdf", in_gmx_bins / shell, own[1::2, 2])
 
-# Not an empty comparison: most bins hold pairs and the curve has structure (in 3-D, nothing
-# closer than 0.1 nm, a first shell above 1.15 and g near 1 at 1 nm).
+# Not an empty comparison: half the bins or more hold pairs and the curve has structure (in 3-D,
+# nothing closer than 0.1 nm, a first shell above 1.15 and g near 1 at 1 nm).
 r, g = gmx[:, 0], gmx[:, 1]
 print(f"{name}: gmx: {np.count_nonzero(g)} bins hold pairs, peak {g.max():.3f} at {r[np.argmax(g)]:.2f} nm, "
       f"n(1.2 nm) {gcn[-1, 1]:.3f}")
-assert np.count_nonzero(g) >= 80, np.count_nonzero(g)
+assert np.count_nonzero(g) >= bins // 2, np.count_nonzero(g)
 if kind == "xy":
     assert np.ptp(g[r > 0.1]) > 0.25, g
 else:
