@@ -4,6 +4,7 @@
 # programs' rounding may place differently, which the check counts itself from the XTC.
 set -uo pipefail
 kmol=$1
+here=$(cd "$(dirname "$0")" && pwd)
 source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/gromacs_water.sh"
 needs_libgromacs "$kmol"
@@ -19,7 +20,7 @@ compare() {  # compare NAME SEL2: kmol and gmx on 'name OW' x SEL2, 100 bins of 
   OMP_NUM_THREADS=1 gmx -quiet rdf -f water/md.xtc -s water/topol.tpr -ref 'name OW' -sel "$sel2" \
     -xy -rmax 1.0 -bin 0.01 -o "gmx-$name.xvg" -cn "gmx-$name-cn.xvg" > "gmx-$name.log" 2>&1 ||
     fail "gmx rdf -xy ($name): $(tail -5 "gmx-$name.log")"
-  /usr/bin/python3 -W ignore - "$name" "$sel2" <<'PY' || fail "kmol rdf --gmx --xy differs from gmx rdf -xy ($name)"
+  /usr/bin/python3 -W ignore - "$name" "$sel2" "$here" <<'PY' || fail "kmol rdf --gmx --xy differs from gmx rdf -xy ($name)"
 # Tolerance, bin by bin. Both programs read the same XTC coordinates (0.001 nm grid), but gmx
 # takes distances in float nm and kmol in Angstrom, so a pair whose in-plane distance is within
 # float rounding (2e-6 nm for coordinates below 3 nm) of an edge between two bins may land in
@@ -34,14 +35,15 @@ import sys
 import numpy as np
 import MDAnalysis as mda
 
+sys.path.insert(0, sys.argv[3])
+from bin_edges import EdgePairs
+
 name, sel2 = sys.argv[1], sys.argv[2]
 w, bins, near = 0.01, 100, 2e-6
 u = mda.Universe("water/topol.tpr", "water/md.xtc")
 a, b = u.select_atoms("name OW"), u.select_atoms(sel2)
 one_set = sel2 == "name OW"
-zero = 0                              # ordered pairs at distance 0
-ties = np.zeros(bins)                 # ordered pairs near an edge of each bin of g
-cn_ties = np.zeros(bins)              # ordered pairs near each -cn radius (k + 1) w
+edge_pairs = EdgePairs(w, bins, near)
 inverse_area = 0.0
 for ts in u.trajectory:
     x, y = a.positions[:, :2] / 10.0, b.positions[:, :2] / 10.0
@@ -50,21 +52,8 @@ for ts in u.trajectory:
     d = x[:, None, :].astype(np.float64) - y[None, :, :]
     d -= edges * np.round(d / edges)
     r = np.sqrt((d * d).sum(-1))
-    if one_set:
-        r = r[~np.eye(len(x), dtype=bool)]
-    r = r.ravel()
-    zero += int(np.count_nonzero(r == 0))
-    # Half-bin edges j w/2: an odd j separates bins (j - 1) / 2 and (j + 1) / 2 of g; an even j
-    # is the -cn radius of bin j / 2 - 1.
-    j = np.round(r / (w / 2)).astype(int)
-    close = (np.abs(r - j * w / 2) < near) & (j >= 1) & (j <= 2 * bins)
-    for edge in j[close]:
-        if edge % 2:
-            ties[(edge - 1) // 2] += 1
-            if (edge + 1) // 2 < bins:
-                ties[(edge + 1) // 2] += 1
-        else:
-            cn_ties[edge // 2 - 1] += 1
+    edge_pairs.add(r, one_set)
+zero, ties, cn_ties = edge_pairs.zero, edge_pairs.ties, edge_pairs.cn_ties
 frames = u.trajectory.n_frames
 n_a, n_b = len(a), len(b)
 density = n_b * inverse_area / frames  # gmx's mean N_B / area, per nm^2
