@@ -32,13 +32,17 @@ for f in $files; do
   mkdir -p "$out/$(dirname "$rel")"
   cp -L "$f" "$out/$rel"
 done
-for d in MDAnalysis numpy tqdm joblib threadpoolctl gridData mmtf msgpack pytest _pytest pluggy iniconfig hypothesis; do
+for d in MDAnalysis numpy tqdm joblib threadpoolctl gridData mmtf msgpack; do
   [[ -d /usr/lib/python3/dist-packages/$d ]] && cp -rL "/usr/lib/python3/dist-packages/$d" \
     "$out/usr/lib/python3/dist-packages/"
 done
-# pytest imports its plugins and the standard library they need only as it runs: the whole
-# standard library comes with it.
+# pytest imports its plugins and the standard library they need only as it runs: its packages
+# and the whole standard library come with it.
 if [[ ,$imports, == *,pytest,* ]]; then
+  for d in pytest _pytest pluggy iniconfig hypothesis; do
+    [[ -d /usr/lib/python3/dist-packages/$d ]] && cp -rL "/usr/lib/python3/dist-packages/$d" \
+      "$out/usr/lib/python3/dist-packages/"
+  done
   (cd /usr/lib && tar cf - --exclude=__pycache__ --exclude=python3.11/test --exclude=python3.11/idlelib \
      --exclude=python3.11/tkinter --exclude=python3.11/lib2to3 --exclude=python3.11/ensurepip --exclude='python3.11/config-*' python3.11) |
     tar xf - -C "$out/usr/lib"

@@ -106,24 +106,25 @@ Stretch stretching_atom(const Vec3<double>* positions, std::int64_t n, double sp
   return best;
 }
 
-// A few atoms far apart stretch the lattice as one does: they are set aside one after another
-// (each time the one whose removal shrinks the lattice most), up to `few`, until the others need
-// 64 times fewer points than `points`. Returns the first set aside, with the points the rest need
-// and how many stood apart; atom -1 when no such few exist.
+// A few atoms far apart stretch the lattice as one does: after `first` (the atom whose removal
+// shrinks it most) the others are set aside one after another, each the one whose removal shrinks
+// the lattice most, up to `few` in all, until the rest need 64 times fewer points than `points`.
+// Returns `first` with the points the rest need and how many stood apart; atom -1 when no such
+// few exist.
 Stretch stretching_atoms(const Vec3<double>* positions, std::int64_t n, double spacing,
-                         double padding, double points, std::int64_t few) {
+                         double padding, const Stretch& first, double points, std::int64_t few) {
   std::vector<char> aside(std::size_t(n), 0);
-  Stretch first;
-  for (std::int64_t m = 1; m <= few && n - m >= 2; ++m) {
+  aside[std::size_t(first.atom)] = 1;
+  for (std::int64_t m = 2; m <= few && n - m >= 2; ++m) {
     const Stretch s = stretching_atom(positions, n, spacing, padding, aside);
     if (s.atom < 0) break;
-    if (m == 1) first = s;
     aside[std::size_t(s.atom)] = 1;
     if (s.points_without * 64 < points) {
-      first.points_without = s.points_without;
-      first.counts_without = s.counts_without;
-      first.apart = m;
-      return first;
+      Stretch found = first;
+      found.points_without = s.points_without;
+      found.counts_without = s.counts_without;
+      found.apart = m;
+      return found;
     }
   }
   return {};
@@ -223,8 +224,8 @@ Grid grid_around(const Vec3<double>* positions, std::int64_t n, double spacing, 
                                     : (n > 8 || huge) && s.points_without * 64 < points))
       refuse_stretch(positions, names, s, size, points);
     // Up to one atom in eight, at most 8, may stand apart together.
-    if (!uncountable && n > 8) {
-      const Stretch several = stretching_atoms(positions, n, spacing, padding, points,
+    if (s.atom >= 0 && !uncountable && n > 8) {
+      const Stretch several = stretching_atoms(positions, n, spacing, padding, s, points,
                                                std::min<std::int64_t>(8, n / 8));
       if (several.atom >= 0) refuse_stretch(positions, names, several, size, points);
     }
