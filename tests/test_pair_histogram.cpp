@@ -159,6 +159,24 @@ KMOL_BACKEND_TEST(PairHistogram, SpeciesSortedInRunsAcrossTilesMatchTheOracle) {
   }
 }
 
+KMOL_BACKEND_TEST(PairHistogram, SortedSpeciesWithNoneOrOneAtomMatchTheOracle) {
+  // GPUs count sorted species pair by pair: a species without atoms, one of a single atom (no
+  // pair of its own) and runs of unequal length (the longer run taken as B without a box).
+  for (const BoxSpec& box : all_boxes()) {
+    const auto a = uniform_points<double>(1401, box, 11);
+    std::vector<std::int32_t> species(1401);
+    for (int i = 0; i < 1401; ++i) species[i] = i < 900 ? 0 : i < 1400 ? 2 : 3;
+    PairHistogramSettings s;
+    s.box = box;
+    s.r_max = box.kind == kmol::BoxKind::none ? limit_for(box) : 0.6 * limit_for(box);
+    s.n_bins = 48;
+    s.n_species = 4;
+    PairHistogramInput<double> in = kmol::one_set(a.data(), 1401);
+    in.species = species.data();
+    expect_all_impls_match_oracle<ExecSpace>(in, s);
+  }
+}
+
 KMOL_BACKEND_TEST(PairHistogram, LatticeShellsOnBinEdgesAndBoxFacesAreExact) {
   // A simple cubic lattice of spacing 1 in a 6^3 box: distances sqrt(1), sqrt(2), ... fall on the
   // edges of 0.25-wide bins (1.0, 2.0) and atoms sit on the box faces.

@@ -98,40 +98,62 @@ std::vector<double> type_weights(const ScatteringTypes& types, const ScatteringS
   return w;
 }
 
-std::vector<double> pair_sums(const ScatteringTypes& types, const std::vector<double>& q,
-                              const DebyeRange& range, const PartialCounts& counts,
-                              ScatteringSystem system, std::int32_t width_factor) {
-  const std::int32_t merged = (range.bins + width_factor - 1) / width_factor;
-  const std::size_t n_q = q.size();
+DebyeKernel debye_kernel(const std::vector<double>& q, const DebyeRange& range,
+                         ScatteringSystem system, std::int32_t width_factor) {
+  DebyeKernel kernel;
+  kernel.width_factor = width_factor;
+  kernel.bins = (range.bins + width_factor - 1) / width_factor;
+  const std::size_t n_q = q.size(), merged = std::size_t(kernel.bins);
   const bool periodic = system == ScatteringSystem::periodic;
-  // Each merged bin's kernel sinc(q r) L(r) at its centre, and its shell volume.
-  std::vector<double> kernel(n_q * static_cast<std::size_t>(merged));
-  std::vector<double> shell(static_cast<std::size_t>(merged));
-  for (std::int32_t m = 0; m < merged; ++m) {
+  kernel.values.resize(n_q * merged);
+  kernel.shell.resize(merged);
+  for (std::size_t m = 0; m < merged; ++m) {
     const double r0 = double(m) * width_factor * range.width;
     const double r1 = std::min<double>(double(m + 1) * width_factor, range.bins) * range.width;
     const double r = 0.5 * (r0 + r1);
-    shell[std::size_t(m)] = 4.0 / 3.0 * M_PI * (r1 * r1 * r1 - r0 * r0 * r0);
+    kernel.shell[m] = 4.0 / 3.0 * M_PI * (r1 * r1 * r1 - r0 * r0 * r0);
     const double window = periodic ? lorch_window(r, range.r_max) : 1.0;
-    for (std::size_t k = 0; k < n_q; ++k)
-      kernel[k * std::size_t(merged) + std::size_t(m)] = sinc(q[k] * r) * window;
+    for (std::size_t k = 0; k < n_q; ++k) kernel.values[k * merged + m] = sinc(q[k] * r) * window;
   }
+  return kernel;
+}
+
+DebyeTables debye_tables(const std::vector<double>& q, const DebyeRange& range,
+                         ScatteringSystem system) {
+  DebyeTables tables{debye_kernel(q, range, system, 1), debye_kernel(q, range, system, 2), {}};
+  const std::size_t bins = std::size_t(range.bins);
+  tables.slope_squared.resize(q.size() * bins);
+  for (std::size_t k = 0; k < q.size(); ++k)
+    for (std::size_t bin = 0; bin < bins; ++bin) {
+      const double x = q[k] * range.centre(std::int32_t(bin));
+      const double slope = x < 1e-4 ? -x / 3 : (std::cos(x) - sinc(x)) / x;
+      tables.slope_squared[k * bins + bin] = slope * slope;
+    }
+  return tables;
+}
+
+std::vector<double> pair_sums(const ScatteringTypes& types, const DebyeKernel& kernel,
+                              const DebyeRange& range, const PartialCounts& counts,
+                              ScatteringSystem system) {
+  const std::size_t merged = std::size_t(kernel.bins);
+  const std::size_t n_q = kernel.values.size() / std::max<std::size_t>(merged, 1);
+  const bool periodic = system == ScatteringSystem::periodic;
   const double frames = double(std::max<std::int64_t>(counts.frames, 1));
   std::vector<double> sums(static_cast<std::size_t>(types.pairs()) * n_q, 0.0);
-  std::vector<double> h(static_cast<std::size_t>(merged));
+  std::vector<double> h(merged);
   for (std::int32_t p = 0; p < types.pairs(); ++p) {
     const auto [a, b] = pair_types(p, types.size());
     const double uniform =
         periodic ? pairs_of_types(types, a, b) * counts.mean_inverse_volume : 0.0;
     std::fill(h.begin(), h.end(), 0.0);
     for (std::int32_t k = 0; k < range.bins; ++k)
-      h[std::size_t(k / width_factor)] +=
+      h[std::size_t(k / kernel.width_factor)] +=
           counts.counts[std::size_t(p) * std::size_t(range.bins) + std::size_t(k)] / frames;
-    for (std::int32_t m = 0; m < merged; ++m) h[std::size_t(m)] -= uniform * shell[std::size_t(m)];
+    for (std::size_t m = 0; m < merged; ++m) h[m] -= uniform * kernel.shell[m];
     for (std::size_t k = 0; k < n_q; ++k) {
       double x = 0;
-      const double* row = &kernel[k * std::size_t(merged)];
-      for (std::int32_t m = 0; m < merged; ++m) x += h[std::size_t(m)] * row[m];
+      const double* row = &kernel.values[k * merged];
+      for (std::size_t m = 0; m < merged; ++m) x += h[m] * row[m];
       sums[std::size_t(p) * n_q + k] = x;
     }
   }
@@ -140,26 +162,23 @@ std::vector<double> pair_sums(const ScatteringTypes& types, const std::vector<do
 
 std::vector<double> binning_variance(const ScatteringTypes& types, const std::vector<double>& w,
                                      const std::vector<double>& q, const DebyeRange& range,
-                                     const PartialCounts& counts, ScatteringSystem system) {
-  const std::size_t n_q = q.size();
+                                     const DebyeTables& tables, const PartialCounts& counts,
+                                     ScatteringSystem system) {
+  const std::size_t n_q = q.size(), bins = std::size_t(range.bins);
   double n_atoms = 0;
   for (auto n : types.atoms) n_atoms += double(n);
   const double scale = system == ScatteringSystem::periodic ? 1.0 / (n_atoms * n_atoms) : 1.0;
   const double frames = double(std::max<std::int64_t>(counts.frames, 1));
   std::vector<double> out(n_q, 0.0);
   for (std::size_t k = 0; k < n_q; ++k) {
+    const double* slope_squared = &tables.slope_squared[k * bins];
     for (std::int32_t p = 0; p < types.pairs(); ++p) {
       const auto [a, b] = pair_types(p, types.size());
       const double weight =
           2 * w[std::size_t(a) * n_q + k] * w[std::size_t(b) * n_q + k] * q[k] * range.width;
+      const double* h = &counts.counts[std::size_t(p) * bins];
       double sum = 0;
-      for (std::int32_t bin = 0; bin < range.bins; ++bin) {
-        const double h = counts.counts[std::size_t(p) * std::size_t(range.bins) + std::size_t(bin)];
-        if (h == 0) continue;
-        const double x = q[k] * range.centre(bin);
-        const double slope = x < 1e-4 ? -x / 3 : (std::cos(x) - sinc(x)) / x;
-        sum += h * slope * slope;
-      }
+      for (std::size_t bin = 0; bin < bins; ++bin) sum += h[bin] * slope_squared[bin];
       out[k] += weight * weight * sum / 12;
     }
     out[k] *= scale / (frames * frames);

@@ -99,11 +99,30 @@ struct PartialCounts {
   double mean_inverse_volume = 0;  // periodic systems
 };
 
-// X_ab(q) (the header's), [type pair][q], per frame; width_factor 2 merges pairs of bins (the
-// discretisation error's estimate).
-std::vector<double> pair_sums(const ScatteringTypes& types, const std::vector<double>& q,
+// What the transform weighs a bin by, for a q grid and a range: sinc(q r) L(r) at the centre of
+// each bin, or of each run of width_factor bins merged (the discretisation error's estimate), and
+// the bins' shell volumes. It depends on neither the frames nor the types, so a job builds it once.
+struct DebyeKernel {
+  std::int32_t width_factor = 1, bins = 0;  // bins: merged bins
+  std::vector<double> values;               // [q][merged bin]
+  std::vector<double> shell;                // [merged bin]
+};
+DebyeKernel debye_kernel(const std::vector<double>& q, const DebyeRange& range,
+                         ScatteringSystem system, std::int32_t width_factor);
+
+// A job's kernels: the bins, pairs of bins merged, and sinc's squared slope at each bin's centre
+// (binning_variance's), [q][bin].
+struct DebyeTables {
+  DebyeKernel fine, coarse;
+  std::vector<double> slope_squared;
+};
+DebyeTables debye_tables(const std::vector<double>& q, const DebyeRange& range,
+                         ScatteringSystem system);
+
+// X_ab(q) (the header's), [type pair][q], per frame, with the kernel's bin width.
+std::vector<double> pair_sums(const ScatteringTypes& types, const DebyeKernel& kernel,
                               const DebyeRange& range, const PartialCounts& counts,
-                              ScatteringSystem system, std::int32_t width_factor = 1);
+                              ScatteringSystem system);
 
 // The variance of the binning's random part in I(q): a pair's distance, uniform in its bin,
 // moves its term 2 w_a w_b sinc(q r) by about 2 w_a w_b q sinc'(q r_k) (r - r_k), variance
@@ -112,7 +131,8 @@ std::vector<double> pair_sums(const ScatteringTypes& types, const std::vector<do
 std::vector<double> binning_variance(const ScatteringTypes& types,
                                      const std::vector<double>& weights,
                                      const std::vector<double>& q, const DebyeRange& range,
-                                     const PartialCounts& counts, ScatteringSystem system);
+                                     const DebyeTables& tables, const PartialCounts& counts,
+                                     ScatteringSystem system);
 
 // Intensity and per-pair partial intensities [type pair][q] (the self term in the like pairs);
 // atoms: the mean number of atoms of each type in a frame (the self term's).

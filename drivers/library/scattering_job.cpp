@@ -126,6 +126,7 @@ ScatteringJob::ScatteringJob(ScatteringSettings settings, const AtomIdentity& at
   weights_ = type_weights(types_, settings_, q_);
   range_ = range_of(settings_, first_xyz, box.kind == BoxKind::none ? box : validated(box),
                     histogram_bin_width(settings_));
+  tables_ = std::make_shared<const DebyeTables>(debye_tables(q_, range_, system_));
   counts_.assign(std::size_t(types_.pairs()) * std::size_t(range_.bins), 0.0);
   atoms_sum_.assign(std::size_t(types_.size()), 0.0);
   direct_sum_.assign(q_.size(), 0.0);
@@ -141,6 +142,7 @@ ScatteringJob::ScatteringJob(ScatteringSettings settings, ScatteringTypes types,
   weights_ = type_weights(types_, settings_, q_);
   settings_.r_max = r_max;
   range_ = range_of(settings_, {}, BoxSpec::none(), histogram_bin_width(settings_));
+  tables_ = std::make_shared<const DebyeTables>(debye_tables(q_, range_, system_));
   counts_.assign(std::size_t(types_.pairs()) * std::size_t(range_.bins), 0.0);
   atoms_sum_.assign(std::size_t(types_.size()), 0.0);
   direct_sum_.assign(q_.size(), 0.0);
@@ -206,16 +208,16 @@ void ScatteringJob::add_block(const std::vector<std::uint64_t>& counts, std::int
   frames_ += frames;
   inverse_volume_sum_ += inverse_volume_sum;
   block_intensity_.push_back(
-      intensity_of(block, frames, inverse_volume_sum / double(frames), 1, atoms_mean));
+      intensity_of(block, frames, inverse_volume_sum / double(frames), tables_->fine, atoms_mean));
   block_frames_.push_back(frames);
 }
 
 std::vector<double> ScatteringJob::intensity_of(const std::vector<double>& counts,
                                                 std::int64_t frames, double mean_inverse_volume,
-                                                std::int32_t width_factor,
+                                                const DebyeKernel& kernel,
                                                 const std::vector<double>& atoms) const {
   const PartialCounts partial{counts, frames, mean_inverse_volume};
-  const auto sums = pair_sums(types_, q_, range_, partial, system_, width_factor);
+  const auto sums = pair_sums(types_, kernel, range_, partial, system_);
   return combine(types_, weights_, std::int32_t(q_.size()), sums, system_, atoms).total;
 }
 
@@ -307,7 +309,7 @@ ScatteringResult ScatteringJob::result() const {
   const double mean_inverse_volume = inverse_volume_sum_ / double(frames_);
   if (impl_ == ScatteringImpl::histogram) {
     const PartialCounts partial{counts_, frames_, mean_inverse_volume};
-    const auto sums = pair_sums(types_, q_, range_, partial, system_, 1);
+    const auto sums = pair_sums(types_, tables_->fine, range_, partial, system_);
     std::vector<double> atoms_mean(atoms_sum_.size());
     for (std::size_t t = 0; t < atoms_mean.size(); ++t)
       atoms_mean[t] = atoms_sum_[t] / double(frames_);
@@ -320,8 +322,10 @@ ScatteringResult ScatteringJob::result() const {
       out.structure = structure_factors(types_, weights_, n_q, sums, out.intensity);
     // The error's estimate: the change from doubling the bins' width (three times the
     // systematic error of a second-order rule) plus three standard deviations of the random part.
-    const auto coarse = intensity_of(counts_, frames_, mean_inverse_volume, 2, atoms_mean);
-    const auto variance = binning_variance(types_, weights_, q_, range_, partial, system_);
+    const auto coarse =
+        intensity_of(counts_, frames_, mean_inverse_volume, tables_->coarse, atoms_mean);
+    const auto variance =
+        binning_variance(types_, weights_, q_, range_, *tables_, partial, system_);
     out.error.resize(q_.size());
     double envelope = 0;
     for (std::size_t k = 0; k < q_.size(); ++k) {

@@ -4,6 +4,7 @@
 // and the result: I(q), sigma(q), the discretisation error's estimate, the partial curves, the
 // structure factors of a periodic system and the Guinier fit.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,7 +82,7 @@ class ScatteringJob {
 
  private:
   std::vector<double> intensity_of(const std::vector<double>& counts, std::int64_t frames,
-                                   double mean_inverse_volume, std::int32_t width_factor,
+                                   double mean_inverse_volume, const DebyeKernel& kernel,
                                    const std::vector<double>& atoms) const;
   // Adds a block of counts with its atoms per type (summed over its frames) and the pairs every
   // frame has (those beyond the range are refused by result()).
@@ -96,6 +97,7 @@ class ScatteringJob {
   ScatteringSystem system_;
   ScatteringImpl impl_;
   DebyeRange range_;
+  std::shared_ptr<const DebyeTables> tables_;  // of q_ and range_, shared by a job's copies
   std::vector<double> q_, weights_;
   TypeOrder order_;                // of types_.of_atom
   std::vector<double> counts_;     // summed over frames

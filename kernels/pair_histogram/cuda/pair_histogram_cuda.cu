@@ -22,6 +22,7 @@
 #include "kernels/pair_histogram/cuda/launch_tuner.hpp"
 #include "kernels/pair_histogram/cuda/pair_histogram_cuda_region.hpp"
 #include "kernels/pair_histogram/cuda/workspace.hpp"
+#include "kernels/pair_histogram/species_pairs.hpp"
 
 namespace kmol {
 namespace pair_cuda {
@@ -197,6 +198,15 @@ std::string pair_histogram_cuda_region(const PairHistogramJob<T>& job, cudaStrea
   if (job.labels.molecule_a != nullptr && !job.one_set && job.labels.molecule_b == nullptr)
     throw std::invalid_argument("CUDA pair histogram: exclusions of two sets need molecule_b");
   if (job.pair_count() <= 0) return "cuda: no pairs";
+  if (const auto pairs = species_pair_jobs(job); !pairs.empty()) {
+    std::string launch;
+    for (const auto& [pair, first_bin] : pairs) {
+      const std::int64_t begin = std::max<std::int64_t>(region_begin - first_bin, 0);
+      const std::int64_t end = std::min<std::int64_t>(region_end - first_bin, job.range.n_bins);
+      if (begin < end) launch = pair_histogram_cuda_region(pair, stream, begin, end);
+    }
+    return launch + "; one launch per species pair";
+  }
   using namespace pair_cuda;
   const std::lock_guard<std::mutex> lock(c_tile_mutex.current());
   return visit_box<T>(job.box, [&](const auto& box) {

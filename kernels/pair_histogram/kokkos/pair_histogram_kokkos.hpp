@@ -22,6 +22,7 @@
 #include "kernels/pair_histogram/kokkos/team_work.hpp"
 #include "kernels/pair_histogram/kokkos/traits.hpp"
 #include "kernels/pair_histogram/kokkos/unit_groups.hpp"
+#include "kernels/pair_histogram/species_pairs.hpp"
 #include "kernels/pair_histogram/unit_reach.hpp"
 
 namespace kmol {
@@ -199,7 +200,18 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
 
 template <class ExecSpace, class T>
 std::string pair_histogram_kokkos(const ExecSpace& space, const PairHistogramJob<T>& job) {
-  return visit_box<T>(job.box, [&](auto box) { return pair_histogram_kokkos_on(space, job, box); });
+  const auto run = [&](const PairHistogramJob<T>& one) {
+    return visit_box<T>(one.box,
+                        [&](auto box) { return pair_histogram_kokkos_on(space, one, box); });
+  };
+  // GPUs bin an unlabelled histogram the fast way: species pairs apart where the atoms allow.
+  if constexpr (!PairHistogramKokkosTraits<ExecSpace>::stage_bins)
+    if (const auto pairs = species_pair_jobs(job); !pairs.empty()) {
+      std::string launch;
+      for (const auto& pair : pairs) launch = run(pair.job);
+      return launch + "; one launch per species pair";
+    }
+  return run(job);
 }
 
 template <>
