@@ -27,6 +27,15 @@ def csv_counts(path):
     return np.array([int(r.split(",")[3]) for r in rows], dtype=np.uint64)
 
 
+def unexpected_stderr(stderr):
+    """The lines of a child's stderr beyond what a healthy start may print: Kokkos' note when its
+    library's code is older than the GPU's architecture, and kmol's note on cores busy with
+    other work (the machine's state, not the program's)."""
+    return [line for line in stderr.splitlines()
+            if line and not line.startswith("Kokkos::Cuda::initialize WARNING")
+            and not (line.startswith("kmol: note:") and "cores busy with other work" in line)]
+
+
 def write_xyz(path, xyz):
     with open(path, "w") as f:
         f.write(f"{len(xyz)}\nframe\n")

@@ -36,7 +36,7 @@ report("again", int(h.counts.sum()) == int((d < 50).sum()) > 0)
 
 RDF_CELLS = """
 xyz = np.random.default_rng(2).uniform(0, 100, (1_000_000, 3))
-rdf = kmol.RDF(r_max=20, bins=100)
+rdf = kmol.RDF(r_max=20, bins=100, device="cpu")
 report("ready")
 try:
     rdf.add_frame(xyz, box=[100, 100, 100])

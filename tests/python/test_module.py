@@ -3,6 +3,7 @@ import subprocess
 import sys
 
 import kmol
+from conftest import unexpected_stderr
 
 
 def test_version_matches_the_command(cli):
@@ -29,7 +30,4 @@ def test_import_twice_and_exit_cleanly():
             "kmol.pair_histogram(np.zeros((2, 3)), r_max=1, bins=2)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    # Nothing but Kokkos' own note when its library's code is older than the GPU's architecture.
-    rest = [line for line in done.stderr.splitlines()
-            if line and not line.startswith("Kokkos::Cuda::initialize WARNING")]
-    assert rest == [], done.stderr
+    assert unexpected_stderr(done.stderr) == [], done.stderr
