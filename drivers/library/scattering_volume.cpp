@@ -104,19 +104,25 @@ void atoms_in_shell(const std::vector<Vec3<double>>& xyz, const std::vector<std:
 std::vector<Vec3<double>> solute_offsets(const std::vector<Vec3<double>>& xyz,
                                          const std::vector<std::int64_t>& solute,
                                          const BoxSpec& box, Vec3<double>& centre) {
+  // Each atom is imaged about the one before it in the selection (a molecule's atoms follow
+  // their bonds), so a solute wider than half the box stays whole; the mean of that chain is
+  // the centre, and every atom is then imaged about the centre, which is exact while the
+  // solute lies within half a box of it (the volume checks ask more).
   const Vec3<double> anchor = xyz[std::size_t(solute.front())];
   std::vector<Vec3<double>> offsets;
   offsets.reserve(solute.size());
-  Vec3<double> sum{0, 0, 0};
   visit_box<double>(box, [&](const auto& wrap) {
+    Vec3<double> chain{0, 0, 0}, sum{0, 0, 0};
+    Vec3<double> previous = anchor;
     for (auto i : solute) {
-      offsets.push_back(wrap.minimum_image(xyz[std::size_t(i)] - anchor));
-      sum = sum + offsets.back();
+      const Vec3<double> x = xyz[std::size_t(i)];
+      chain = chain + wrap.minimum_image(x - previous);
+      previous = x;
+      sum = sum + chain;
     }
+    centre = anchor + (1.0 / double(solute.size())) * sum;
+    for (auto i : solute) offsets.push_back(wrap.minimum_image(xyz[std::size_t(i)] - centre));
   });
-  const Vec3<double> mean = (1.0 / double(solute.size())) * sum;
-  centre = anchor + mean;
-  for (auto& p : offsets) p = p - mean;
   return offsets;
 }
 

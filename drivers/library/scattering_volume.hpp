@@ -49,7 +49,8 @@ void atoms_in_shell(const std::vector<Vec3<double>>& xyz, const std::vector<std:
                     const BoxSpec& box, Vec3<double> centre, const ShellVolume& shell,
                     VolumeAtoms& inside);
 
-// The solute's atoms as offsets from their centre (minimum images of the first atom, averaged).
+// The solute's atoms as offsets from their centre: the mean of the atoms each imaged about the
+// previous one in the selection, every atom then imaged about that centre.
 std::vector<Vec3<double>> solute_offsets(const std::vector<Vec3<double>>& xyz,
                                          const std::vector<std::int64_t>& solute,
                                          const BoxSpec& box, Vec3<double>& centre);
