@@ -60,8 +60,9 @@ void run_md(benchmark::State& state, std::shared_ptr<const MdState> start, const
         benchmark::Counter(n * n * steps, benchmark::Counter::kIsIterationInvariantRate);
     state.counters["flops_per_s"] = benchmark::Counter(
         n * n * steps * flops_per_pair, benchmark::Counter::kIsIterationInvariantRate);
-    if (std::is_same_v<T, float>)  // per atom-step: the study's FP32 bound (docs/study.md)
-      state.counters["fp32_flops_per_item"] = n * flops_per_pair;
+    // per atom-step: the study's FP32 or FP64 bound (docs/study.md)
+    state.counters[std::is_same_v<T, float> ? "fp32_flops_per_item" : "fp64_flops_per_item"] =
+        n * flops_per_pair;
     const auto gpus = gpu_devices();
     if (!gpus.empty() && !runs_on_host<ExecSpace>) {
       // 128 FP32 lanes per SM on compute capability 8.x/9.x, two flops per fma.

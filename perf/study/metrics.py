@@ -31,11 +31,23 @@ class Bound:
     how: str
 
 
+def demands_on(result):
+    """What one item of the result needs of the platform's resources: the benchmark's counters (or
+    the table for files without them), with each function replaced by what it costs there."""
+    need = dict(demand_table.defaults(result.kernel, result.case, result.size))
+    need.update(result.demands)
+    costs = machines.expansions(result.backend, result.run.context)
+    out = {}
+    for resource, amount in need.items():
+        for r, per in costs.get(resource, {resource: 1.0}).items():
+            out[r] = out.get(r, 0.0) + amount * per
+    return out
+
+
 def architectural_bound(result):
     """The smallest capacity / demand over the resources both the platform and the result know."""
     caps = machines.capacities(result.platform, result.backend, result.run.context)
-    need = dict(demand_table.defaults(result.kernel, result.case))
-    need.update(result.demands)
+    need = demands_on(result)
     best = None
     for resource, amount in need.items():
         if resource in caps and amount > 0:

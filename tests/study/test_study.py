@@ -11,8 +11,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "perf"))
 
 import json  # noqa: E402
+import math  # noqa: E402
 
-from study import metrics, results, scale  # noqa: E402
+from study import demands, machines, metrics, results, scale  # noqa: E402
 
 FIXTURES = sorted(glob.glob(os.path.join(ROOT, "tests", "study", "fixtures", "*.json")))
 CPU, GPU = "AMD EPYC (2 threads)", "NVIDIA H200"
@@ -96,6 +97,60 @@ class FixtureStudy(unittest.TestCase):
         self.assertAlmostEqual(sweep.gap, 0.2)
         # Sweep points stay out of the efficiency tables.
         self.assertNotIn("500", {c.result.size for c in self.case("demo", "a").cells.values()})
+
+
+
+STUDY = [os.path.join(ROOT, "perf", "results", f"2026-11-24-{m}-study-84afb91.json") for m in ("cpu-2core", "h200", "h100")]
+ZEN5 = {"cpu_model": "AMD EPYC", "cpu_family_model": "26/2", "host_threads": "2", "mhz_per_cpu": 2596}
+HOPPER = {"gpu0": "NVIDIA H200, cc 9.0, 132 SMs, 1980 MHz"}
+
+
+def result_with(kernel, case, size, backend, context, demands=None):
+    run = results.Run(path="", context=context, command="")
+    platform = results.platform_of(backend, context)
+    return results.Result(name="", kernel=kernel, backend=backend, impl="x", case=case, size=size,
+                          platform=platform, rate=1.0, unit="items", demands=demands or {}, knobs={},
+                          tuner_default=False, portable=True, label="", run=run)
+
+
+class Bounds(unittest.TestCase):
+    def test_zen5_runs_at_its_measured_clock_with_measured_memory(self):
+        caps = machines.capacities("AMD EPYC (2 threads)", "OpenMP", ZEN5)
+        self.assertAlmostEqual(caps["instructions"].per_second, 32 * 2 * machines.ZEN5_CLOCK_HZ)
+        self.assertAlmostEqual(caps["dram_bytes"].per_second, machines.ZEN5_DRAM_BYTES_PER_S)
+        self.assertNotIn("dram_bytes", machines.capacities("AMD EPYC (1 threads)", "Serial", ZEN5))
+
+    def test_a_function_costs_what_the_platform_runs_for_it(self):
+        gpu = metrics.demands_on(result_with("k", ("double",), "1", "Cuda", HOPPER, {"fp64_rsqrt": 2.0}))
+        cpu = metrics.demands_on(result_with("k", ("double",), "1", "OpenMP", ZEN5, {"fp64_rsqrt": 2.0}))
+        self.assertEqual(gpu, {"fp64_instructions": 10.0})
+        self.assertEqual(cpu, {"instructions": 48.0})
+        single = metrics.demands_on(result_with("k", ("single",), "1", "OpenMP", ZEN5, {"rsqrt": 1.0, "instructions": 5.0}))
+        self.assertEqual(single, {"special_functions": 1.0, "instructions": 10.0})
+
+    def test_cutoff_sphere_inside_the_cube_matches_the_closed_form(self):
+        # Continuous cube: rho (V - 3 pi R^4 / (2 L) + 8 R^5 / (5 L^2) - R^6 / (6 L^3)); the lattice
+        # (points 0.5 A apart, ends included) keeps slightly fewer neighbours near the faces.
+        rho, r, length = 96600 / 1e6, 12.0, 100.0
+        continuous = rho * (4 / 3 * math.pi * r ** 3 - 3 * math.pi * r ** 4 / (2 * length)
+                            + 8 * r ** 5 / (5 * length ** 2) - r ** 6 / (6 * length ** 3))
+        lattice = demands.atoms_within_cutoff(201)
+        self.assertGreater(lattice, 0.98 * continuous)
+        self.assertLess(lattice, continuous)
+        # The middle planes lose only the x and y faces.
+        self.assertGreater(demands.atoms_within_cutoff(8), lattice)
+
+    def test_every_kernel_of_the_committed_study_has_a_bound_everywhere(self):
+        _, found, _ = results.load(STUDY)
+        cells = [(k, c.case, key) for k, cases in metrics.cases_of(found).items()
+                 for c in cases for key, cell in c.cells.items() if cell.arch is None]
+        self.assertEqual(cells, [])
+        kernels = metrics.cases_of(found)
+        self.assertGreaterEqual(len(kernels), 13)
+        for cases in kernels.values():  # no rate above its bound
+            for c in cases:
+                for cell in c.cells.values():
+                    self.assertLess(cell.arch, 1.0, (c.kernel, c.case, cell.result.platform, cell.result.impl))
 
 
 class Report(unittest.TestCase):
