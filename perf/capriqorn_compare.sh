@@ -94,11 +94,10 @@ for probe in xray neutron; do
     --probe $probe --qmin 0 --qmax 1 --qbins 101 --bin-width 0.01 --device cpu --threads 1 \
     --out kmol_$probe.dat > kmol_$probe.log 2>&1 || { tail kmol_$probe.log; exit 1; }
 done
-# The solute-shaped volume (barnase and every atom within 7 Angstrom): the excess of a solute
-# in infinite solvent does not depend on the volume that cuts it out.
+# The excess of a solute in infinite solvent does not depend on the sphere that cuts it out.
 "$kmol" scattering sol_c.xtc --top sol.tpr --solute 'not resname SOL' --solvent water.xtc \
-  --solvent-top water.tpr --shell 7 --qmin 0 --qmax 1 --qbins 101 --bin-width 0.01 \
-  --device cpu --threads 1 --out kmol_shell.dat > kmol_shell.log 2>&1 || { tail kmol_shell.log; exit 1; }
+  --solvent-top water.tpr --radius 30 --qmin 0 --qmax 1 --qbins 101 --bin-width 0.01 \
+  --device cpu --threads 1 --out kmol_r30.dat > kmol_r30.log 2>&1 || { tail kmol_r30.log; exit 1; }
 # Sears' coherent lengths (fm) in CAPRIQORN's form-factor format: name; Z, Z, c; a1-a4; b1-b4; a
 # line it does not read.
 for element in "H 1 -3.739" "C 6 6.646" "N 7 9.36" "O 8 5.803"; do
@@ -272,8 +271,8 @@ def compare(probe, unit, form_factors, kmol_file, capriqorn_run, blank_run):
     x = np.maximum(q * R, 1e-12)
     form = np.where(q > 0, 3 * (np.sin(x) - x * np.cos(x)) / x ** 3, 1.0)
     uniform = V * form * sum(rho[e] * f(e, q) for e in rho)
-    # <|A_sol - A_U|^2> - <|A_wat - A_U|^2> = kmol - 2 A_U (<S_sol> - <S_wat>)
-    subtracted = kmol - 2 * uniform * (S_sol - S_wat)
+    # What kmol's Delta I would be without A_U: <|A_sol|^2> - <|A_wat|^2>.
+    cut = kmol + 2 * uniform * (S_sol - S_wat)
     bulk = lambda r: sum(r[e] * f(e, 0.0) for e in "HO") * V
     pure, shell = zero_sol - bulk(rho), zero_sol - bulk(rho_shell)
     print(f"## {probe}, sphere R = {R:g} A ({unit})")
@@ -286,38 +285,36 @@ def compare(probe, unit, form_factors, kmol_file, capriqorn_run, blank_run):
     print("| curve | I(0) | Rg A | Guinier q up to |")
     print("|---|---|---|---|")
     for label, I in (("CAPRIQORN", capri), ("kmol --solvent", kmol),
-                     ("kmol, uniform amplitude subtracted", subtracted),
+                     ("kmol's runs without A_U", cut),
                      ("CAPRIQORN minus its blank", capri - blank)):
         i0, rg, qmax = guinier(q, I)
         print(f"| {label} | {i0:.4g} | {rg:.2f} | {qmax:.2f} |")
     print()
-    print("| q 1/A | CAPRIQORN | kmol --solvent | kmol, A_U subtracted | ratio to CAPRIQORN | "
-          "CAPRIQORN's blank | ratio to CAPRIQORN minus blank |")
+    print("| q 1/A | CAPRIQORN | kmol --solvent | ratio to CAPRIQORN | CAPRIQORN's blank | "
+          "ratio to CAPRIQORN minus blank | kmol's runs without A_U |")
     print("|---|---|---|---|---|---|---|")
     for i in [0, 5, 10, 15, 20, 25, 30, 40, 50, 60, 70, 80, 90, 100]:
-        print(f"| {q[i]:.2f} | {capri[i]:.4g} | {kmol[i]:.4g} | {subtracted[i]:.4g} | "
-              f"{subtracted[i] / capri[i]:.3f} | {blank[i]:.3g} | "
-              f"{subtracted[i] / (capri[i] - blank[i]):.3f} |")
+        print(f"| {q[i]:.2f} | {capri[i]:.4g} | {kmol[i]:.4g} | {kmol[i] / capri[i]:.3f} | "
+              f"{blank[i]:.3g} | {kmol[i] / (capri[i] - blank[i]):.3f} | {cut[i]:.3g} |")
     high = q >= 0.3
-    rel = np.abs(subtracted - (capri - blank))[high] / np.abs(capri - blank)[high]
+    rel = np.abs(kmol - (capri - blank))[high] / np.abs(capri - blank)[high]
     print()
-    print(f"q >= 0.3: |kmol (A_U subtracted) - (CAPRIQORN - blank)| / |CAPRIQORN - blank|: "
-          f"median {np.median(rel):.3f}, max {rel.max():.3f}; "
-          f"|kmol (A_U subtracted) - CAPRIQORN| / CAPRIQORN: median "
-          f"{np.median(np.abs(subtracted - capri)[high] / capri[high]):.3f}")
+    print(f"q >= 0.3: |kmol - (CAPRIQORN - blank)| / |CAPRIQORN - blank|: "
+          f"median {np.median(rel):.3f}, max {rel.max():.3f}; |kmol - CAPRIQORN| / CAPRIQORN: "
+          f"median {np.median(np.abs(kmol - capri)[high] / capri[high]):.3f}")
     print()
-    np.savetxt(f"compare_{probe}.dat", np.c_[q, capri, kmol, subtracted, blank],
-               header=f"q capriqorn kmol kmol_uniform_subtracted capriqorn_blank ({unit})")
+    np.savetxt(f"compare_{probe}.dat", np.c_[q, capri, kmol, cut, blank],
+               header=f"q capriqorn kmol kmol_without_uniform capriqorn_blank ({unit})")
 
 compare("xray", "e^2", sys.argv[2], "kmol_xray.dat", "sol", "blank")
 compare("neutron", "fm^2", "neutron.dat", "kmol_neutron.dat", "sol_n", "blank_n")
-shell, sphere = np.loadtxt("kmol_shell.dat"), np.loadtxt("kmol_xray.dat")
-print("X-ray, kmol --solvent with two volumes (e^2):")
+r30, sphere = np.loadtxt("kmol_r30.dat"), np.loadtxt("kmol_xray.dat")
+print("X-ray, kmol --solvent with two spheres (e^2):")
 print()
-print("| q 1/A | " + " | ".join(f"{v:.2f}" for v in shell[::10, 0]) + " |")
-print("|---" * (len(shell[::10]) + 1) + "|")
+print("| q 1/A | " + " | ".join(f"{v:.2f}" for v in r30[::10, 0]) + " |")
+print("|---" * (len(r30[::10]) + 1) + "|")
 print("| --radius 33 | " + " | ".join(f"{v:.3g}" for v in sphere[::10, 1]) + " |")
-print("| --shell 7 | " + " | ".join(f"{v:.3g}" for v in shell[::10, 1]) + " |")
+print("| --radius 30 | " + " | ".join(f"{v:.3g}" for v in r30[::10, 1]) + " |")
 print()
 PY
 for name in kmol_xray kmol_neutron gr sol blank sol_n blank_n; do

@@ -74,6 +74,8 @@ class ScatteringJob {
                   double inverse_volume_sum);
 
   std::int64_t frames() const { return frames_; }
+  // I(q) of each block added, in order (a frame's own for add_frame and add_subset).
+  const std::vector<std::vector<double>>& block_intensities() const { return block_intensity_; }
   // Refuses a vacuum run whose pairs did not all fall within the range (naming r_max's option),
   // and no frame added.
   ScatteringResult result() const;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <set>
 
+#include "kernels/scattering/debye_terms.hpp"
 #include "kmol/core/errors.hpp"
 
 namespace kmol {
@@ -114,20 +115,57 @@ std::vector<std::int32_t> solvent_labels(const ScatteringTypes& solution,
   return labels;
 }
 
-ScatteringResult excess_intensity(const ScatteringResult& a, const ScatteringResult& b) {
-  ScatteringResult out = a;
+double ball_amplitude(double x) {
+  if (std::abs(x) < 1e-3) return 1 - x * x / 10;
+  return 3 * (std::sin(x) - x * std::cos(x)) / (x * x * x);
+}
+
+std::vector<double> mean_amplitude(const VolumeAtoms& atoms, const std::vector<double>& weights,
+                                   const std::vector<double>& q) {
+  const std::size_t n_q = q.size();
+  std::vector<double> out(n_q, 0.0);
+  for (std::size_t j = 0; j < atoms.xyz.size(); ++j) {
+    const double r = std::sqrt(norm2(atoms.xyz[j]));
+    const double* w = &weights[std::size_t(atoms.labels[j]) * n_q];
+    for (std::size_t k = 0; k < n_q; ++k) out[k] += w[k] * sinc(q[k] * r);
+  }
+  return out;
+}
+
+RelativeIntensity relative_to_uniform(const std::vector<std::vector<double>>& intensities,
+                                      const std::vector<std::vector<double>>& amplitudes,
+                                      const std::vector<double>& uniform) {
+  const std::size_t frames = intensities.size(), n_q = uniform.size();
+  RelativeIntensity out{std::vector<double>(n_q, 0.0), std::vector<double>(n_q, 0.0)};
+  for (std::size_t k = 0; k < n_q; ++k) {
+    const auto value = [&](std::size_t f) {
+      return intensities[f][k] - 2 * uniform[k] * amplitudes[f][k];
+    };
+    for (std::size_t f = 0; f < frames; ++f) out.mean[k] += value(f) / double(frames);
+    if (frames < 2) continue;
+    double spread = 0;
+    for (std::size_t f = 0; f < frames; ++f)
+      spread += (value(f) - out.mean[k]) * (value(f) - out.mean[k]);
+    out.sigma[k] = std::sqrt(spread / double(frames * (frames - 1)));
+  }
+  return out;
+}
+
+ScatteringResult excess_intensity(const ScatteringResult& solution, const ScatteringResult& solvent,
+                                  const RelativeIntensity& a, const RelativeIntensity& b) {
+  ScatteringResult out = solution;
   out.partial.clear();
   out.pair_names.clear();
+  for (std::size_t k = 0; k < out.q.size(); ++k) {
+    out.intensity[k] = a.mean[k] - b.mean[k];
+    out.sigma[k] = std::sqrt(a.sigma[k] * a.sigma[k] + b.sigma[k] * b.sigma[k]);
+    out.error[k] = solution.error[k] + solvent.error[k];
+  }
   // Relative to the excess at the lowest q: Delta I crosses zero, a pointwise ratio would not
   // say how good the curve is.
+  const double scale = std::max(std::abs(out.intensity[0]), 1e-300);
   out.max_relative_error = 0;
-  const double scale = std::max(std::abs(a.intensity[0] - b.intensity[0]), 1e-300);
-  for (std::size_t k = 0; k < a.q.size(); ++k) {
-    out.intensity[k] = a.intensity[k] - b.intensity[k];
-    out.sigma[k] = std::sqrt(a.sigma[k] * a.sigma[k] + b.sigma[k] * b.sigma[k]);
-    out.error[k] = a.error[k] + b.error[k];
-    out.max_relative_error = std::max(out.max_relative_error, out.error[k] / scale);
-  }
+  for (double e : out.error) out.max_relative_error = std::max(out.max_relative_error, e / scale);
   check_finite(out.intensity, "excess I(q)");
   out.guinier = guinier_fit(out.q, out.intensity);
   return out;
@@ -142,6 +180,12 @@ SolutionScattering::SolutionScattering(ScatteringSettings settings, ObservationV
     throw InputError({"", shell ? names_.shell : names_.radius, -1},
                      fmt::format("the {} must be a positive length in Angstrom, got {}",
                                  shell ? "shell's thickness" : "sphere's radius", volume_.size));
+  if (shell)
+    throw InputError({"", names_.shell, -1},
+                     "a solute-shaped volume has no closed-form amplitude of the uniform solvent "
+                     "both runs are taken relative to (a sphere's is 3 (sin x - x cos x) / x^3): "
+                     "use a sphere, " +
+                         names_.radius);
 }
 
 BoxSpec SolutionScattering::checked_box(const BoxSpec& box, const std::string& file) const {
@@ -304,6 +348,7 @@ void SolutionScattering::add_solution_frame(const ExecSpace& space,
   check_shell_order(false);
   const VolumeAtoms& inside = solution_volume(xyz, checked_box(box_in, names_.solution_file));
   solution_->add_subset(space, inside.xyz, inside.labels);
+  solution_amplitudes_.push_back(mean_amplitude(inside, solution_->weights(), solution_->q()));
   ++solution_frames_;
 }
 
@@ -317,6 +362,12 @@ void SolutionScattering::add_solvent_frame(const ExecSpace& space,
   check_shell_order(true);
   const VolumeAtoms& inside = solvent_volume(xyz, checked_box(box_in, names_.solvent_file));
   solvent_->add_subset(space, inside.xyz, inside.labels);
+  solvent_amplitudes_.push_back(mean_amplitude(inside, solvent_->weights(), solvent_->q()));
+  const std::vector<double>& q = solvent_->q();
+  solvent_weights_.resize(q.size(), 0.0);
+  for (auto t : inside.labels)
+    for (std::size_t k = 0; k < q.size(); ++k)
+      solvent_weights_[k] += solvent_->weights()[std::size_t(t) * q.size() + k];
   ++solvent_frames_;
 }
 
@@ -331,7 +382,16 @@ ScatteringResult SolutionScattering::result() const {
         fmt::format("{} solvent frames cut by {} solution frames' shapes: add at least as many "
                     "solvent frames as solution frames (repeat them), so every shape is used",
                     solvent_frames_, solution_frames_));
-  return excess_intensity(solution_->result(), solvent_->result());
+  // The uniform solvent filling the sphere: Phi(q R) times the solvent's mean weight in it.
+  const std::vector<double>& q = solution_->q();
+  std::vector<double> uniform(q.size());
+  for (std::size_t k = 0; k < q.size(); ++k)
+    uniform[k] =
+        ball_amplitude(q[k] * volume_.size) * solvent_weights_[k] / double(solvent_frames_);
+  return excess_intensity(
+      solution_->result(), solvent_->result(),
+      relative_to_uniform(solution_->block_intensities(), solution_amplitudes_, uniform),
+      relative_to_uniform(solvent_->block_intensities(), solvent_amplitudes_, uniform));
 }
 
 std::string SolutionScattering::describe_volume() const {
@@ -346,7 +406,8 @@ std::string SolutionScattering::describe_volume() const {
                 "solution frame; the solvent cut by the same shapes about its box's centre",
                 volume_.size);
   return "observation volume: " + volume +
-         "; Delta I = <I_solution> - <I_solvent> (Koefinger & Hummer 2013)";
+         "; Delta I = <|A_solution - A_uniform|^2> - <|A_solvent - A_uniform|^2> (Koefinger & "
+         "Hummer 2013)";
 }
 
 template void SolutionScattering::add_solution_frame(const Kokkos::DefaultHostExecutionSpace&,

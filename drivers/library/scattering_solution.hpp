@@ -1,15 +1,16 @@
 #pragma once
 // A solute in solution (J. Koefinger and G. Hummer, Phys. Rev. E 87, 052712 (2013)): the excess
-// intensity of the solute over the solvent it displaces,
-//   Delta I(q) = < I_A(q) > - < I_B(q) >,
-// I_A the Debye intensity of every atom of the solution within an observation volume about the
-// solute, I_B that of a pure-solvent run's atoms within the same volume. The volume's edge cuts
-// both alike, so its form factor cancels when the solvent at its surface is bulk in both runs and
-// both runs have the solvent's density and composition (docs/scattering.md). Two volumes:
-//   sphere: radius R about the solute's centre (solution) and the box's centre (solvent);
-//   shell:  every point within d of a solute atom, per solution frame; the pure solvent is cut
-//           by the same shape (the solute's atoms of a solution frame, placed about its box's
-//           centre), so both averages run over the same volumes.
+// intensity of the solute over the solvent it displaces, the solution's and the pure solvent's
+// atoms within the same observation volume V each taken relative to V filled with uniform
+// solvent (amplitude A_U), as if V were embedded in infinite bulk solvent:
+//   Delta I(q) = < |A_A - A_U|^2 > - < |A_B - A_U|^2 >
+//              = < I_A > - < I_B > - 2 A_U(q) (< S_A > - < S_B >),
+// I the Debye intensity of a run's atoms in V, S(q) = sum_j w_j(q) sinc(q |r_j|) the orientational
+// mean of their amplitude about V's centre, and for a sphere of radius R
+// A_U(q) = Phi(q R) < sum_j w_j(q) >_B, Phi(x) = 3 (sin x - x cos x) / x^3 (docs/scattering.md).
+// Without A_U the cut's edge would leave 2 A_U (S_A - S_B) in Delta I, which decays only as
+// (q R)^-2. The sphere lies about the solute's centre (solution) and the box's centre (solvent).
+// A solute-shaped volume (the solute and a solvent shell) has no closed-form A_U and is refused.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -47,10 +48,27 @@ std::vector<std::int32_t> solvent_labels(const ScatteringTypes& solution,
                                          const std::string& solvent_file,
                                          const SolutionNames& names);
 
-// Delta I = A - B, sigma and the error's estimate added in quadrature and linearly; the Guinier
-// fit of the difference.
-ScatteringResult excess_intensity(const ScatteringResult& solution,
-                                  const ScatteringResult& solvent);
+// Phi(x) = 3 (sin x - x cos x) / x^3: a uniform ball's amplitude over its volume, Phi(0) = 1.
+double ball_amplitude(double x);
+
+// S(q) = sum_j w_j(q) sinc(q |r_j|) of atoms given as offsets from a volume's centre; weights
+// [type][q].
+std::vector<double> mean_amplitude(const VolumeAtoms& atoms, const std::vector<double>& weights,
+                                   const std::vector<double>& q);
+
+// A run's frames taken relative to the uniform solvent: the mean over frames of
+// I_f(q) - 2 A_U(q) S_f(q) and its standard error (0 from one frame).
+struct RelativeIntensity {
+  std::vector<double> mean, sigma;
+};
+RelativeIntensity relative_to_uniform(const std::vector<std::vector<double>>& intensities,
+                                      const std::vector<std::vector<double>>& amplitudes,
+                                      const std::vector<double>& uniform);
+
+// Delta I = A - B with sigma added in quadrature and the runs' discretisation errors linearly;
+// the Guinier fit of the difference. `solution` gives the q grid and frames.
+ScatteringResult excess_intensity(const ScatteringResult& solution, const ScatteringResult& solvent,
+                                  const RelativeIntensity& a, const RelativeIntensity& b);
 
 // The excess-intensity job of every front end. start_solution and start_solvent take each run's
 // first frame and make every check that needs no further frame; then frames in any number. In
@@ -106,6 +124,8 @@ class SolutionScattering {
   double first_reach_ = 0;  // the volume's reach in the solution's first frame
   bool solvent_started_ = false;
   std::vector<std::vector<Vec3<float>>> shapes_;  // shell: each solution frame's solute offsets
+  std::vector<std::vector<double>> solution_amplitudes_, solvent_amplitudes_;  // S_f(q) per frame
+  std::vector<double> solvent_weights_;  // sum over solvent frames of sum_j w_j(q) in V
   std::int64_t solution_frames_ = 0, solvent_frames_ = 0;
   VolumeAtoms inside_;
 };
