@@ -94,10 +94,13 @@ for probe in xray neutron; do
     --probe $probe --qmin 0 --qmax 1 --qbins 101 --bin-width 0.01 --device cpu --threads 1 \
     --out kmol_$probe.dat > kmol_$probe.log 2>&1 || { tail kmol_$probe.log; exit 1; }
 done
-# The excess of a solute in infinite solvent does not depend on the sphere that cuts it out.
+# The excess of a solute in infinite solvent does not depend on the volume that cuts it out.
 "$kmol" scattering sol_c.xtc --top sol.tpr --solute 'not resname SOL' --solvent water.xtc \
   --solvent-top water.tpr --radius 30 --qmin 0 --qmax 1 --qbins 101 --bin-width 0.01 \
   --device cpu --threads 1 --out kmol_r30.dat > kmol_r30.log 2>&1 || { tail kmol_r30.log; exit 1; }
+"$kmol" scattering sol_c.xtc --top sol.tpr --solute 'not resname SOL' --solvent water.xtc \
+  --solvent-top water.tpr --shell 7 --qmin 0 --qmax 1 --qbins 101 --bin-width 0.01 \
+  --device cpu --out kmol_shell.dat > kmol_shell.log 2>&1 || { tail kmol_shell.log; exit 1; }
 # Sears' coherent lengths (fm) in CAPRIQORN's form-factor format: name; Z, Z, c; a1-a4; b1-b4; a
 # line it does not read.
 for element in "H 1 -3.739" "C 6 6.646" "N 7 9.36" "O 8 5.803"; do
@@ -308,13 +311,14 @@ def compare(probe, unit, form_factors, kmol_file, capriqorn_run, blank_run):
 
 compare("xray", "e^2", sys.argv[2], "kmol_xray.dat", "sol", "blank")
 compare("neutron", "fm^2", "neutron.dat", "kmol_neutron.dat", "sol_n", "blank_n")
-r30, sphere = np.loadtxt("kmol_r30.dat"), np.loadtxt("kmol_xray.dat")
-print("X-ray, kmol --solvent with two spheres (e^2):")
+r30, sphere, shell = (np.loadtxt(f"kmol_{n}.dat") for n in ("r30", "xray", "shell"))
+print("X-ray, kmol --solvent with three volumes (e^2):")
 print()
 print("| q 1/A | " + " | ".join(f"{v:.2f}" for v in r30[::10, 0]) + " |")
 print("|---" * (len(r30[::10]) + 1) + "|")
 print("| --radius 33 | " + " | ".join(f"{v:.3g}" for v in sphere[::10, 1]) + " |")
 print("| --radius 30 | " + " | ".join(f"{v:.3g}" for v in r30[::10, 1]) + " |")
+print("| --shell 7 | " + " | ".join(f"{v:.3g}" for v in shell[::10, 1]) + " |")
 print()
 PY
 for name in kmol_xray kmol_neutron gr sol blank sol_n blank_n; do

@@ -156,9 +156,8 @@ kmol_status kmol_scattering_result(const kmol_scattering* scattering, double* q,
 /* The excess intensity of a solute in solution over a pure solvent (Koefinger & Hummer 2013,
  * docs/scattering.md): elements of the solution's n_atoms atoms, the solute's n_solute atom
  * indices, elements of the pure solvent's n_solvent atoms. volume KMOL_SPHERE: a sphere of radius
- * `size` Angstrom about the solute's centre (0: the solute's extent + 10 Angstrom); KMOL_SHELL
- * (the solute and every atom within `size` of it) is refused, its uniform-solvent amplitude
- * having no closed form. NULL on bad arguments. */
+ * `size` Angstrom about the solute's centre (0: the solute's extent + 10 Angstrom); KMOL_SHELL:
+ * the solute and every atom within `size` Angstrom of a solute atom. NULL on bad arguments. */
 typedef struct kmol_solution_scattering kmol_solution_scattering;
 typedef enum { KMOL_SPHERE = 0, KMOL_SHELL = 1 } kmol_volume;
 kmol_solution_scattering* kmol_solution_scattering_create(
@@ -167,7 +166,9 @@ kmol_solution_scattering* kmol_solution_scattering_create(
     kmol_probe probe, double d2o, double q_min, double q_max, int32_t q_bins);
 void kmol_solution_scattering_destroy(kmol_solution_scattering* scattering);
 /* One frame of the solution (n_atoms atoms) or of the solvent (n_solvent atoms), box: the edge
- * vectors as 9 numbers (required). */
+ * vectors as 9 numbers (required). With KMOL_SHELL the solution's frames come first; each solvent
+ * frame is cut by the next solution frame's shape, and the result needs at least as many solvent
+ * frames as solution frames (repeat them). */
 kmol_status kmol_solution_scattering_add_solution_frame(kmol_solution_scattering* scattering,
                                                         const double* xyz, const double* box);
 kmol_status kmol_solution_scattering_add_solvent_frame(kmol_solution_scattering* scattering,

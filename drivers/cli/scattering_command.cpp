@@ -419,9 +419,8 @@ Action add_scattering_command(CLI::App& app) {
                   "With --solvent: the observation sphere's radius (Angstrom, or 3nm); default "
                   "the solute's extent from its centre + 10 Angstrom");
   cmd->add_option("--shell", o->shell,
-                  "With --solvent: the solute and every atom within this distance of it as the "
-                  "observation volume; refused, its uniform-solvent amplitude having no closed "
-                  "form (use --radius)");
+                  "With --solvent: the observation volume is the solute and every atom within "
+                  "this distance of a solute atom (Angstrom, or 0.7nm), in place of a sphere");
   cmd->add_option("--out", o->out, "Three columns q I(q) sigma(q) (.dat)");
   cmd->add_option("--xvg", o->xvg, "Also write Grace .xvg as gmx sans does (q in 1/nm)");
   cmd->add_option("--h5", o->h5, "Also write HDF5: partial curves, structure factors, metadata");

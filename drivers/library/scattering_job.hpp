@@ -52,6 +52,7 @@ class ScatteringJob {
   const ScatteringSettings& settings() const { return settings_; }
   const ScatteringTypes& types() const { return types_; }
   const DebyeRange& range() const { return range_; }
+  const DebyeTables& tables() const { return *tables_; }
   ScatteringSystem system() const { return system_; }
   ScatteringImpl impl() const { return impl_; }
   const std::vector<double>& q() const { return q_; }

@@ -18,6 +18,37 @@ namespace {
 // Room the default sphere leaves about the solute: the solvation shell and a layer of bulk.
 constexpr double default_sphere_margin = 10.0;
 
+// The grid on which a shell's uniform solvent is integrated: each point stands for its cube of
+// V. Its spacing h keeps q h <= 1 up to q_max (1 Angstrom at most), where a midpoint rule errs
+// by about (q h)^2 / 24 of the cross terms; both runs cut by one shape share its points, so the
+// grid's error in the shape's own term cancels.
+double shell_point_spacing(double q_max) { return std::min(1.0, 1.0 / q_max); }
+
+std::vector<Vec3<double>> shape_offsets(const std::vector<Vec3<float>>& shape) {
+  std::vector<Vec3<double>> offsets;
+  offsets.reserve(shape.size());
+  for (const auto& p : shape) offsets.push_back({p.x, p.y, p.z});
+  return offsets;
+}
+
+// sum_k h[k] sinc(q r_k) per q of the pairs `input` holds, counted in the job's bins on `space`.
+template <class ExecSpace>
+std::vector<double> debye_sums(const ExecSpace& space, const PairHistogramInput<double>& input,
+                               const ScatteringJob& job) {
+  PairHistogramSettings s;
+  s.r_min = 0;
+  s.r_max = job.range().r_max;
+  s.n_bins = job.range().bins;
+  const auto counts = pair_histogram(space, input, s).counts;
+  const DebyeKernel& kernel = job.tables().fine;
+  const std::size_t bins = std::size_t(kernel.bins), n_q = job.q().size();
+  std::vector<double> out(n_q, 0.0);
+  for (std::size_t k = 0; k < n_q; ++k)
+    for (std::size_t m = 0; m < bins; ++m)
+      out[k] += double(counts[m]) * kernel.values[k * bins + m];
+  return out;
+}
+
 double largest_norm(const std::vector<Vec3<double>>& points) {
   double largest = 0;
   for (const auto& p : points) largest = std::max(largest, norm2(p));
@@ -133,13 +164,14 @@ std::vector<double> mean_amplitude(const VolumeAtoms& atoms, const std::vector<d
 }
 
 RelativeIntensity relative_to_uniform(const std::vector<std::vector<double>>& intensities,
-                                      const std::vector<std::vector<double>>& amplitudes,
-                                      const std::vector<double>& uniform) {
-  const std::size_t frames = intensities.size(), n_q = uniform.size();
+                                      const std::vector<UniformTerms>& uniform,
+                                      const std::vector<double>& density) {
+  const std::size_t frames = intensities.size(), n_q = density.size();
   RelativeIntensity out{std::vector<double>(n_q, 0.0), std::vector<double>(n_q, 0.0)};
   for (std::size_t k = 0; k < n_q; ++k) {
+    const double rho = density[k];
     const auto value = [&](std::size_t f) {
-      return intensities[f][k] - 2 * uniform[k] * amplitudes[f][k];
+      return intensities[f][k] - 2 * rho * uniform[f].cross[k] + rho * rho * uniform[f].self[k];
     };
     for (std::size_t f = 0; f < frames; ++f) out.mean[k] += value(f) / double(frames);
     if (frames < 2) continue;
@@ -149,6 +181,32 @@ RelativeIntensity relative_to_uniform(const std::vector<std::vector<double>>& in
     out.sigma[k] = std::sqrt(spread / double(frames * (frames - 1)));
   }
   return out;
+}
+
+UniformTerms sphere_terms(const VolumeAtoms& atoms, double radius,
+                          const std::vector<double>& weights, const std::vector<double>& q) {
+  UniformTerms out;
+  out.volume = 4.0 / 3.0 * M_PI * radius * radius * radius;
+  out.cross = mean_amplitude(atoms, weights, q);
+  out.self.resize(q.size());
+  for (std::size_t k = 0; k < q.size(); ++k) {
+    const double ball = out.volume * ball_amplitude(q[k] * radius);
+    out.cross[k] *= ball;
+    out.self[k] = ball * ball;
+  }
+  return out;
+}
+
+std::vector<Vec3<double>> shell_points(const ShellVolume& shell, double spacing) {
+  const auto n = std::int32_t(std::ceil(shell.reach() / spacing));
+  std::vector<Vec3<double>> points;
+  for (std::int32_t k = -n; k <= n; ++k)
+    for (std::int32_t j = -n; j <= n; ++j)
+      for (std::int32_t i = -n; i <= n; ++i) {
+        const Vec3<double> p{i * spacing, j * spacing, k * spacing};
+        if (shell.contains(p)) points.push_back(p);
+      }
+  return points;
 }
 
 ScatteringResult excess_intensity(const ScatteringResult& solution, const ScatteringResult& solvent,
@@ -180,12 +238,6 @@ SolutionScattering::SolutionScattering(ScatteringSettings settings, ObservationV
     throw InputError({"", shell ? names_.shell : names_.radius, -1},
                      fmt::format("the {} must be a positive length in Angstrom, got {}",
                                  shell ? "shell's thickness" : "sphere's radius", volume_.size));
-  if (shell)
-    throw InputError({"", names_.shell, -1},
-                     "a solute-shaped volume has no closed-form amplitude of the uniform solvent "
-                     "both runs are taken relative to (a sphere's is 3 (sin x - x cos x) / x^3): "
-                     "use a sphere, " +
-                         names_.radius);
 }
 
 BoxSpec SolutionScattering::checked_box(const BoxSpec& box, const std::string& file) const {
@@ -273,7 +325,12 @@ const VolumeAtoms& SolutionScattering::solution_volume(const std::vector<Vec3<do
     atoms_in_sphere(xyz, solution_labels_, box, centre, volume_.size, inside_);
     return inside_;
   }
-  const ShellVolume shell(offsets, volume_.size);
+  std::vector<Vec3<float>> shape;
+  shape.reserve(offsets.size());
+  for (const auto& p : offsets) shape.push_back({float(p.x), float(p.y), float(p.z)});
+  shapes_.push_back(std::move(shape));
+  frame_shell_ = std::make_unique<ShellVolume>(shape_offsets(shapes_.back()), volume_.size);
+  const ShellVolume& shell = *frame_shell_;
   check_volume_fits(
       shell.reach(), box, names_.shell, names_.solution_file,
       fmt::format("the solute with its shell of {:.6g} Angstrom (reaching {:.6g} Angstrom from "
@@ -286,10 +343,6 @@ const VolumeAtoms& SolutionScattering::solution_volume(const std::vector<Vec3<do
                     "{}, beyond the {:.6g} Angstrom the first frame's box allowed for",
                     shell.reach(), solution_frames_, half_range_));
   atoms_in_shell(xyz, solution_labels_, box, centre, shell, inside_);
-  std::vector<Vec3<float>> shape;
-  shape.reserve(offsets.size());
-  for (const auto& p : offsets) shape.push_back({float(p.x), float(p.y), float(p.z)});
-  shapes_.push_back(std::move(shape));
   return inside_;
 }
 
@@ -303,11 +356,9 @@ const VolumeAtoms& SolutionScattering::solvent_volume(const std::vector<Vec3<dou
     atoms_in_sphere(xyz, solvent_labels_, box, box_centre(box), volume_.size, inside_);
     return inside_;
   }
-  const auto& shape = shapes_[std::size_t(solvent_frames_) % shapes_.size()];
-  std::vector<Vec3<double>> offsets;
-  offsets.reserve(shape.size());
-  for (const auto& p : shape) offsets.push_back({p.x, p.y, p.z});
-  const ShellVolume shell(offsets, volume_.size);
+  frame_shell_ = std::make_unique<ShellVolume>(
+      shape_offsets(shapes_[std::size_t(solvent_frames_) % shapes_.size()]), volume_.size);
+  const ShellVolume& shell = *frame_shell_;
   check_volume_fits(shell.reach(), box, names_.shell, names_.solvent_file,
                     fmt::format("the solute's shape with its shell of {:.6g} Angstrom (reaching "
                                 "{:.6g} Angstrom from its centre, solvent frame {})",
@@ -348,7 +399,7 @@ void SolutionScattering::add_solution_frame(const ExecSpace& space,
   check_shell_order(false);
   const VolumeAtoms& inside = solution_volume(xyz, checked_box(box_in, names_.solution_file));
   solution_->add_subset(space, inside.xyz, inside.labels);
-  solution_amplitudes_.push_back(mean_amplitude(inside, solution_->weights(), solution_->q()));
+  solution_uniform_.push_back(uniform_terms(space, inside, shapes_.size() - 1));
   ++solution_frames_;
 }
 
@@ -362,12 +413,14 @@ void SolutionScattering::add_solvent_frame(const ExecSpace& space,
   check_shell_order(true);
   const VolumeAtoms& inside = solvent_volume(xyz, checked_box(box_in, names_.solvent_file));
   solvent_->add_subset(space, inside.xyz, inside.labels);
-  solvent_amplitudes_.push_back(mean_amplitude(inside, solvent_->weights(), solvent_->q()));
+  const std::size_t shape = shapes_.empty() ? 0 : std::size_t(solvent_frames_) % shapes_.size();
+  solvent_uniform_.push_back(uniform_terms(space, inside, shape));
   const std::vector<double>& q = solvent_->q();
   solvent_weights_.resize(q.size(), 0.0);
   for (auto t : inside.labels)
     for (std::size_t k = 0; k < q.size(); ++k)
       solvent_weights_[k] += solvent_->weights()[std::size_t(t) * q.size() + k];
+  solvent_volume_sum_ += solvent_uniform_.back().volume;
   ++solvent_frames_;
 }
 
@@ -382,16 +435,53 @@ ScatteringResult SolutionScattering::result() const {
         fmt::format("{} solvent frames cut by {} solution frames' shapes: add at least as many "
                     "solvent frames as solution frames (repeat them), so every shape is used",
                     solvent_frames_, solution_frames_));
-  // The uniform solvent filling the sphere: Phi(q R) times the solvent's mean weight in it.
-  const std::vector<double>& q = solution_->q();
-  std::vector<double> uniform(q.size());
-  for (std::size_t k = 0; k < q.size(); ++k)
-    uniform[k] =
-        ball_amplitude(q[k] * volume_.size) * solvent_weights_[k] / double(solvent_frames_);
+  // The uniform solvent's scattering per volume: the pure solvent's in its volumes.
+  std::vector<double> density(solvent_weights_.size());
+  for (std::size_t k = 0; k < density.size(); ++k)
+    density[k] = solvent_weights_[k] / solvent_volume_sum_;
   return excess_intensity(
       solution_->result(), solvent_->result(),
-      relative_to_uniform(solution_->block_intensities(), solution_amplitudes_, uniform),
-      relative_to_uniform(solvent_->block_intensities(), solvent_amplitudes_, uniform));
+      relative_to_uniform(solution_->block_intensities(), solution_uniform_, density),
+      relative_to_uniform(solvent_->block_intensities(), solvent_uniform_, density));
+}
+
+template <class ExecSpace>
+UniformTerms SolutionScattering::uniform_terms(const ExecSpace& space, const VolumeAtoms& inside,
+                                               std::size_t shape) {
+  const ScatteringJob& job = *solution_;
+  if (volume_.shape == VolumeShape::sphere)
+    return sphere_terms(inside, volume_.size, job.weights(), job.q());
+  const double spacing = shell_point_spacing(settings_.q_max);
+  const auto points = shell_points(*frame_shell_, spacing);
+  const double cell = spacing * spacing * spacing;
+  const std::size_t n_q = job.q().size();
+  UniformTerms out;
+  out.volume = double(points.size()) * cell;
+  out.cross.assign(n_q, 0.0);
+  for (std::int32_t t = 0; t < job.types().size(); ++t) {
+    std::vector<Vec3<double>> atoms;
+    for (std::size_t j = 0; j < inside.xyz.size(); ++j)
+      if (inside.labels[j] == t) atoms.push_back(inside.xyz[j]);
+    if (atoms.empty() || points.empty()) continue;
+    const auto sums = debye_sums(space,
+                                 two_sets(atoms.data(), std::int64_t(atoms.size()), points.data(),
+                                          std::int64_t(points.size())),
+                                 job);
+    for (std::size_t k = 0; k < n_q; ++k)
+      out.cross[k] += cell * job.weights()[std::size_t(t) * n_q + k] * sums[k];
+  }
+  // The shape's own term, once per shape: both runs cut by it share it.
+  if (shape >= shape_self_.size()) {
+    std::vector<double> self(n_q, double(points.size()));
+    if (points.size() >= 2) {
+      const auto sums = debye_sums(space, one_set(points.data(), std::int64_t(points.size())), job);
+      for (std::size_t k = 0; k < n_q; ++k) self[k] += 2 * sums[k];
+    }
+    for (auto& v : self) v *= cell * cell;
+    shape_self_.push_back(std::move(self));
+  }
+  out.self = shape_self_[shape];
+  return out;
 }
 
 std::string SolutionScattering::describe_volume() const {

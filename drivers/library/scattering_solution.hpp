@@ -2,15 +2,20 @@
 // A solute in solution (J. Koefinger and G. Hummer, Phys. Rev. E 87, 052712 (2013)): the excess
 // intensity of the solute over the solvent it displaces, the solution's and the pure solvent's
 // atoms within the same observation volume V each taken relative to V filled with uniform
-// solvent (amplitude A_U), as if V were embedded in infinite bulk solvent:
-//   Delta I(q) = < |A_A - A_U|^2 > - < |A_B - A_U|^2 >
-//              = < I_A > - < I_B > - 2 A_U(q) (< S_A > - < S_B >),
-// I the Debye intensity of a run's atoms in V, S(q) = sum_j w_j(q) sinc(q |r_j|) the orientational
-// mean of their amplitude about V's centre, and for a sphere of radius R
-// A_U(q) = Phi(q R) < sum_j w_j(q) >_B, Phi(x) = 3 (sin x - x cos x) / x^3 (docs/scattering.md).
-// Without A_U the cut's edge would leave 2 A_U (S_A - S_B) in Delta I, which decays only as
-// (q R)^-2. The sphere lies about the solute's centre (solution) and the box's centre (solvent).
-// A solute-shaped volume (the solute and a solvent shell) has no closed-form A_U and is refused.
+// solvent (amplitude A_U = rho_w(q) F_V, F_V(q) = integral over V of exp(i q.r)), as if V were
+// embedded in infinite bulk solvent:
+//   Delta I(q) = < |A_A - A_U|^2 > - < |A_B - A_U|^2 >,
+// each term per frame I - 2 rho_w c + rho_w^2 u with I the Debye intensity of the atoms in V,
+// c = <Re A* F_V>_Omega and u = <|F_V|^2>_Omega, and rho_w(q) the pure solvent's scattering per
+// volume in its V (docs/scattering.md). Without A_U the cut's edge would leave
+// 2 rho_w (c_A - c_B) in Delta I, decaying only as (q R)^-2. Two volumes:
+//   sphere: radius R about the solute's centre (solution) and the box's centre (solvent);
+//           c = V Phi(q R) sum_j w_j sinc(q |r_j|), u = (V Phi(q R))^2,
+//           Phi(x) = 3 (sin x - x cos x) / x^3;
+//   shell:  every point within d of a solute atom, per solution frame; the pure solvent is cut
+//           by the same shape (the solute's atoms of a solution frame, placed about its box's
+//           centre); F_V integrated on a grid of points inside the shape (the atoms' and the
+//           points' pair histograms).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -56,14 +61,25 @@ double ball_amplitude(double x);
 std::vector<double> mean_amplitude(const VolumeAtoms& atoms, const std::vector<double>& weights,
                                    const std::vector<double>& q);
 
+// A frame's uniform-solvent terms per unit of rho_w: c(q), u(q) (the header's) and V's volume.
+struct UniformTerms {
+  std::vector<double> cross, self;
+  double volume = 0;
+};
+// The sphere's, from the atoms in it (offsets from its centre); weights [type][q].
+UniformTerms sphere_terms(const VolumeAtoms& atoms, double radius,
+                          const std::vector<double>& weights, const std::vector<double>& q);
+// The points of a cubic grid of `spacing` about the centre that lie in the shell.
+std::vector<Vec3<double>> shell_points(const ShellVolume& shell, double spacing);
+
 // A run's frames taken relative to the uniform solvent: the mean over frames of
-// I_f(q) - 2 A_U(q) S_f(q) and its standard error (0 from one frame).
+// I_f - 2 rho_w c_f + rho_w^2 u_f and its standard error (0 from one frame).
 struct RelativeIntensity {
   std::vector<double> mean, sigma;
 };
 RelativeIntensity relative_to_uniform(const std::vector<std::vector<double>>& intensities,
-                                      const std::vector<std::vector<double>>& amplitudes,
-                                      const std::vector<double>& uniform);
+                                      const std::vector<UniformTerms>& uniform,
+                                      const std::vector<double>& density);
 
 // Delta I = A - B with sigma added in quadrature and the runs' discretisation errors linearly;
 // the Guinier fit of the difference. `solution` gives the q grid and frames.
@@ -112,6 +128,10 @@ class SolutionScattering {
   void check_shell_order(bool solvent) const;
   // The sphere must hold every solute atom: one it cut would drop out of Delta I.
   void check_sphere_holds_solute(double extent, std::int64_t frame) const;
+  // The frame's uniform-solvent terms (shell: the volume the last *_volume call cut, its
+  // shape's index for the shape's own term).
+  template <class ExecSpace>
+  UniformTerms uniform_terms(const ExecSpace& space, const VolumeAtoms& inside, std::size_t shape);
 
   ScatteringSettings settings_;
   ObservationVolume volume_;
@@ -124,8 +144,11 @@ class SolutionScattering {
   double first_reach_ = 0;  // the volume's reach in the solution's first frame
   bool solvent_started_ = false;
   std::vector<std::vector<Vec3<float>>> shapes_;  // shell: each solution frame's solute offsets
-  std::vector<std::vector<double>> solution_amplitudes_, solvent_amplitudes_;  // S_f(q) per frame
+  std::unique_ptr<ShellVolume> frame_shell_;      // shell: the frame's volume
+  std::vector<std::vector<double>> shape_self_;   // shell: u(q) of each shape
+  std::vector<UniformTerms> solution_uniform_, solvent_uniform_;  // per frame
   std::vector<double> solvent_weights_;  // sum over solvent frames of sum_j w_j(q) in V
+  double solvent_volume_sum_ = 0;        // and of V's volume
   std::int64_t solution_frames_ = 0, solvent_frames_ = 0;
   VolumeAtoms inside_;
 };

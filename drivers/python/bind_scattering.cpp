@@ -188,11 +188,12 @@ SolutionScattering(elements, solute, solvent_elements, *, radius=0, shell=0, pro
 q_min=0, q_max=0.5, q_bins=101, bin_width=0, accuracy=1e-4, device='auto'): elements of the
 solution's atoms, solute (indices of its atoms), solvent_elements of a pure-solvent run's atoms.
 The observation volume: a sphere of radius `radius` about the solute's centre (default: the
-solute's extent plus 10 Angstrom); shell=d (the solute and every atom within d of it) is refused,
-its uniform-solvent amplitude having no closed form. add_solution_frame(xyz, box) per solution
-frame, then add_solvent_frame(xyz, box) per solvent frame (boxes required). Then q, intensity
-(Delta I = <|A_solution - A_U|^2> - <|A_solvent - A_U|^2>, A_U the sphere filled with uniform
-solvent), sigma, error, guinier, frames, solvent_frames.)";
+solute's extent plus 10 Angstrom), or with shell=d the solute and every atom within d of a solute
+atom. add_solution_frame(xyz, box) per solution frame, then add_solvent_frame(xyz, box) per solvent
+frame (boxes required); with a shell each solvent frame is cut by the next solution frame's shape,
+and at least as many solvent frames as solution frames are needed (repeat them). Then q,
+intensity (Delta I = <|A_solution - A_U|^2> - <|A_solvent - A_U|^2>, A_U the volume filled with
+uniform solvent), sigma, error, guinier, frames, solvent_frames.)";
 
 }  // namespace
 

@@ -401,12 +401,12 @@ none_left 80 excess.dat
 row 81 2 "sol.h5: --radius: the observation sphere of radius 20 Angstrom does not fit in the box (the largest sphere inside has radius 15 Angstrom)" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --radius 20 --out excess.dat
 none_left 81 excess.dat
 row 81 0 "wrote excess.dat" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --radius 12 --out excess.dat
-row 93 2 "\-\-shell: a solute-shaped volume has no closed-form amplitude of the uniform solvent both runs are taken relative to .*: use a sphere, \-\-radius" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --shell 3 --out excess.dat
+row 93 2 "sol.h5: --shell: the solute with its shell of 16 Angstrom (reaching 16 Angstrom from the solute's centre in frame 0) does not fit in the box (the largest sphere inside has radius 15 Angstrom)" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --shell 16 --out excess.dat
 none_left 93 excess.dat
 row 94 2 "\-\-shell: the shell's thickness must be a positive length in Angstrom, got 0" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --shell 0 --out excess.dat
 row 94 2 "\-\-radius: the sphere's radius must be positive, got -1" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --radius=-1 --out excess.dat
 none_left 94 excess.dat
-row 94 0 "wrote excess.dat" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --radius 10 --out excess.dat
+row 94 0 "wrote excess.dat" -- scattering sol.h5 --top sol.pdb --solute 'index 0' --solvent solvent.h5 --solvent-top solvent.pdb --shell 3 --out excess.dat
 row 95 2 "sol.h5: --radius: the observation sphere of radius 5 Angstrom does not hold the solute: its atoms reach .* Angstrom from its centre in frame 0" -- scattering sol.h5 --top sol.pdb --solute 'index 0:9' --solvent solvent.h5 --solvent-top solvent.pdb --radius 5 --out excess.dat
 none_left 95 excess.dat
 pdb_mix() {  # pdb_mix N EL...: N atoms at the origin, their elements the list's in turn

@@ -98,7 +98,9 @@ PY
 # (kmol md, equilibrated, then a production run), the solvent a run of another seed. Its excess
 # vanishes within noise above 2 pi / R (frames a time unit apart, so sigma from their spread is
 # not too small), where 4 sigma is below 15% of the volume's own N_V b^2; a solvent 10% less
-# dense fails the same test. Neutrons: Ar's coherent length 1.909 fm at every q.
+# dense fails the same test; a shell about the one atom is the sphere of that radius, its
+# uniform solvent integrated on a grid (within 5% of N_V b^2 of the sphere's closed form, to
+# q = 2). Neutrons: Ar's coherent length 1.909 fm at every q.
 lj_run() {  # lj_run NAME SEED DENSITY: 40 frames a time unit apart, after 600 steps from FCC
   "$kmol" md --atoms 864 --density "$3" --steps 600 --every 600 --temperature 1.0 \
     --thermostat langevin --seed "$2" --out "$1-eq.h5" --log "$1-eq.csv" --quiet > /dev/null &&
@@ -106,26 +108,38 @@ lj_run() {  # lj_run NAME SEED DENSITY: 40 frames a time unit apart, after 600 s
       --thermostat langevin --seed "$2" --out "$1.h5" --log "$1.csv" --quiet > /dev/null
 }
 lj_run solution 11 0.8442 && lj_run solvent 12 0.8442 && lj_run thin 13 0.76 || fail "kmol md"
-excess() {  # excess SOLVENT OUT VOLUME...
-  local solvent=$1 out=$2; shift 2
+excess() {  # excess SOLVENT OUT QMAX QBINS VOLUME...
+  local solvent=$1 out=$2 qmax=$3 qbins=$4; shift 4
   "$kmol" scattering solution.h5 --element '*=Ar' --probe neutron --solute 'index 0' \
-    --solvent "$solvent" --qmin 0.5 --qmax 8 --qbins 76 --out "$out" --device cpu --quiet "$@" ||
-    fail "excess $out: $*"
+    --solvent "$solvent" --qmin 0.5 --qmax "$qmax" --qbins "$qbins" --out "$out" --device cpu \
+    --quiet "$@" || fail "excess $out: $*"
 }
-excess solvent.h5 sphere.dat --radius 4.5
-excess thin.h5 thin.dat --radius 4.5
+excess solvent.h5 sphere.dat 8 76 --radius 4.5
+# The shell's uniform solvent is integrated on a grid of spacing 1/q_max: to q = 2 here.
+excess solvent.h5 shell.dat 2 16 --shell 4.5
+excess solvent.h5 sphere2.dat 2 16 --radius 4.5
+excess thin.h5 thin.dat 8 76 --radius 4.5
+grep -q "^# observation volume: the solute and every atom within 4.5 Angstrom" shell.dat ||
+  fail "shell.dat header: $(grep '^#' shell.dat)"
 /usr/bin/python3 - <<'PY' || fail "the excess of a piece of the solvent"
 import numpy as np
-sphere, thin = (np.loadtxt(f) for f in ("sphere.dat", "thin.dat"))
+sphere, shell, thin, sphere2 = (np.loadtxt(f) for f in ("sphere.dat", "shell.dat", "thin.dat",
+                                                        "sphere2.dat"))
 q, di, sigma = sphere.T
 high = q > 2 * np.pi / 4.5
 volume = 0.8442 * 4 / 3 * np.pi * 4.5 ** 3 * 1.909 ** 2  # N_V b^2: the sphere's own scattering
 z = np.abs(di[high]) / sigma[high]
 assert z.max() < 5, z.max()
 assert (4 * sigma[high] < 0.15 * volume).all(), (sigma[high].max(), volume)
+high2 = shell[:, 0] > 2 * np.pi / 4.5
+zs = np.abs(shell[high2, 1]) / shell[high2, 2]
+assert zs.max() < 5, zs.max()
+gap = np.abs(shell[:, 1] - sphere2[:, 1]).max() / volume
+assert gap < 0.05, gap
 zt = np.abs(thin[high, 1]) / thin[high, 2]
 assert zt.max() > 10, zt.max()
 print("excess of one LJ atom above 2 pi/R: max |dI|/sigma %.2f (4 sigma <= %.3f of N_V b^2); "
-      "a 10%% thinner solvent: %.1f" % (z.max(), 4 * sigma[high].max() / volume, zt.max()))
+      "a 10%% thinner solvent: %.1f; the shell about it: %.2f sigma, %.4f of N_V b^2 from the "
+      "sphere" % (z.max(), 4 * sigma[high].max() / volume, zt.max(), zs.max(), gap))
 PY
 echo "scattering: ok"

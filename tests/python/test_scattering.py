@@ -108,13 +108,35 @@ def test_excess_over_an_empty_solvent_is_the_solute_in_vacuum():
     solute, corners, elements = solute_with_far_solvent()
     vacuum = kmol.scattering(solute, elements=elements[:60], q_max=0.8, q_bins=41).intensity
     assert vacuum[0] > 30 * vacuum[-1]
-    s = kmol.SolutionScattering(elements, list(range(60)), ["O"] * 8, q_max=0.8, q_bins=41,
-                                radius=14.0)
-    s.add_solution_frame(np.vstack([solute, corners]), box=[40, 40, 40])
-    s.add_solvent_frame(corners, box=[40, 40, 40])
-    assert s.frames == 1 and s.solvent_frames == 1
-    assert np.allclose(s.intensity, vacuum, rtol=1e-9)
-    assert s.guinier["ok"]
+    for volume in ({"radius": 14.0}, {"shell": 5.0}):
+        s = kmol.SolutionScattering(elements, list(range(60)), ["O"] * 8, q_max=0.8, q_bins=41,
+                                    **volume)
+        s.add_solution_frame(np.vstack([solute, corners]), box=[40, 40, 40])
+        s.add_solvent_frame(corners, box=[40, 40, 40])
+        assert s.frames == 1 and s.solvent_frames == 1
+        assert np.allclose(s.intensity, vacuum, rtol=1e-9), volume
+        assert s.guinier["ok"]
+
+
+def test_a_shell_takes_the_solvent_within_its_thickness():
+    solute, corners, elements = solute_with_far_solvent()
+    # An oxygen 2 A out from the solute's outermost atom (so at least 2 A from every solute atom)
+    # joins a 3 A shell, not a 1.5 A one.
+    near = outward(solute, 2.0)
+    xyz = np.vstack([solute, corners, near])
+    els = elements + ["O"]
+    intensity = {}
+    for d in (1.5, 3.0):
+        s = kmol.SolutionScattering(els, list(range(60)), ["O"] * 8, shell=d, q_max=0.5, q_bins=11)
+        s.add_solution_frame(xyz, box=[40, 40, 40])
+        s.add_solvent_frame(corners, box=[40, 40, 40])
+        intensity[d] = s.intensity
+    vacuum = kmol.scattering(solute, elements=elements[:60], q_max=0.5, q_bins=11).intensity
+    with_near = kmol.scattering(np.vstack([solute, near]), elements=elements[:60] + ["O"],
+                                q_max=0.5, q_bins=11).intensity
+    assert np.allclose(intensity[1.5], vacuum, rtol=1e-9)
+    assert np.allclose(intensity[3.0], with_near, rtol=1e-9)
+    assert not np.allclose(vacuum, with_near, rtol=1e-3)
 
 
 def test_a_sphere_takes_the_solvent_within_its_radius():
@@ -139,17 +161,23 @@ def test_solution_refusals_name_the_keyword():
     xyz = np.vstack([solute, corners])
     with pytest.raises(ValueError, match="shell.*positive"):
         kmol.SolutionScattering(elements, list(range(60)), ["O"] * 8, shell=-1)
-    with pytest.raises(ValueError, match="shell: a solute-shaped volume has no closed-form "
-                                         "amplitude .* use a sphere, radius"):
-        kmol.SolutionScattering(elements, list(range(60)), ["O"] * 8, shell=3)
+    s = kmol.SolutionScattering(elements, list(range(60)), ["O"] * 8, shell=16)
+    with pytest.raises(ValueError, match="shell: the solute with its shell of 16 Angstrom .* does "
+                                         "not fit in the box"):
+        s.add_solution_frame(xyz, box=[40, 40, 40])
     s = kmol.SolutionScattering(elements, list(range(60)), ["Na"] * 8, radius=14)
     s.add_solution_frame(xyz, box=[40, 40, 40])
     with pytest.raises(ValueError, match="solvent_elements: is not the solution's solvent: it has "
                                          "Na"):
         s.add_solvent_frame(corners, box=[40, 40, 40])
-    s = kmol.SolutionScattering(elements, list(range(60)), ["O"] * 8, radius=14)
+    s = kmol.SolutionScattering(elements, list(range(60)), ["O"] * 8, shell=3)
     with pytest.raises(ValueError, match="solution's first frame comes first"):
         s.add_solvent_frame(corners, box=[40, 40, 40])
+    s.add_solution_frame(xyz, box=[40, 40, 40])
+    s.add_solution_frame(xyz, box=[40, 40, 40])
+    s.add_solvent_frame(corners, box=[40, 40, 40])
+    with pytest.raises(ValueError, match="1 solvent frames cut by 2 solution frames' shapes"):
+        s.intensity
 
 
 def test_c_api_solution_gives_the_modules_excess():
@@ -176,8 +204,8 @@ def test_c_api_solution_gives_the_modules_excess():
     water = (ctypes.c_char_p * 8)(*[b"O"] * 8)
     index = np.arange(60, dtype=np.int64)
     box = np.diag([40.0, 40.0, 40.0]).ravel()
-    job = c.kmol_solution_scattering_create(names, len(els), index.ctypes.data, 60, water, 8, 0,
-                                            14.0, 0, 0.0, 0.0, 0.5, 11)
+    job = c.kmol_solution_scattering_create(names, len(els), index.ctypes.data, 60, water, 8, 1,
+                                            3.0, 0, 0.0, 0.0, 0.5, 11)
     assert job
     assert c.kmol_solution_scattering_add_solution_frame(job, xyz.ctypes.data, box.ctypes.data) == 0
     far = np.ascontiguousarray(corners)
@@ -186,7 +214,7 @@ def test_c_api_solution_gives_the_modules_excess():
     assert c.kmol_solution_scattering_result(job, None, out.ctypes.data, None, None) == 0
     c.kmol_solution_scattering_destroy(job)
     assert c.kmol_finalize() == 0
-    s = kmol.SolutionScattering(els, list(range(60)), ["O"] * 8, radius=14.0, q_max=0.5, q_bins=11)
+    s = kmol.SolutionScattering(els, list(range(60)), ["O"] * 8, shell=3.0, q_max=0.5, q_bins=11)
     s.add_solution_frame(xyz, box=[40, 40, 40])
     s.add_solvent_frame(corners, box=[40, 40, 40])
     assert np.allclose(out, s.intensity, rtol=1e-12) and out[0] > 5 * out[-1]
