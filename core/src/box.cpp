@@ -101,9 +101,9 @@ BoxSpec box_from_cell(double a, double b, double c, double alpha, double beta, d
   return BoxSpec::triclinic({a, 0, 0}, {b * cg, b * sg, 0}, {cx, cy, std::sqrt(cz2)});
 }
 
-BoxSpec validated(const BoxSpec& box) {
+BoxSpec validated(const BoxSpec& box, const std::string& file) {
   if (box.kind == BoxKind::none) return box;
-  const ErrorContext where{"", "box", -1};
+  const ErrorContext where{file, "box", -1};
   for (const auto& e : box.edges)
     if (!std::isfinite(e.x) || !std::isfinite(e.y) || !std::isfinite(e.z))
       throw InputError(where, "edge vectors must be finite numbers");

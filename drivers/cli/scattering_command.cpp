@@ -90,6 +90,7 @@ AtomIdentity identity_of(const Trajectory& t, const TrajectoryOptions& to,
   if (all.masses.empty()) all.masses = t.reader->masses();
   AtomIdentity out;
   out.source = all.source;
+  out.coordinates = to.trajectory;
   out.names = gather(all.names, atoms);
   out.resnames = gather(all.resnames, atoms);
   out.elements = gather(all.elements, atoms);

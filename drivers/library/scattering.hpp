@@ -58,7 +58,8 @@ double histogram_bin_width(const ScatteringSettings& settings);
 struct AtomIdentity {
   std::vector<std::string> names, resnames, elements;
   std::vector<double> masses;
-  std::string source;  // the file that names the atoms, for refusals
+  std::string source;       // the file that names the atoms, for refusals
+  std::string coordinates;  // the file of the first frame's coordinates and box (source if empty)
 };
 
 struct ScatteringTypes {

@@ -32,13 +32,23 @@ double extent(const std::vector<Vec3<double>>& xyz) {
 // The range: a solute's every pair (its extent, with room for frames that spread), or a periodic
 // system's sphere inside the box, in bins of `width`.
 DebyeRange range_of(const ScatteringSettings& s, const std::vector<Vec3<double>>& xyz,
-                    const BoxSpec& box, double width) {
+                    const BoxSpec& box, double width, const std::string& file) {
+  constexpr double bins_limit = std::numeric_limits<std::int32_t>::max();
   DebyeRange range;
   range.width = width;
   double r_max = 0;
+  // What set the range, for refusals: the option, or the file's atoms or box.
+  ErrorContext cause{"", s.names.r_max, -1};
+  std::string what = s.names.r_max;
   if (box.kind == BoxKind::none) {
-    r_max = s.r_max > 0 ? s.r_max : 1.1 * extent(xyz) + 2.0;
-    range.bins = std::int32_t(std::ceil(r_max / width));
+    r_max = s.r_max;
+    if (s.r_max <= 0) {
+      const double span = extent(xyz);
+      cause = {file, "atoms", -1};
+      what = fmt::format("the atoms' span of {:.6g} Angstrom (an atom far from the rest?)", span);
+      r_max = 1.1 * span + 2.0;
+    }
+    range.bins = std::int32_t(std::min<double>(std::ceil(r_max / width), bins_limit));
   } else {
     const double limit = 0.999999 * inscribed_radius(box);
     if (s.r_max > limit)
@@ -46,20 +56,23 @@ DebyeRange range_of(const ScatteringSettings& s, const std::vector<Vec3<double>>
                        fmt::format("{} Angstrom exceeds the radius of the largest sphere inside "
                                    "the box ({:.6g} Angstrom), the limit of the minimum image",
                                    s.r_max, limit));
+    if (s.r_max <= 0) {
+      cause = {file, "box", -1};
+      what = fmt::format("the box's inscribed radius of {:.6g} Angstrom", limit);
+    }
     r_max = s.r_max > 0 ? s.r_max : limit;
-    range.bins = std::int32_t(std::floor(r_max / width));
+    range.bins = std::int32_t(std::min<double>(std::floor(r_max / width), bins_limit));
   }
   if (double(range.bins) > HistogramRange<double>::max_bins)
     throw InputError(
-        {"", s.names.bin_width, -1},
-        fmt::format("{} Angstrom bins to {:.6g} Angstrom make {:.0f} bins, beyond the "
-                    "{} a histogram holds: raise {} or {}",
-                    width, r_max, std::ceil(r_max / width), HistogramRange<double>::max_bins,
-                    s.names.bin_width, s.names.accuracy));
+        cause, fmt::format("{} Angstrom bins to {:.6g} Angstrom ({}) make {:.0f} "
+                           "bins, beyond the {} a histogram holds: raise {} or {}",
+                           width, r_max, what, std::ceil(r_max / width),
+                           HistogramRange<double>::max_bins, s.names.bin_width, s.names.accuracy));
   if (range.bins < 2)
-    throw InputError(
-        {"", s.names.bin_width, -1},
-        fmt::format("{} Angstrom leaves fewer than 2 bins below {:.6g} Angstrom", width, r_max));
+    throw InputError(cause, fmt::format("{} Angstrom ({}) holds fewer than 2 bins of {} Angstrom "
+                                        "({})",
+                                        r_max, what, width, s.names.bin_width));
   range.r_max = range.bins * width;
   return range;
 }
@@ -124,8 +137,9 @@ ScatteringJob::ScatteringJob(ScatteringSettings settings, const AtomIdentity& at
   order_ = type_order(types_.of_atom);
   q_ = q_values(settings_);
   weights_ = type_weights(types_, settings_, q_);
-  range_ = range_of(settings_, first_xyz, box.kind == BoxKind::none ? box : validated(box),
-                    histogram_bin_width(settings_));
+  const std::string& file = atoms.coordinates.empty() ? atoms.source : atoms.coordinates;
+  range_ =
+      range_of(settings_, first_xyz, validated(box, file), histogram_bin_width(settings_), file);
   tables_ = std::make_shared<const DebyeTables>(debye_tables(q_, range_, system_));
   counts_.assign(std::size_t(types_.pairs()) * std::size_t(range_.bins), 0.0);
   atoms_sum_.assign(std::size_t(types_.size()), 0.0);
@@ -141,7 +155,7 @@ ScatteringJob::ScatteringJob(ScatteringSettings settings, ScatteringTypes types,
   q_ = q_values(settings_);
   weights_ = type_weights(types_, settings_, q_);
   settings_.r_max = r_max;
-  range_ = range_of(settings_, {}, BoxSpec::none(), histogram_bin_width(settings_));
+  range_ = range_of(settings_, {}, BoxSpec::none(), histogram_bin_width(settings_), "");
   tables_ = std::make_shared<const DebyeTables>(debye_tables(q_, range_, system_));
   counts_.assign(std::size_t(types_.pairs()) * std::size_t(range_.bins), 0.0);
   atoms_sum_.assign(std::size_t(types_.size()), 0.0);

@@ -143,7 +143,7 @@ StructureFrame read_structure_file(const std::string& path) {
                                    : read_pdb(path);
   if (f.xyz.empty()) throw InputError({path, "atoms", -1}, "no atom records");
   f.atoms.source = path;
-  if (f.box.kind != BoxKind::none) f.box = validated(f.box);
+  if (f.box.kind != BoxKind::none) f.box = validated(f.box, path);
   return f;
 }
 

@@ -461,6 +461,11 @@ none_left 99 cn.xvg cn-rdf.xvg
 awk '{ printf "ATOM %d CA ALA %d %s %s %s 0.1 1.5\n", NR, NR, $7, NR == 7 ? 922337 : NR == 12 ? -21474 : $8, $9 }' base.pdb > far2.pqr
 row 108 2 "atom 7 (CA) at (3, 9.223e+05, 2) A and 1 other atom lie far from the rest and stretch the lattice" -- potential far2.pqr --spacing 1.5 --out far2.dx
 none_left 108 far2.dx
+row 109 2 "far2.pqr: atoms: .* Angstrom bins to .* Angstrom (the atoms' span of .* Angstrom (an atom far from the rest?)) make .* bins, beyond the 1048576 a histogram holds" -- scattering far2.pqr --element '*=C' --out far2.dat
+none_left 109 far2.dat
+printf 'box\n 1\n    1SOL     OW    1   0.100   0.100   0.100\n   1e30   1.20000   1.20000\n' > wide.gro
+row 110 2 "wide.gro: box: an edge of length 1e+31 Angstrom: expected between 0.001 and 1e+08" -- scattering wide.gro --element '*=O' --out wide.dat
+none_left 110 wide.dat
 # The C API's RDF settings and results (kmol.h), through ctypes (tests/python/kmol_c.py).
 c_library=$(dirname "$kmol")/libkmol_c.so
 if [[ -f $c_library ]]; then

@@ -29,8 +29,9 @@ struct BoxSpec {
 };
 
 // Checks a box and brings it into the form the kernels use: throws InputError for degenerate or
-// non-finite boxes. Triclinic cells come back reduced (same lattice, shortest edges).
-BoxSpec validated(const BoxSpec& box);
+// non-finite boxes, naming `file` where the box came from one. Triclinic cells come back reduced
+// (same lattice, shortest edges).
+BoxSpec validated(const BoxSpec& box, const std::string& file = "");
 
 // Half the smallest distance between opposite faces; infinite for no box. The displacement
 // functors below find the shortest image of every pair closer than this.
