@@ -16,6 +16,7 @@
 #include "drivers/library/structure_file.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/units.hpp"
+#include "kmol/core/leading_number.hpp"
 #include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
 #include "kmol/core/stop.hpp"
@@ -35,13 +36,7 @@ struct ScatteringOptions {
 
 // An inverse length in 1/Angstrom: a bare number, or with a unit (1/A, /nm, nm^-1, ...).
 double inverse_length(const std::string& text, const std::string& option) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
+  const auto [value, used] = leading_number<double>(text);
   std::string unit = text.substr(used);
   if (used == 0 || !std::isfinite(value))
     throw InputError({"", option, -1}, fmt::format("expected a wave number such as 0.5 "
