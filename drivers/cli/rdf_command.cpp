@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/centres.hpp"
@@ -203,7 +204,7 @@ Action add_rdf_command(CLI::App& app) {
                   "N or auto: g(r) per block of frames (HDF5) and the standard errors of g and n "
                   "per bin as columns in every output; N blocks of equal frames, or auto: "
                   "blocking analysis chooses the block (docs/trajectories.md)");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     preflight_rdf(*cmd, *o);
     return run_rdf(*o);

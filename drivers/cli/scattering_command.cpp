@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/cluster.hpp"
@@ -420,7 +421,7 @@ Action add_scattering_command(CLI::App& app) {
   cmd->add_option("--xvg", o->xvg, "Also write Grace .xvg as gmx sans does (q in 1/nm)");
   cmd->add_option("--h5", o->h5, "Also write HDF5: partial curves, structure factors, metadata");
   cmd->add_option("--plot", o->plot, "Also plot log-log and Kratky to this PNG");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     preflight_scattering(*cmd, *o);
     return run_scattering(*cmd, *o);
