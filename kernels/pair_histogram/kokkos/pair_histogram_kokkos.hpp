@@ -197,12 +197,16 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
          " passes=" + std::to_string(n_windows);
 }
 
+template <class ExecSpace, class T>
+std::string pair_histogram_kokkos(const ExecSpace& space, const PairHistogramJob<T>& job) {
+  return visit_box<T>(job.box, [&](auto box) { return pair_histogram_kokkos_on(space, job, box); });
+}
+
 template <>
 struct PairHistogramRunner<PairHistogramImpl::kokkos> {
   template <class ExecSpace, class T>
   static std::string run(const ExecSpace& space, const PairHistogramJob<T>& job) {
-    return visit_box<T>(job.box,
-                        [&](auto box) { return pair_histogram_kokkos_on(space, job, box); });
+    return pair_histogram_kokkos(space, job);
   }
 };
 
