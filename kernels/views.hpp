@@ -52,22 +52,28 @@ const Vec3<scalar_t<View>>* points(const View& v, const char* field) {
   return reinterpret_cast<const Vec3<T>*>(v.data());
 }
 
-// One value per atom or per map point: a contiguous rank-1 View of T.
+// One value per atom or per map point, `n` of them (`what` names them in the refusal): a
+// contiguous rank-1 View of T.
 template <class ExecSpace, class T, class View>
-const T* values(const View& v, const char* field) {
+const T* values(const View& v, std::int64_t n, const char* field, const char* what) {
   require_readable<ExecSpace, View>();
   static_assert(View::rank == 1 && std::is_same_v<typename View::non_const_value_type, T>,
                 "a rank-1 View of the kernel's value type");
+  if (std::int64_t(v.extent(0)) != n)
+    throw InputError({"", field, -1}, "expected " + std::to_string(n) + " " + what + ", not " +
+                                          std::to_string(v.extent(0)));
   if (!v.span_is_contiguous()) throw InputError({"", field, -1}, "expected a contiguous View");
   return v.data();
 }
 
-// A field that must hold `n` entries (InputError naming it otherwise).
-template <class View>
-void require_extent(const View& v, std::int64_t n, const char* field, const char* what) {
-  if (std::int64_t(v.extent(0)) != n)
-    throw InputError({"", field, -1}, "expected " + std::to_string(n) + " " + what + ", not " +
-                                          std::to_string(v.extent(0)));
+// An input's atoms from a View of positions already in the space's memory (positions, n and
+// resident, which every such input has); returns their number.
+template <class ExecSpace, class Input, class Positions>
+std::int64_t place_atoms(Input& input, const Positions& positions, const char* field) {
+  input.positions = points<ExecSpace>(positions, field);
+  input.n = std::int64_t(positions.extent(0));
+  input.resident = true;
+  return input.n;
 }
 
 }  // namespace kmol::views_detail

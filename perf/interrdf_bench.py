@@ -37,6 +37,32 @@ def trajectory(gro, frames, path):
     return mda.Universe(gro, path)
 
 
+def arguments(doc, frames, nbins):
+    """The options both InterRDF benchmarks take (each adds its selections and sides)."""
+    p = argparse.ArgumentParser(description=doc.splitlines()[0])
+    p.add_argument("--gro", required=True)
+    p.add_argument("--xtc", help="trajectory (default: written beside --out)")
+    p.add_argument("--frames", type=int, default=frames)
+    p.add_argument("--nbins", type=int, default=nbins)
+    p.add_argument("--rmax", type=float, default=15.0)
+    p.add_argument("--device", default="auto")
+    p.add_argument("--precision", default="double")
+    p.add_argument("--out", required=True)
+    return p
+
+
+def universe(a):
+    """The Universe of --gro and --xtc, the trajectory written beside --out without --xtc."""
+    return trajectory(a.gro, a.frames, a.xtc or os.path.splitext(a.out)[0] + ".xtc")
+
+
+def described(u, a):
+    """The fields every result starts with: where it ran, the versions and the histogram."""
+    return {"machine": platform.node(), "cores": os.cpu_count(), "kmol": kmol.__version__,
+            "mdanalysis": mda.__version__, "atoms": u.atoms.n_atoms, "nbins": a.nbins,
+            "rmax": a.rmax, "device": a.device, "precision": a.precision}
+
+
 def timed(function):
     start = time.perf_counter()
     result = function()
@@ -44,20 +70,12 @@ def timed(function):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--gro", required=True)
-    p.add_argument("--xtc", help="trajectory (default: beside --out)")
-    p.add_argument("--frames", type=int, default=100)
+    p = arguments(__doc__, frames=100, nbins=75)
     p.add_argument("--selection", default="name OW")
-    p.add_argument("--nbins", type=int, default=75)
-    p.add_argument("--rmax", type=float, default=15.0)
-    p.add_argument("--device", default="auto")
-    p.add_argument("--precision", default="double")
     p.add_argument("--repeats", type=int, default=3, help="kmol runs (the median is reported)")
     p.add_argument("--skip-mdanalysis", action="store_true")
-    p.add_argument("--out", required=True)
     a = p.parse_args()
-    u = trajectory(a.gro, a.frames, a.xtc or os.path.splitext(a.out)[0] + ".xtc")
+    u = universe(a)
     oxygens = u.select_atoms(a.selection)
     settings = {"nbins": a.nbins, "range": (0.0, a.rmax)}
 
@@ -71,15 +89,13 @@ def main():
                                            precision=a.precision, **settings).run()))
     ours_time = float(np.median([t for t, _ in runs]))
     ours = runs[0][1]
-    result = {
-        "machine": platform.node(), "cores": os.cpu_count(), "kmol": kmol.__version__,
-        "mdanalysis": mda.__version__, "atoms": u.atoms.n_atoms, "selected": len(oxygens),
-        "frames": u.trajectory.n_frames, "nbins": a.nbins, "rmax": a.rmax,
-        "device": a.device, "precision": a.precision, "kmol_impl": ours.impl,
+    result = described(u, a)
+    result.update({
+        "selected": len(oxygens), "frames": u.trajectory.n_frames, "kmol_impl": ours.impl,
         "gpus": [g["name"] for g in kmol.info()["gpus"]],
         "read_only_s": read, "kmol_run_s": ours_time, "kmol_runs_s": [t for t, _ in runs],
         "kmol_read_share": read / ours_time,
-    }
+    })
     if not a.skip_mdanalysis:
         theirs_time, theirs = timed(lambda: rdf.InterRDF(oxygens, oxygens, **settings).run())
         differ = np.abs(ours.results.count - theirs.results.count)

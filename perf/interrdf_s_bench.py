@@ -12,23 +12,19 @@ memory at a time (len(OW) x len(HW) x nbins doubles each). --side kmol or --side
 one of them alone, for timing each in processes of its own (perf/interrdf_s_processes.sh); the
 JSON then holds that side's time and digest. PYTHONPATH must reach the kmol package.
 """
-import argparse
 import hashlib
 import json
 import os
-import platform
 import time
 import warnings
 
 import numpy as np
 
 warnings.filterwarnings("ignore")
-import MDAnalysis as mda  # noqa: E402
 from MDAnalysis.analysis import rdf  # noqa: E402
 
-import kmol  # noqa: E402
 from kmol.mdanalysis import InterRDF_s  # noqa: E402
-from interrdf_bench import trajectory  # noqa: E402  (beside this script)
+from interrdf_bench import arguments, described, universe  # noqa: E402  (beside this script)
 
 
 def summary(analysis, save=None):
@@ -58,22 +54,14 @@ def run(make, stop, save=None):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--gro", required=True)
-    p.add_argument("--xtc", help="trajectory (default: written beside --out)")
-    p.add_argument("--frames", type=int, default=3)
+    p = arguments(__doc__, frames=3, nbins=25)
     p.add_argument("--sel1", default="name OW")
     p.add_argument("--sel2", default="name HW1 HW2")
-    p.add_argument("--nbins", type=int, default=25)
-    p.add_argument("--rmax", type=float, default=15.0)
-    p.add_argument("--device", default="auto")
-    p.add_argument("--precision", default="double")
     p.add_argument("--side", choices=("both", "kmol", "mdanalysis"), default="both")
     p.add_argument("--save-counts", metavar="PREFIX",
                    help="write each side's nonzero counts to PREFIX-SIDE.npz")
-    p.add_argument("--out", required=True)
     a = p.parse_args()
-    u = trajectory(a.gro, a.frames, a.xtc or os.path.splitext(a.out)[0] + ".xtc")
+    u = universe(a)
     ags = [[u.select_atoms(a.sel1), u.select_atoms(a.sel2)]]
     settings = {"nbins": a.nbins, "range": (0.0, a.rmax)}
 
@@ -87,13 +75,11 @@ def main():
     if a.side in ("both", "mdanalysis"):
         runs["mdanalysis"] = run(lambda: rdf.InterRDF_s(u, ags, **settings), a.frames,
                                  saved("mdanalysis"))
-    result = {
-        "machine": platform.node(), "cores": os.cpu_count(), "kmol": kmol.__version__,
-        "mdanalysis": mda.__version__, "atoms": u.atoms.n_atoms,
+    result = described(u, a)
+    result.update({
         "groups": [len(ags[0][0]), len(ags[0][1])], "frames": min(a.frames, u.trajectory.n_frames),
-        "nbins": a.nbins, "rmax": a.rmax, "device": a.device, "precision": a.precision,
         "side": a.side, "load_average_1min_at_end": os.getloadavg()[0],
-    }
+    })
     for side, (seconds, cpu, digest, total) in runs.items():
         result.update({f"{side}_run_s": seconds, f"{side}_cpu_s": cpu, f"{side}_digest": digest,
                        "pairs_counted": total})

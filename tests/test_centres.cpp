@@ -73,41 +73,36 @@ TEST(Centres, WithoutBondsResiduesAreJoinedInFileOrder) {
   std::vector<Vec3<double>> long_chain = x;
   long_chain[1] = {3.2, 5, 5};
   long_chain[2] = {6.4, 5, 5};
-  EXPECT_NE(test::refusal([&] {
-              site_positions(sites, long_chain.data(), BoxSpec::orthorhombic(10, 10, 10), whole,
-                             out.data());
-            }).find("--pos1: molecule 0 cannot be made whole: without bonds"),
-            std::string::npos);
+  EXPECT_TRUE(test::refused_with(
+      [&] {
+        site_positions(sites, long_chain.data(), BoxSpec::orthorhombic(10, 10, 10), whole,
+                       out.data());
+      },
+      "--pos1: molecule 0 cannot be made whole: without bonds"));
 }
 
 TEST(Centres, MistakesAreRefused) {
   io::Topology t = two_waters_and_an_ion();
-  EXPECT_NE(test::refusal([&] {
-              make_sites({0}, SitePosition::res_com, &t, {}, "--pos2");
-            }).find("--pos2: res_com: centres of mass need masses"),
-            std::string::npos);
-  EXPECT_NE(test::refusal([&] {
-              make_sites({0}, SitePosition::mol_com, nullptr, {}, "--pos1");
-            }).find("give one with --top"),
-            std::string::npos);
+  EXPECT_TRUE(test::refused_with([&] { make_sites({0}, SitePosition::res_com, &t, {}, "--pos2"); },
+                                 "--pos2: res_com: centres of mass need masses"));
+  EXPECT_TRUE(
+      test::refused_with([&] { make_sites({0}, SitePosition::mol_com, nullptr, {}, "--pos1"); },
+                         "give one with --top"));
   io::Topology massless = t;
   massless.masses[6] = 0;
-  EXPECT_NE(test::refusal([&] {
-              make_sites({6}, SitePosition::mol_com, &massless, massless.masses, "--pos1");
-            }).find("have no mass"),
-            std::string::npos);
+  EXPECT_TRUE(test::refused_with(
+      [&] { make_sites({6}, SitePosition::mol_com, &massless, massless.masses, "--pos1"); },
+      "have no mass"));
   io::Topology broken = t;
   broken.bonds = {0, 1, 3, 4, 3, 5};  // H2 of the first water bonded to nothing
-  EXPECT_NE(test::refusal([&] {
-              make_sites({0, 1, 2}, SitePosition::mol_cog, &broken, {}, "--pos1");
-            })
-                .find("molecule 0 (atoms 0 to 2, SOL) cannot be made whole: the topology's "
-                      "bonds do not join atom 2 (HW2)"),
-            std::string::npos);
-  EXPECT_NE(test::refusal([] {
-              site_position_named("mol_centre", "--pos1");
-            }).find("expected atom, res_com, res_cog, mol_com or mol_cog"),
-            std::string::npos);
+  EXPECT_TRUE(test::refused_with(
+      [&] {
+        make_sites({0, 1, 2}, SitePosition::mol_cog, &broken, {}, "--pos1");
+      },
+      "molecule 0 (atoms 0 to 2, SOL) cannot be made whole: the topology's bonds do not join "
+      "atom 2 (HW2)"));
+  EXPECT_TRUE(test::refused_with([] { site_position_named("mol_centre", "--pos1"); },
+                                 "expected atom, res_com, res_cog, mol_com or mol_cog"));
 }
 
 TEST(Centres, ARingBondedToItsOwnImageCannotBeMadeWhole) {
@@ -124,11 +119,11 @@ TEST(Centres, ARingBondedToItsOwnImageCannotBeMadeWhole) {
   EXPECT_NEAR(out[0].x, 1.5, 1e-12);
   // Through the box: 0 -> 3.4 -> 6.8 -> (10) 0, each bond 3.2 or 3.4 Angstrom long.
   const std::vector<Vec3<double>> wrapped = {{0, 1, 1}, {3.4, 1, 1}, {6.8, 1, 1}};
-  EXPECT_NE(test::refusal([&] {
-              site_positions(sites, wrapped.data(), BoxSpec::orthorhombic(10, 10, 10), whole,
-                             out.data());
-            }).find("closes a ring across the periodic boundary"),
-            std::string::npos);
+  EXPECT_TRUE(test::refused_with(
+      [&] {
+        site_positions(sites, wrapped.data(), BoxSpec::orthorhombic(10, 10, 10), whole, out.data());
+      },
+      "closes a ring across the periodic boundary"));
 }
 
 // Five frames at t = 0, 2, 4, 6, 8.
@@ -163,28 +158,27 @@ TEST(Frames, OneSyntaxByPositionOrTime) {
   EXPECT_EQ(choose_frames({"", "3", "", "4"}, r), (F{2, 4}));
   EXPECT_EQ(choose_one_frame({"-1", "", "", ""}, r, "potential"), 4);
   EXPECT_EQ(choose_one_frame({"", "3", "", ""}, r, "potential"), 2);
-  EXPECT_NE(test::refusal([&] {
-              choose_frames({"1:", "2", "", ""}, r);
-            }).find("not both"),
-            std::string::npos);
-  EXPECT_NE(test::refusal([&] {
-              choose_frames({"", "9", "", ""}, r);
-            })
-                .find("t.xtc: --begin: --begin 9 picks none of the 5 frames, whose times run "
-                      "from 0 to 8"),
-            std::string::npos);
-  EXPECT_NE(test::refusal([&] {
-              choose_frames({"", "", "", "0"}, r);
-            }).find("--dt: must be positive"),
-            std::string::npos);
-  EXPECT_NE(test::refusal([&] {
-              choose_one_frame({"1:3", "", "", ""}, r, "surf");
-            }).find("'1:3' picks 2 frames; surf maps one"),
-            std::string::npos);
-  EXPECT_NE(test::refusal([&] {
-              choose_one_frame({"", "", "4", ""}, r, "surf");
-            }).find("--end: surf maps one frame"),
-            std::string::npos);
+  EXPECT_TRUE(test::refused_with([&] { choose_frames({"1:", "2", "", ""}, r); }, "not both"));
+  EXPECT_TRUE(test::refused_with(
+      [&] {
+        choose_frames({"", "9", "", ""}, r);
+      },
+      "t.xtc: --begin: --begin 9 picks none of the 5 frames, whose times run from 0 to 8"));
+  EXPECT_TRUE(test::refused_with(
+      [&] {
+        choose_frames({"", "", "", "0"}, r);
+      },
+      "--dt: must be positive"));
+  EXPECT_TRUE(test::refused_with(
+      [&] {
+        choose_one_frame({"1:3", "", "", ""}, r, "surf");
+      },
+      "'1:3' picks 2 frames; surf maps one"));
+  EXPECT_TRUE(test::refused_with(
+      [&] {
+        choose_one_frame({"", "", "4", ""}, r, "surf");
+      },
+      "--end: surf maps one frame"));
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -396,6 +398,19 @@ TEST(GromacsIo, XtcDecoderGivesLibgromacsCoordinates) {
   }
 }
 
+// A 32-bit word of a frame's header set to `word` at byte `at` from the frame's start, and what
+// the refusal of that frame must say.
+struct DamagedWord {
+  std::int64_t at;
+  std::uint32_t word;
+  const char* what;
+};
+
+// The word's bytes as XDR stores them (big-endian).
+std::array<char, 4> xdr_bytes(std::uint32_t word) {
+  return {char(word >> 24), char(word >> 16), char(word >> 8), char(word)};
+}
+
 // The XTC frame 1 of a file of three, with the 32-bit word at `at` (from the frame's start) set.
 std::string xtc_with_word(const std::string& name, std::int64_t at, std::uint32_t word) {
   const std::string path = scratch(name);
@@ -404,8 +419,7 @@ std::string xtc_with_word(const std::string& name, std::int64_t at, std::uint32_
   std::remove(io::xtc_index_cache_path(path).c_str());
   std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
   f.seekp(index.offsets[1] + at);
-  const char bytes[4] = {char(word >> 24), char(word >> 16), char(word >> 8), char(word)};
-  f.write(bytes, 4);
+  f.write(xdr_bytes(word).data(), 4);
   return path;
 }
 
@@ -430,11 +444,7 @@ void expect_damaged_frame_1(const std::string& path, const std::string& what) {
 // Each header field that once sized a libgromacs buffer or division, damaged in frame 1: kmol
 // names the frame and the field, the frame before it stays readable.
 TEST(GromacsIo, DamagedXtcHeadersAreRefusedBeforeDecoding) {
-  const struct {
-    std::int64_t at;
-    std::uint32_t word;
-    const char* what;
-  } cases[] = {
+  const DamagedWord cases[] = {
       {4, 301, "the header gives 301 atoms, the first frame 300"},
       {52, 301, "the header gives 300 atoms and then 301"},
       {12, float_bits(NAN), "its time is not a finite number"},
@@ -480,11 +490,7 @@ TEST(GromacsIo, DamagedTrrHeadersAreRefused) {
   const std::vector<char> whole((std::istreambuf_iterator<char>(file)),
                                 std::istreambuf_iterator<char>());
   const std::int64_t frame_bytes = std::int64_t(whole.size()) / 3;
-  const struct {
-    std::int64_t at;
-    std::uint32_t word;
-    const char* what;
-  } cases[] = {
+  const DamagedWord cases[] = {
       {64, 51, "do not fit 51 atoms in single or double precision"},
       {52, 0x7fffffff, "coordinates 2147483647"},
       {32, 72, "box 72"},
@@ -494,8 +500,8 @@ TEST(GromacsIo, DamagedTrrHeadersAreRefused) {
   };
   for (const auto& c : cases) {
     std::vector<char> bytes = whole;
-    for (int k = 0; k < 4; ++k)
-      bytes[std::size_t(frame_bytes + c.at + k)] = char(c.word >> (24 - 8 * k));
+    const std::array<char, 4> word = xdr_bytes(c.word);
+    std::copy(word.begin(), word.end(), bytes.begin() + frame_bytes + c.at);
     std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
     expect_damaged_frame_1(path, c.what);
   }

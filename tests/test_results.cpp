@@ -47,10 +47,11 @@ TEST(ResultCheck, NanometresAndRminAreNamed) {
   ResultOptions nm;
   nm.unit = "nm";
   nm.unit_per_angstrom = 0.1;
-  EXPECT_NE(refusal([&] {
-              check_pair_counts({0, 0}, 2, 12, -1, nm);
-            }).find("no pair in [0.2, 1.2) nm (--rmax) was counted: every bin is 0;"),
-            std::string::npos);
+  EXPECT_TRUE(test::refused_with(
+      [&] {
+        check_pair_counts({0, 0}, 2, 12, -1, nm);
+      },
+      "no pair in [0.2, 1.2) nm (--rmax) was counted: every bin is 0;"));
 }
 
 TEST(ResultCheck, CountsPassAndNonFiniteValuesAreRefusedEvenWhenEmptyIsAllowed) {
@@ -61,17 +62,17 @@ TEST(ResultCheck, CountsPassAndNonFiniteValuesAreRefusedEvenWhenEmptyIsAllowed) 
   rdf.g[1] = std::nan("");
   ResultOptions allow;
   allow.allow_empty = true;
-  EXPECT_NE(refusal([&] { check_rdf(s, rdf, allow); })
-                .find("the result is not finite: bin 1 (r = 0.6) is nan; the mean 1/V of the "
-                      "boxes is inf"),
-            std::string::npos);
+  EXPECT_TRUE(
+      test::refused_with([&] { check_rdf(s, rdf, allow); },
+                         "the result is not finite: bin 1 (r = 0.6) is nan; the mean 1/V of the "
+                         "boxes is inf"));
 }
 
 TEST(ResultCheck, NoDistinctPairSaysSo) {
-  EXPECT_NE(refusal([] { check_pair_counts({0}, 0, 1, 0, {}); })
-                .find("no pair to count: the selections hold no two distinct atoms; check the "
-                      "selections"),
-            std::string::npos);
+  EXPECT_TRUE(
+      test::refused_with([] { check_pair_counts({0}, 0, 1, 0, {}); },
+                         "no pair to count: the selections hold no two distinct atoms; check the "
+                         "selections"));
   EXPECT_EQ(distinct_pairs(10, 0, true, 0), 45);
   EXPECT_EQ(distinct_pairs(3, 4, false, 2), 10);
 }
@@ -84,13 +85,6 @@ TEST(ResultCheck, AnExclusionOfEveryPairIsRefused) {
             "accepted");
 }
 
-std::string write_pdb(const std::string& name, const std::string& text) {
-  const std::string path =
-      ::testing::TempDir() + "/" + name + "-" + std::to_string(getpid()) + ".pdb";
-  std::ofstream(path) << text;
-  return path;
-}
-
 std::string atom(int serial, int resid) {
   char line[81];
   std::snprintf(line, sizeof(line),
@@ -99,36 +93,44 @@ std::string atom(int serial, int resid) {
   return line;
 }
 
-TEST(PdbTopology, WithoutTerRecordsMoleculesAreResidues) {
+// Six atoms, two in each of three residues.
+std::string three_residues() {
   std::string text;
   for (int i = 1; i <= 6; ++i) text += atom(i, (i + 1) / 2);
-  const std::string path = write_pdb("no-ter", text + "TER\nEND\n");
-  const io::Topology t = io::read_topology(path);
+  return text;
+}
+
+// The topology of a PDB file holding `text` (the file removed after).
+io::Topology pdb_topology(const std::string& name, const std::string& text) {
+  const std::string path =
+      ::testing::TempDir() + "/" + name + "-" + std::to_string(getpid()) + ".pdb";
+  std::ofstream(path) << text;
+  io::Topology t = io::read_topology(path);
+  std::remove(path.c_str());
+  return t;
+}
+
+TEST(PdbTopology, WithoutTerRecordsMoleculesAreResidues) {
+  const io::Topology t = pdb_topology("no-ter", three_residues() + "TER\nEND\n");
   EXPECT_EQ(t.molecules, (std::vector<std::int32_t>{0, 0, 1, 1, 2, 2}));
   EXPECT_NE(t.note.find("has no TER records between its atoms: molecules are taken from its "
                         "residues (3 molecules)"),
             std::string::npos)
       << t.note;
-  std::remove(path.c_str());
 }
 
 TEST(PdbTopology, ConectBondsJoinResidues) {
-  std::string text;
-  for (int i = 1; i <= 6; ++i) text += atom(i, (i + 1) / 2);
-  const std::string path = write_pdb("conect", text + "ENDMDL\nCONECT    2    3    5\nEND\n");
-  const io::Topology t = io::read_topology(path);
+  const io::Topology t =
+      pdb_topology("conect", three_residues() + "ENDMDL\nCONECT    2    3    5\nEND\n");
   EXPECT_EQ(t.molecules, (std::vector<std::int32_t>{0, 0, 0, 0, 0, 0}));
   EXPECT_NE(t.note.find("residues joined by its CONECT bonds (1 molecule)"), std::string::npos);
-  std::remove(path.c_str());
 }
 
 TEST(PdbTopology, TerRecordsStillEndMolecules) {
-  const std::string path =
-      write_pdb("ter", atom(1, 1) + atom(2, 2) + "TER\n" + atom(3, 3) + atom(4, 4) + "TER\nEND\n");
-  const io::Topology t = io::read_topology(path);
+  const io::Topology t = pdb_topology(
+      "ter", atom(1, 1) + atom(2, 2) + "TER\n" + atom(3, 3) + atom(4, 4) + "TER\nEND\n");
   EXPECT_EQ(t.molecules, (std::vector<std::int32_t>{0, 0, 1, 1}));
   EXPECT_EQ(t.note, "");
-  std::remove(path.c_str());
 }
 
 }  // namespace

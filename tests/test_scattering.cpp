@@ -44,24 +44,26 @@ std::vector<Vec3<double>> with_hydrogens(std::vector<Vec3<double>> heavy) {
   return heavy;
 }
 
-// The rows of a GROMACS data file (';' starts a comment), each as a stream of its fields.
-std::vector<std::string> gromacs_rows(const std::string& path) {
+// Calls check(fields) with each row of a GROMACS data file (';' starts a comment) as a stream of
+// its fields; returns how many rows it read (0 where the file is not installed).
+template <class Check>
+int each_gromacs_row(const std::string& path, Check check) {
   std::ifstream in(path);
-  std::vector<std::string> rows;
+  int rows = 0;
   std::string line;
-  while (std::getline(in, line))
-    if (!line.empty() && line[0] != ';') rows.push_back(line);
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == ';') continue;
+    std::istringstream fields(line);
+    check(fields);
+    ++rows;
+  }
   return rows;
 }
 
 }  // namespace
 
 TEST(Scattering, FormFactorsMatchGromacsSfactor) {
-  const auto rows = gromacs_rows("/usr/share/gromacs/top/sfactor.dat");
-  if (rows.empty()) GTEST_SKIP() << "GROMACS' sfactor.dat is not installed";
-  int checked = 0;
-  for (const auto& line : rows) {
-    std::istringstream fields(line);
+  const int checked = each_gromacs_row("/usr/share/gromacs/top/sfactor.dat", [](auto& fields) {
     std::string symbol;
     int z = 0;
     double a[4], b[4], c;
@@ -76,8 +78,8 @@ TEST(Scattering, FormFactorsMatchGromacsSfactor) {
       // sfactor.dat rounds the IT92 coefficients to three decimals.
       EXPECT_NEAR(kmol::xray_form_factor(*e, q), f, 0.01) << symbol << " q=" << q;
     }
-    ++checked;
-  }
+  });
+  if (checked == 0) GTEST_SKIP() << "GROMACS' sfactor.dat is not installed";
   EXPECT_GE(checked, 20);
   EXPECT_NEAR(kmol::xray_form_factor(*kmol::element_named("C"), 0), 6.0, 0.01);
   EXPECT_NEAR(kmol::xray_form_factor(*kmol::element_named("O"), 0), 8.0, 0.01);
@@ -112,11 +114,7 @@ TEST(Scattering, FormFactorsMatchGemmi) {
 }
 
 TEST(Scattering, NeutronLengthsMatchGromacsNsfactor) {
-  const auto rows = gromacs_rows("/usr/share/gromacs/top/nsfactor.dat");
-  if (rows.empty()) GTEST_SKIP() << "GROMACS' nsfactor.dat is not installed";
-  int checked = 0;
-  for (const auto& line : rows) {
-    std::istringstream fields(line);
+  const int checked = each_gromacs_row("/usr/share/gromacs/top/nsfactor.dat", [](auto& fields) {
     std::string symbol;
     int p = 0, n = 0;
     double b = 0;
@@ -129,8 +127,8 @@ TEST(Scattering, NeutronLengthsMatchGromacsNsfactor) {
       // GROMACS lists 1H's -3.7406 fm; Sears' natural hydrogen is -3.7390 fm.
       EXPECT_NEAR(e->neutron_fm, b, symbol == "H" ? 0.002 : 1e-9) << symbol;
     }
-    ++checked;
-  }
+  });
+  if (checked == 0) GTEST_SKIP() << "GROMACS' nsfactor.dat is not installed";
   EXPECT_GE(checked, 15);
 }
 

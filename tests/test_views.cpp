@@ -19,6 +19,7 @@
 #include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
 #include "support/coulomb_oracle.hpp"
+#include "support/refusal.hpp"
 
 namespace {
 
@@ -126,9 +127,11 @@ KMOL_BACKEND_TEST(Views, PotentialRefusesNonFiniteAtomsAndWrongLengths) {
         << e.what();
   }
   h.q.pop_back();
-  EXPECT_THROW(
-      coulomb_potential(ExecSpace(), in_space<ExecSpace>(h.xyz), in_space<ExecSpace>(h.q), s),
-      InputError);
+  EXPECT_TRUE(test::refused_with(
+      [&] {
+        coulomb_potential(ExecSpace(), in_space<ExecSpace>(h.xyz), in_space<ExecSpace>(h.q), s);
+      },
+      "charges: expected 300 charges (one per atom), not 299"));
 }
 
 namespace {
@@ -255,6 +258,10 @@ KMOL_BACKEND_TEST(Views, SurfaceAndCrossCorrelationEqualTheHostArraysPath) {
     expect_same_bits(c.local, want.local, "local coefficients");
   }
   Kokkos::View<float*, typename ExecSpace::memory_space> short_map("short", 10);
-  EXPECT_THROW(marching_cubes(ExecSpace(), s.grid, short_map, 0.5f), InputError);
-  EXPECT_THROW(cross_correlation(ExecSpace(), s.grid, sim, short_map, {}), InputError);
+  const std::string points = std::to_string(s.grid.points());
+  EXPECT_TRUE(test::refused_with([&] { marching_cubes(ExecSpace(), s.grid, short_map, 0.5f); },
+                                 "map: expected " + points + " values (the grid's), not 10"));
+  EXPECT_TRUE(
+      test::refused_with([&] { cross_correlation(ExecSpace(), s.grid, sim, short_map, {}); },
+                         "reference map: expected " + points + " values (the grid's), not 10"));
 }

@@ -206,18 +206,22 @@ TEST(PoolPairHistogram, TwoSetsWithExclusionsAndSpeciesEqualTheSingleRun) {
   expect_pool_equals_single(one, with_species, "one set, species and exclusions");
 }
 
+// A potential map by `method` (cutoff radius `cutoff`) over `lattice`.
+CoulombSettings potential_over(CoulombMethod method, double cutoff, const Grid& lattice) {
+  CoulombSettings s;
+  s.method = method;
+  s.cutoff = cutoff;
+  s.lattice = lattice;
+  return s;
+}
+
 TEST(PoolPotential, SlabsEqualTheSingleRun) {
   const auto p = as<float>(gas(300, 16, 4));
   std::vector<float> q(300), r(300, 1.5f);
   for (int i = 0; i < 300; ++i) q[std::size_t(i)] = (i % 2 ? 0.4f : -0.4f) + 0.01f * float(i % 7);
   const CoulombInput<float> input{p.data(), q.data(), r.data(), 300};
   for (auto method : {CoulombMethod::direct, CoulombMethod::cutoff, CoulombMethod::mdh}) {
-    CoulombSettings s;
-    s.method = method;
-    s.cutoff = 6;
-    s.lattice.origin = {-2, -2, -2};
-    s.lattice.spacing = {0.9, 0.9, 0.9};
-    s.lattice.counts = {21, 22, 23};
+    CoulombSettings s = potential_over(method, 6, {{-2, -2, -2}, {0.9, 0.9, 0.9}, {21, 22, 23}});
     s.impl = CoulombImpl::host;
     const PotentialMap<float> single =
         coulomb_potential(Kokkos::DefaultHostExecutionSpace(), input, s);
@@ -328,12 +332,8 @@ TEST(MultiGpu, PotentialSlabsEqualTheSingleGpuRun) {
   for (int i = 0; i < 5000; ++i) q[std::size_t(i)] = i % 2 ? 0.5f : -0.5f;
   const CoulombInput<float> input{p.data(), q.data(), r.data(), 5000};
   for (auto method : {CoulombMethod::direct, CoulombMethod::cutoff}) {
-    CoulombSettings s;
-    s.method = method;
-    s.cutoff = 8;
-    s.lattice.origin = {-5, -5, -5};
-    s.lattice.spacing = {0.5, 0.5, 0.5};
-    s.lattice.counts = {100, 100, 101};
+    const CoulombSettings s =
+        potential_over(method, 8, {{-5, -5, -5}, {0.5, 0.5, 0.5}, {100, 100, 101}});
     WorkerPool one(machine_workers({0}, 0, 0));
     const PotentialMap<float> single = coulomb_potential_on_pool(one, input, s, 1);
     auto workers = machine_workers(cuda_devices(0), 0, 0);

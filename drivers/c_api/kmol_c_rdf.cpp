@@ -66,37 +66,34 @@ auto& job_of(Rdf* rdf) {
   return rdf->job;
 }
 
-kmol::RdfNormalization normalization_of(kmol_norm norm) {
-  switch (norm) {
-    case KMOL_NORM_RDF:
-      return kmol::RdfNormalization::rdf;
-    case KMOL_NORM_DENSITY:
-      return kmol::RdfNormalization::density;
-    case KMOL_NORM_NONE:
-      return kmol::RdfNormalization::none;
+// A C enumerator, its name in kmol.h and the kmol value it stands for.
+template <class C, class K>
+struct CName {
+  C c;
+  const char* name;
+  K value;
+};
+
+// The value `c` stands for; otherwise InputError naming `argument` and listing every enumerator.
+template <class C, class K, std::size_t N>
+K from_c(const CName<C, K> (&names)[N], C c, const char* argument) {
+  std::string expected;
+  for (std::size_t k = 0; k < N; ++k) {
+    if (names[k].c == c) return names[k].value;
+    expected += (k == 0 ? "" : k + 1 == N ? " or " : ", ") + std::string(names[k].name);
   }
-  throw InputError(
-      {"", "norm", -1},
-      fmt::format("expected KMOL_NORM_RDF, KMOL_NORM_DENSITY or KMOL_NORM_NONE, not {}",
-                  int(norm)));
+  throw InputError({"", argument, -1}, fmt::format("expected {}, not {}", expected, int(c)));
 }
 
-kmol::Plane plane_of(kmol_plane plane) {
-  switch (plane) {
-    case KMOL_PLANE_NONE:
-      return kmol::Plane::none;
-    case KMOL_PLANE_XY:
-      return kmol::Plane::xy;
-    case KMOL_PLANE_XZ:
-      return kmol::Plane::xz;
-    case KMOL_PLANE_YZ:
-      return kmol::Plane::yz;
-  }
-  throw InputError({"", "plane", -1},
-                   fmt::format("expected KMOL_PLANE_NONE, KMOL_PLANE_XY, KMOL_PLANE_XZ or "
-                               "KMOL_PLANE_YZ, not {}",
-                               int(plane)));
-}
+constexpr CName<kmol_norm, kmol::RdfNormalization> norm_names[] = {
+    {KMOL_NORM_RDF, "KMOL_NORM_RDF", kmol::RdfNormalization::rdf},
+    {KMOL_NORM_DENSITY, "KMOL_NORM_DENSITY", kmol::RdfNormalization::density},
+    {KMOL_NORM_NONE, "KMOL_NORM_NONE", kmol::RdfNormalization::none}};
+constexpr CName<kmol_plane, kmol::Plane> plane_names[] = {
+    {KMOL_PLANE_NONE, "KMOL_PLANE_NONE", kmol::Plane::none},
+    {KMOL_PLANE_XY, "KMOL_PLANE_XY", kmol::Plane::xy},
+    {KMOL_PLANE_XZ, "KMOL_PLANE_XZ", kmol::Plane::xz},
+    {KMOL_PLANE_YZ, "KMOL_PLANE_YZ", kmol::Plane::yz}};
 
 void copy_to(const std::vector<double>& values, double* out) {
   if (out != nullptr) std::copy(values.begin(), values.end(), out);
@@ -201,7 +198,7 @@ kmol_status kmol_rdf_allow_empty(kmol_rdf* rdf, int allow) {
 kmol_status kmol_rdf_result(const kmol_rdf* rdf, kmol_norm norm, double* r, double* g, double* n) {
   std::string warning;
   const kmol_status status = guarded([&] {
-    const kmol::RdfResult out = job_of(rdf).result(normalization_of(norm));
+    const kmol::RdfResult out = job_of(rdf).result(from_c(norm_names, norm, "norm"));
     warning = out.warning;
     copy_to(out.rdf.centres, r);
     copy_to(out.rdf.g, g);
@@ -212,7 +209,7 @@ kmol_status kmol_rdf_result(const kmol_rdf* rdf, kmol_norm norm, double* r, doub
 }
 
 kmol_status kmol_rdf_set_plane(kmol_rdf* rdf, kmol_plane plane) {
-  return guarded([&] { job_of(rdf).set_plane(plane_of(plane)); });
+  return guarded([&] { job_of(rdf).set_plane(from_c(plane_names, plane, "plane")); });
 }
 
 kmol_status kmol_rdf_set_blocks(kmol_rdf* rdf, int64_t n_blocks) {
@@ -222,7 +219,7 @@ kmol_status kmol_rdf_set_blocks(kmol_rdf* rdf, int64_t n_blocks) {
 kmol_status kmol_rdf_std_error(const kmol_rdf* rdf, kmol_norm norm, double* g_error,
                                double* n_error) {
   return guarded([&] {
-    const kmol::RdfBlockErrors e = job_of(rdf).frame_block_errors(normalization_of(norm));
+    const kmol::RdfBlockErrors e = job_of(rdf).frame_block_errors(from_c(norm_names, norm, "norm"));
     copy_to(e.g_error, g_error);
     copy_to(e.coordination_error, n_error);
   });
@@ -232,7 +229,7 @@ kmol_status kmol_rdf_block_rdf(const kmol_rdf* rdf, kmol_norm norm, int64_t* n_b
   return guarded([&] {
     if (n_blocks == nullptr)
       throw InputError({"", "n_blocks", -1}, "null pointer: where the number of blocks goes");
-    const kmol::RdfBlockErrors e = job_of(rdf).frame_block_errors(normalization_of(norm));
+    const kmol::RdfBlockErrors e = job_of(rdf).frame_block_errors(from_c(norm_names, norm, "norm"));
     *n_blocks = std::int64_t(e.blocks.size());
     if (g == nullptr) return;
     for (const kmol::Rdf& block : e.blocks) g = std::copy(block.g.begin(), block.g.end(), g);
@@ -242,7 +239,7 @@ kmol_status kmol_rdf_block_rdf(const kmol_rdf* rdf, kmol_norm norm, int64_t* n_b
 kmol_status kmol_rdf_error_block(const kmol_rdf* rdf, kmol_norm norm, int64_t* frames,
                                  int* converged) {
   return guarded([&] {
-    const kmol::RdfBlockErrors e = job_of(rdf).frame_block_errors(normalization_of(norm));
+    const kmol::RdfBlockErrors e = job_of(rdf).frame_block_errors(from_c(norm_names, norm, "norm"));
     if (frames != nullptr) *frames = e.blocking.block * e.frames_per_block;
     if (converged != nullptr) *converged = e.blocking.converged ? 1 : 0;
   });

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/centres.hpp"
@@ -27,8 +28,8 @@ namespace {
 struct RdfOptions {
   TrajectoryOptions trajectory;
   bool force = false;
-  std::string sel1 = "all", sel2, norm = "rdf", exclude_same;
-  std::string pos1 = "atom", pos2;  // gmx's position names; empty pos2: pos1
+  RdfSelectionOptions selection;  // --sel1, --sel2, --pos1, --pos2, --exclude-same
+  std::string norm = "rdf";
   std::string out = "rdf.xvg", csv, h5, plot, kb, cn;
   std::string plane = "none", blocks;  // blocks: "", N or "auto" (rdf_block_plan.hpp)
   bool xy = false;                     // --plane xy, as gmx rdf -xy
@@ -58,7 +59,7 @@ std::vector<std::string> header(const RdfOptions& o, const Trajectory& t, const 
   std::vector<std::string> lines = {
       fmt::format("trajectory: {} ({}, {} atoms)", t.reader->path(), t.reader->description(),
                   t.reader->n_atoms()),
-      fmt::format("selections: \"{}\" ({} atoms) and \"{}\" ({} atoms){}", o.sel1,
+      fmt::format("selections: \"{}\" ({} atoms) and \"{}\" ({} atoms){}", o.selection.sel1,
                   selection.pairs.n_a, selection.sel2, selection.pairs.n_b,
                   selection.pairs.one_set ? ", one set: each pair once" : ""),
       fmt::format("positions: {} ({} sites) and {} ({} sites){}",
@@ -67,8 +68,9 @@ std::vector<std::string> header(const RdfOptions& o, const Trajectory& t, const 
                   selection.sites_a ? "; molecules made whole across the boundaries" : ""),
       fmt::format("frames: {} ({} frames)", o.trajectory.frame_choice().describe(),
                   t.frames.size()),
-      fmt::format("excluded: {}",
-                  o.exclude_same.empty() ? "none" : "pairs in the same " + o.exclude_same)};
+      fmt::format("excluded: {}", o.selection.exclude_same.empty()
+                                      ? "none"
+                                      : "pairs in the same " + o.selection.exclude_same)};
   for (auto& line : job.describe()) lines.push_back(std::move(line));
   lines.push_back("command: " + command_line());
   for (const auto& note : t.notes) lines.push_back("note: " + note);
@@ -83,14 +85,8 @@ int run_rdf(RdfOptions& o) {
   }
   Runtime runtime({to.threads, -1});
   Trajectory t = open_trajectory(to);
-  RdfSelectionOptions chosen;
-  chosen.sel1 = o.sel1;
-  chosen.sel2 = o.sel2;
-  chosen.exclude_same = o.exclude_same;
-  chosen.pos1 = o.pos1;
-  chosen.pos2 = o.pos2;
-  chosen.quiet = to.quiet;
-  const RdfSelection selection = select_rdf_pairs(t, chosen);
+  o.selection.quiet = to.quiet;
+  const RdfSelection selection = select_rdf_pairs(t, o.selection);
   if (o.gmx && !o.h5.empty())
     throw InputError({"", "--h5", -1}, "keeps kmol's own bins: run it without --gmx");
   if (!o.kb.empty() && to.no_pbc)
@@ -107,8 +103,8 @@ int run_rdf(RdfOptions& o) {
   }
 
   const std::string command = fmt::format(
-      "rdf sel1={} sel2={} exclude={} gmx={} pos1={} pos2={} plane={}", o.sel1, selection.sel2,
-      o.exclude_same, o.gmx, name_of(site_position_names, selection.pos1),
+      "rdf sel1={} sel2={} exclude={} gmx={} pos1={} pos2={} plane={}", o.selection.sel1,
+      selection.sel2, o.selection.exclude_same, o.gmx, name_of(site_position_names, selection.pos1),
       name_of(site_position_names, selection.pos2), o.xy ? "xy" : o.plane);
   to.on_progress = progress_bar(to);
   const auto [state, stats, state_path] = run_resumable(t, rdf_frame_job(job, selection), to, 1,
@@ -128,7 +124,7 @@ int run_rdf(RdfOptions& o) {
   }
   if (!result.warning.empty()) fmt::print(stderr, "kmol: warning: {}\n", result.warning);
   RdfReport report = job.report(result);
-  report.selections = {o.sel1, selection.sel2};
+  report.selections = {o.selection.sel1, selection.sel2};
   report.state = &state;
   report.frames = t.frames;
   report.header = header(o, t, job, selection);
@@ -170,18 +166,18 @@ Action add_rdf_command(CLI::App& app) {
       app.add_subcommand("rdf", "Radial distribution function g(r) over a whole H5MD trajectory");
   add_trajectory_options(cmd, o->trajectory, 100);
   cmd->add_option(
-      "--sel1", o->sel1,
+      "--sel1", o->selection.sel1,
       "First selection (e.g. 'species 0', 'name OW', 'index 0:99 and not resname SOL')");
-  cmd->add_option("--sel2", o->sel2,
+  cmd->add_option("--sel2", o->selection.sel2,
                   "Second selection (default: the first; then each pair counts once)");
-  cmd->add_option("--pos1", o->pos1,
+  cmd->add_option("--pos1", o->selection.pos1,
                   "Sites of the first selection, gmx's names: atom, or the centre of mass or "
                   "geometry of each residue's or molecule's selected atoms: res_com, res_cog, "
                   "mol_com, mol_cog (molecules made whole first; needs --top)");
-  cmd->add_option("--pos2", o->pos2, "Sites of the second selection (default: --pos1)");
+  cmd->add_option("--pos2", o->selection.pos2, "Sites of the second selection (default: --pos1)");
   cmd->add_option("--norm", o->norm, "rdf (g(r)), density or none")
       ->check(CLI::IsMember({"rdf", "density", "none"}));
-  cmd->add_option("--exclude-same", o->exclude_same,
+  cmd->add_option("--exclude-same", o->selection.exclude_same,
                   "Skip pairs within one residue or molecule (needs --top)")
       ->check(CLI::IsMember({"residue", "molecule"}));
   cmd->add_option("--out", o->out, "Grace .xvg output (r, g, n), as gmx rdf writes");
@@ -208,7 +204,7 @@ Action add_rdf_command(CLI::App& app) {
                   "N or auto: g(r) per block of frames (HDF5) and the standard errors of g and n "
                   "per bin as columns in every output; N blocks of equal frames, or auto: "
                   "blocking analysis chooses the block (docs/trajectories.md)");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     preflight_rdf(*cmd, *o);
     return run_rdf(*o);

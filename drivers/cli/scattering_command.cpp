@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "drivers/cli/commands.hpp"
+#include "drivers/cli/common_options.hpp"
 #include "drivers/cli/option_checks.hpp"
 #include "drivers/cli/trajectory_options.hpp"
 #include "drivers/library/cluster.hpp"
@@ -16,6 +17,7 @@
 #include "drivers/library/structure_file.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/units.hpp"
+#include "kmol/core/leading_number.hpp"
 #include "kmol/core/preflight.hpp"
 #include "kmol/core/runtime.hpp"
 #include "kmol/core/stop.hpp"
@@ -35,13 +37,7 @@ struct ScatteringOptions {
 
 // An inverse length in 1/Angstrom: a bare number, or with a unit (1/A, /nm, nm^-1, ...).
 double inverse_length(const std::string& text, const std::string& option) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
+  const auto [value, used] = leading_number<double>(text);
   std::string unit = text.substr(used);
   if (used == 0 || !std::isfinite(value))
     throw InputError({"", option, -1}, fmt::format("expected a wave number such as 0.5 "
@@ -426,7 +422,7 @@ Action add_scattering_command(CLI::App& app) {
   cmd->add_option("--xvg", o->xvg, "Also write Grace .xvg as gmx sans does (q in 1/nm)");
   cmd->add_option("--h5", o->h5, "Also write HDF5: partial curves, structure factors, metadata");
   cmd->add_option("--plot", o->plot, "Also plot log-log and Kratky to this PNG");
-  cmd->add_flag("--force", o->force, "Run even where the preflight estimates refuse it");
+  add_force_flag(cmd, o->force);
   return [o, cmd] {
     preflight_scattering(*cmd, *o);
     return run_scattering(*cmd, *o);

@@ -22,14 +22,25 @@ void check(int status, const char* what) {
   if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
 }
 
-// Every rank's `values` combined by `op`, in place on every rank.
-template <class V>
-void all_reduce(std::vector<V>& values, MPI_Datatype type, MPI_Op op, const char* what) {
-  if (g_size > 1)
-    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), type, op, MPI_COMM_WORLD),
-          what);
-}
+MPI_Datatype mpi_type(const std::uint64_t*) { return MPI_UINT64_T; }
+MPI_Datatype mpi_type(const double*) { return MPI_DOUBLE; }
+MPI_Datatype mpi_type(const char*) { return MPI_SIGNED_CHAR; }
 #endif
+
+enum class Reduction { sum, max };
+
+// Every rank's `values` combined element by element, in place on every rank (one process: as
+// they are).
+template <class V>
+void all_reduce([[maybe_unused]] std::vector<V>& values, [[maybe_unused]] Reduction reduction,
+                [[maybe_unused]] const char* what) {
+#ifdef KMOL_HAVE_MPI
+  if (g_size > 1)
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), mpi_type(values.data()),
+                        reduction == Reduction::sum ? MPI_SUM : MPI_MAX, MPI_COMM_WORLD),
+          what);
+#endif
+}
 
 }  // namespace
 
@@ -70,27 +81,15 @@ std::string Cluster::describe() {
 }
 
 void Cluster::sum(std::vector<std::uint64_t>& values) {
-#ifdef KMOL_HAVE_MPI
-  all_reduce(values, MPI_UINT64_T, MPI_SUM, "sum of counts");
-#else
-  (void)values;
-#endif
+  all_reduce(values, Reduction::sum, "sum of counts");
 }
 
 void Cluster::sum_single_owner(std::vector<double>& values) {
-#ifdef KMOL_HAVE_MPI
-  all_reduce(values, MPI_DOUBLE, MPI_SUM, "sum of per-frame values");
-#else
-  (void)values;
-#endif
+  all_reduce(values, Reduction::sum, "sum of per-frame values");
 }
 
 void Cluster::max(std::vector<char>& values) {
-#ifdef KMOL_HAVE_MPI
-  all_reduce(values, MPI_SIGNED_CHAR, MPI_MAX, "maximum of flags");
-#else
-  (void)values;
-#endif
+  all_reduce(values, Reduction::max, "maximum of flags");
 }
 
 void Cluster::gather_to_root(char* data, const std::vector<std::int64_t>& offsets) {

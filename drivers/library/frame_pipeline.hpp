@@ -35,21 +35,25 @@
 
 namespace kmol {
 
-// What every frame becomes: one pair-histogram call with fixed selections and labels.
-struct FrameJob {
+// The two sets whose pairs are counted, as a selection chooses them.
+struct PairSets {
   std::vector<std::int64_t> atoms_a, atoms_b;  // indices into the file's atoms; b empty: one set
   // Centres of residues or molecules (centres.hpp) in place of atoms_a (atoms_b), computed from
   // each frame by its reader; null: the atoms themselves.
   std::shared_ptr<const SiteMap> sites_a, sites_b;
-  std::vector<std::int32_t> species;                 // per atom of A (partial histograms), or empty
-  std::vector<std::int32_t> molecule_a, molecule_b;  // exclusion labels, or empty
-  PairHistogramSettings settings;                    // settings.box is replaced by each frame's box
-  bool periodic = true;  // false: plain distances, ignoring the file's box
-  Precision precision = Precision::single;
+  std::vector<std::int32_t> molecule_a, molecule_b;  // exclusion labels (of sites), or empty
 
   // What each frame's sets hold: sites where there are, else atoms (b: 0 for one set).
   std::size_t size_a() const { return sites_a ? std::size_t(sites_a->size()) : atoms_a.size(); }
   std::size_t size_b() const { return sites_b ? std::size_t(sites_b->size()) : atoms_b.size(); }
+};
+
+// What every frame becomes: one pair-histogram call with fixed selections and labels.
+struct FrameJob : PairSets {
+  std::vector<std::int32_t> species;  // per atom of A (partial histograms), or empty
+  PairHistogramSettings settings;     // settings.box is replaced by each frame's box
+  bool periodic = true;               // false: plain distances, ignoring the file's box
+  Precision precision = Precision::single;
 };
 
 struct FrameResult {

@@ -9,6 +9,7 @@
 
 #include "drivers/library/exclusion.hpp"
 #include "kmol/core/errors.hpp"
+#include "kmol/core/names.hpp"
 
 namespace kmol {
 namespace {
@@ -34,17 +35,15 @@ void refuse_bad_range(const RdfSettings& s) {
                                            " use " + n.norm + " density or none");
 }
 
+// What each normalisation's g means, for the outputs' headers.
+constexpr Named<RdfNormalization> normalisation_meanings[] = {
+    {RdfNormalization::rdf, "1 for an ideal gas, with the mean 1/V over frames"},
+    {RdfNormalization::density, "number density of the second selection around the first"},
+    {RdfNormalization::none, "pairs per frame"}};
+
 std::string normalisation_text(const RdfSettings& s) {
   if (s.gmx) return "gmx rdf's: pairs from both atoms over N_A N_B, excluded pairs included";
-  switch (s.norm) {
-    case RdfNormalization::rdf:
-      return "1 for an ideal gas, with the mean 1/V over frames";
-    case RdfNormalization::density:
-      return "number density of the second selection around the first";
-    case RdfNormalization::none:
-      break;
-  }
-  return "pairs per frame";
+  return name_of(normalisation_meanings, s.norm);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "drivers/library/result_check.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
+#include "kmol/core/names.hpp"
 #include "kmol/core/runtime.hpp"
 
 #ifndef KMOL_PLOT_SCRIPT
@@ -24,17 +25,13 @@ using io::Hid;
 
 namespace {
 
-std::string ylabel(RdfNormalization mode) {
-  switch (mode) {
-    case RdfNormalization::density:
-      return "rho(r) (1/Angstrom^3)";
-    case RdfNormalization::none:
-      return "pairs per frame";
-    case RdfNormalization::rdf:
-      break;
-  }
-  return "g(r)";
-}
+// The axis label of each normalisation's g.
+constexpr Named<RdfNormalization> y_labels[] = {
+    {RdfNormalization::rdf, "g(r)"},
+    {RdfNormalization::density, "rho(r) (1/Angstrom^3)"},
+    {RdfNormalization::none, "pairs per frame"}};
+
+std::string ylabel(RdfNormalization mode) { return name_of(y_labels, mode); }
 
 }  // namespace
 

@@ -92,12 +92,7 @@ RdfSelection select_rdf_pairs(const Trajectory& t, const RdfSelectionOptions& o)
 
 FrameJob rdf_frame_job(const RdfJob& job, const RdfSelection& selection) {
   FrameJob frames;
-  frames.atoms_a = selection.atoms_a;
-  frames.atoms_b = selection.atoms_b;
-  frames.molecule_a = selection.molecule_a;
-  frames.molecule_b = selection.molecule_b;
-  frames.sites_a = selection.sites_a;
-  frames.sites_b = selection.sites_b;
+  static_cast<PairSets&>(frames) = selection;
   frames.settings = job.count_settings();
   frames.periodic = job.settings().periodic;
   frames.precision = job.settings().precision;

@@ -5,10 +5,7 @@
 // are their atoms or, with pos1/pos2, the centres of their residues or molecules (centres.hpp);
 // two centres of one residue or molecule are never paired. Selections that leave no pair are
 // refused before the run.
-#include <cstdint>
-#include <memory>
 #include <string>
-#include <vector>
 
 #include "drivers/library/centres.hpp"
 #include "drivers/library/frame_pipeline.hpp"
@@ -27,12 +24,8 @@ struct RdfSelectionOptions {
   std::string pos1_option = "--pos1", pos2_option = "--pos2";
 };
 
-struct RdfSelection {
-  std::vector<std::int64_t> atoms_a, atoms_b;        // indices into the file; b empty: one set
-  std::vector<std::int32_t> molecule_a, molecule_b;  // exclusion labels (of sites), or empty
-  // Centres counted in place of the atoms (null: the atoms), and the positions as named.
-  std::shared_ptr<const SiteMap> sites_a, sites_b;
-  SitePosition pos1 = SitePosition::atom, pos2 = SitePosition::atom;
+struct RdfSelection : PairSets {
+  SitePosition pos1 = SitePosition::atom, pos2 = SitePosition::atom;  // the sites as named
   RdfPairs pairs;
   std::string sel2;  // the second selection as used
 };

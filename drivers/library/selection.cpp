@@ -113,20 +113,16 @@ class Parser {
   }
 
  private:
-  Node expression() {
-    Node m = term();
-    while (tokens_.at_word("or")) {
-      tokens_.next();
-      m = combined(m, term(), false);
-    }
-    return m;
-  }
+  // 'and' binds tighter than 'or': an expression is terms joined by 'or', a term factors joined
+  // by 'and', each joined from the left.
+  Node expression() { return joined("or", &Parser::term, false); }
+  Node term() { return joined("and", &Parser::factor, true); }
 
-  Node term() {
-    Node m = factor();
-    while (tokens_.at_word("and")) {
+  Node joined(const char* word, Node (Parser::*operand)(), bool conjunction) {
+    Node m = (this->*operand)();
+    while (tokens_.at_word(word)) {
       tokens_.next();
-      m = combined(m, factor(), true);
+      m = combined(m, (this->*operand)(), conjunction);
     }
     return m;
   }

@@ -9,6 +9,7 @@
 
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/pqr.hpp"
+#include "kmol/core/leading_number.hpp"
 
 namespace kmol {
 namespace {
@@ -33,12 +34,8 @@ std::string column(const std::string& line, std::size_t begin, std::size_t lengt
 
 double number(const std::string& text, const std::string& path, const std::string& field,
               long line) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(text, &used);
-    if (used == text.size() && std::isfinite(v)) return v;
-  } catch (const std::exception&) {
-  }
+  const LeadingNumber<double> n = leading_number<double>(text);
+  if (n.used > 0 && n.used == text.size() && std::isfinite(n.value)) return n.value;
   throw InputError({path, field, line}, fmt::format("expected a number, got '{}'", text));
 }
 

@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <memory>
-#include <set>
 
 #include "drivers/python/common.hpp"
 #include "kernels/md/md.hpp"
@@ -65,15 +64,7 @@ std::array<int, 3> cells_from(const py::handle& object) {
   return {int(n.at(0)), int(n.at(1)), int(n.at(2))};
 }
 
-class Md;
-// Every simulation alive, so that their device memory is released before Kokkos stops at exit
-// (objects the interpreter still holds then are destroyed only after it).
-std::set<Md*>& live() {
-  static std::set<Md*> simulations;
-  return simulations;
-}
-
-class Md {
+class Md : public HoldsKokkosMemory {
  public:
   Md(py::object positions, py::object box, py::object velocities, std::int64_t atoms,
      py::object cells, double density, double temperature, std::int64_t seed, double dt,
@@ -129,13 +120,9 @@ class Md {
     if (!std::isfinite(t.potential) || !std::isfinite(t.pressure))
       bad_input("positions",
                 "atoms apart (the starting forces are not finite; overlapping atoms?)");
-    live().insert(this);
   }
-  ~Md() { live().erase(this); }
-  Md(const Md&) = delete;
-  Md& operator=(const Md&) = delete;
 
-  void release() { engine_.reset(); }
+  void release() override { engine_.reset(); }
 
   // Runs `steps` steps; with a callback, calls it with this object after every `every` steps
   // (and after the last), holding the GIL only for the callback.
@@ -177,10 +164,6 @@ py::dict thermo_of(const MdThermo& t) {
 }
 
 }  // namespace
-
-void release_simulations() {
-  for (Md* md : live()) md->release();
-}
 
 void bind_md(py::module_& m) {
   py::class_<Md>(m, "MD", R"(Lennard-Jones molecular dynamics in reduced units (as `kmol md`).

@@ -3,7 +3,6 @@
 #include <pybind11/stl.h>
 
 #include <memory>
-#include <set>
 
 #include "drivers/python/common.hpp"
 #include "kernels/site_histogram/site_histogram.hpp"
@@ -45,16 +44,7 @@ class CounterOn : public Counter {
   SiteHistograms<Space, T> histograms_;
 };
 
-class SiteAccumulator;
-
-// Every accumulator alive, so that their Views are released before Kokkos stops at exit (objects
-// the interpreter still holds then, such as a script's InterRDF_s, are destroyed only after it).
-std::set<SiteAccumulator*>& live() {
-  static std::set<SiteAccumulator*> accumulators;
-  return accumulators;
-}
-
-class SiteAccumulator {
+class SiteAccumulator : public HoldsKokkosMemory {
  public:
   SiteAccumulator(const std::vector<std::pair<py::object, py::object>>& requests,
                   std::int64_t n_positions, double r_min, double r_max, std::int32_t bins,
@@ -80,13 +70,9 @@ class SiteAccumulator {
       if (single) return std::make_unique<CounterOn<Space, float>>(groups, n_positions, s, data);
       return std::make_unique<CounterOn<Space, double>>(groups, n_positions, s, data);
     });
-    live().insert(this);
   }
-  ~SiteAccumulator() { live().erase(this); }
-  SiteAccumulator(const SiteAccumulator&) = delete;
-  SiteAccumulator& operator=(const SiteAccumulator&) = delete;
 
-  void release() { counter_.reset(); }
+  void release() override { counter_.reset(); }
 
   void add_frame(const py::handle& positions, const py::handle& box) {
     counter().add_frame(positions, box_from(box));
@@ -105,10 +91,6 @@ class SiteAccumulator {
 };
 
 }  // namespace
-
-void release_site_histograms() {
-  for (SiteAccumulator* accumulator : live()) accumulator->release();
-}
 
 void bind_site_histogram(py::module_& m) {
   py::class_<SiteAccumulator>(m, "SiteHistograms",

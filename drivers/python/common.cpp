@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "kmol/core/cell.hpp"
 #include "kmol/core/preflight.hpp"
@@ -236,6 +237,22 @@ Precision precision_from(const std::string& name, const py::handle& like) {
 
 bool use_gpu(const std::string& device) {
   return plan_devices(device_policy_from_string(device, python_device), python_device).gpu;
+}
+
+namespace {
+
+std::set<HoldsKokkosMemory*>& kokkos_memory_holders() {
+  static std::set<HoldsKokkosMemory*> alive;
+  return alive;
+}
+
+}  // namespace
+
+HoldsKokkosMemory::HoldsKokkosMemory() { kokkos_memory_holders().insert(this); }
+HoldsKokkosMemory::~HoldsKokkosMemory() { kokkos_memory_holders().erase(this); }
+
+void HoldsKokkosMemory::release_all() {
+  for (HoldsKokkosMemory* holder : kokkos_memory_holders()) holder->release();
 }
 
 }  // namespace kmol::python

@@ -224,10 +224,22 @@ inline MapOut map_of(py::array values, const Grid& grid, std::string impl, std::
 void warn_empty_result(const std::string& message);
 void register_warnings(py::module_& m);
 
-// Frees the device memory of every kmol.MD still alive (called at exit, before Kokkos stops).
-void release_simulations();
-// The same for every kmol.SiteHistograms: their counts' Views go before Kokkos stops.
-void release_site_histograms();
+// A Python object holding Kokkos memory (kmol.MD, kmol.SiteHistograms): registered while alive, so
+// that the module frees that memory before Kokkos stops at exit (objects the interpreter still
+// holds then are destroyed only after it).
+class HoldsKokkosMemory {
+ public:
+  HoldsKokkosMemory(const HoldsKokkosMemory&) = delete;
+  HoldsKokkosMemory& operator=(const HoldsKokkosMemory&) = delete;
+  // Frees the memory; later calls on the object refuse.
+  virtual void release() = 0;
+  // Calls release() on every such object alive.
+  static void release_all();
+
+ protected:
+  HoldsKokkosMemory();
+  virtual ~HoldsKokkosMemory();
+};
 
 // Registration of each part of the module.
 void bind_pair_histogram(py::module_& m);

@@ -23,8 +23,7 @@ int requested_threads =
     -1;  // kmol.set_threads before the start; -1: OMP_NUM_THREADS, else idle cores
 
 void stop_kokkos() {
-  release_simulations();
-  release_site_histograms();
+  HoldsKokkosMemory::release_all();
   delete runtime;
   runtime = nullptr;
 }

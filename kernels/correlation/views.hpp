@@ -18,11 +18,11 @@ template <class ExecSpace, class A, class B,
           std::enable_if_t<Kokkos::is_view<A>::value && Kokkos::is_view<B>::value, int> = 0>
 Correlation cross_correlation(const ExecSpace& space, const Grid& grid, const A& simulated,
                               const B& reference, const CorrelationSettings& settings) {
-  views_detail::require_extent(simulated, grid.points(), "simulated map", "values (the grid's)");
-  views_detail::require_extent(reference, grid.points(), "reference map", "values (the grid's)");
-  return cross_correlation(
-      space, grid, views_detail::values<ExecSpace, float>(simulated, "simulated map"),
-      views_detail::values<ExecSpace, float>(reference, "reference map"), settings, true);
+  const float* simulated_values = views_detail::values<ExecSpace, float>(
+      simulated, grid.points(), "simulated map", "values (the grid's)");
+  const float* reference_values = views_detail::values<ExecSpace, float>(
+      reference, grid.points(), "reference map", "values (the grid's)");
+  return cross_correlation(space, grid, simulated_values, reference_values, settings, true);
 }
 
 }  // namespace kmol

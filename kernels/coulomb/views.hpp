@@ -25,13 +25,9 @@ template <class ExecSpace, class Positions, class Charges>
 CoulombInput<scalar_t<Positions>> coulomb_input(const Positions& positions,
                                                 const Charges& charges) {
   using T = scalar_t<Positions>;
-  const std::int64_t n = std::int64_t(positions.extent(0));
-  require_extent(charges, n, "charges", "charges (one per atom)");
   CoulombInput<T> input;
-  input.positions = points<ExecSpace>(positions, "positions");
-  input.charges = values<ExecSpace, T>(charges, "charges");
-  input.n = n;
-  input.resident = true;
+  const std::int64_t n = place_atoms<ExecSpace>(input, positions, "positions");
+  input.charges = values<ExecSpace, T>(charges, n, "charges", "charges (one per atom)");
   return input;
 }
 
@@ -60,8 +56,8 @@ PotentialMap<views_detail::scalar_t<Positions>> coulomb_potential(const ExecSpac
                                                                   const Radii& radii,
                                                                   const CoulombSettings& settings) {
   auto input = views_detail::coulomb_input<ExecSpace>(positions, charges);
-  views_detail::require_extent(radii, input.n, "radii", "radii (one per atom)");
-  input.radii = views_detail::values<ExecSpace, views_detail::scalar_t<Positions>>(radii, "radii");
+  input.radii = views_detail::values<ExecSpace, views_detail::scalar_t<Positions>>(
+      radii, input.n, "radii", "radii (one per atom)");
   return coulomb_potential(space, input, settings);
 }
 

@@ -22,13 +22,9 @@ namespace views_detail {
 template <class ExecSpace, class Positions, class Radii>
 DensityInput density_input(const Positions& positions, const Radii& radii) {
   static_assert(std::is_same_v<scalar_t<Positions>, float>, "density maps take float coordinates");
-  const std::int64_t n = std::int64_t(positions.extent(0));
-  require_extent(radii, n, "radius", "radii (one per atom)");
   DensityInput input;
-  input.positions = points<ExecSpace>(positions, "position");
-  input.radii = values<ExecSpace, float>(radii, "radius");
-  input.n = n;
-  input.resident = true;
+  const std::int64_t n = place_atoms<ExecSpace>(input, positions, "position");
+  input.radii = values<ExecSpace, float>(radii, n, "radius", "radii (one per atom)");
   return input;
 }
 
@@ -52,8 +48,8 @@ template <class ExecSpace, class Positions, class Radii, class Heights,
 DensityMap gaussian_density(const ExecSpace& space, const Positions& positions, const Radii& radii,
                             const Heights& heights, const DensitySettings& settings) {
   DensityInput input = views_detail::density_input<ExecSpace>(positions, radii);
-  views_detail::require_extent(heights, input.n, "height", "heights (one per atom)");
-  input.heights = views_detail::values<ExecSpace, float>(heights, "height");
+  input.heights =
+      views_detail::values<ExecSpace, float>(heights, input.n, "height", "heights (one per atom)");
   return gaussian_density(space, input, settings);
 }
 

@@ -2,6 +2,8 @@
 // The per-point physics every implementation shares: an orbital (or the Cartesian basis values)
 // at one lattice point from the packed tables (tables.hpp). Kokkos-free, so the raw CUDA kernels
 // include it too.
+#include <type_traits>
+
 #include "kernels/orbital/tables.hpp"
 #include "kmol/core/math.hpp"
 
@@ -45,6 +47,19 @@ KMOL_INLINE T angular(int l, T x, T y, T z, const T* c) {
     default:
       return T(0);  // l > 4 is refused when the tables are packed
   }
+}
+
+// Calls f(std::integral_constant<int, L>()) with L the shell's angular momentum l (4 for any l
+// from 4: packing refuses more), so that a loop over points evaluates angular(L, ...) with the
+// switch resolved at compile time.
+template <int L = 0, class F>
+KMOL_INLINE void with_constant_l(int l, F&& f) {
+  if constexpr (L == 4)
+    f(std::integral_constant<int, L>());
+  else if (l == L)
+    f(std::integral_constant<int, L>());
+  else
+    with_constant_l<L + 1>(l, f);
 }
 
 // The shell's Cartesian monomials of degree l at (x, y, z), each times `radial`, into v.

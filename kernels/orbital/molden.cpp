@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "kmol/core/errors.hpp"
+#include "kmol/core/leading_number.hpp"
 #include "kmol/core/significant.hpp"
 
 namespace kmol {
@@ -57,16 +58,10 @@ class Parser {
   double number(std::string w, const std::string& field, long line) const {
     std::replace(w.begin(), w.end(), 'D', 'E');
     std::replace(w.begin(), w.end(), 'd', 'e');
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(w, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != w.size() || !std::isfinite(v))
+    const LeadingNumber<double> n = leading_number<double>(w);
+    if (n.used != w.size() || !std::isfinite(n.value))
       fail(field, line, "expected a number, found '" + w + "'");
-    return v;
+    return n.value;
   }
 
   // Beyond these an orbital's lattice values overflow single precision: exponents (the steepest
@@ -87,15 +82,9 @@ class Parser {
   }
 
   long integer(const std::string& w, const std::string& field, long line) const {
-    std::size_t used = 0;
-    long v = 0;
-    try {
-      v = std::stol(w, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != w.size()) fail(field, line, "expected an integer, found '" + w + "'");
-    return v;
+    const LeadingNumber<long> n = leading_number<long>(w);
+    if (n.used != w.size()) fail(field, line, "expected an integer, found '" + w + "'");
+    return n.value;
   }
 
   std::vector<Section> split(std::istream& in) const {
@@ -318,13 +307,7 @@ MoldenData read_molden(const std::string& path) {
 int select_orbital(const MoldenData& molden, const std::string& which, const std::string& spin) {
   const std::string w = lower(which);
   auto number = [&](const std::string& text, const std::string& what) {
-    std::size_t used = 0;
-    long value = -1;
-    try {
-      value = std::stol(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
+    const auto [value, used] = leading_number<long>(text);
     if (text.empty() || used != text.size() || value < 0)
       throw InputError(
           {molden.path, "--mo", -1},

@@ -15,6 +15,13 @@ constexpr Named<RdfNormalization> rdf_normalization_names[] = {
     {RdfNormalization::density, "density"},
     {RdfNormalization::none, "none"}};
 
+// g(r) divides by the mean volume of the frames' boxes, which frames without a box do not have.
+void require_volume(const RdfCountsSummary& s, RdfNormalization mode) {
+  if (mode == RdfNormalization::rdf && !(s.mean_inverse_volume > 0))
+    throw UnsupportedError(
+        "g(r) normalisation needs a periodic box (a volume); use --norm none or density");
+}
+
 }  // namespace
 
 std::string to_string(RdfNormalization value) { return name_of(rdf_normalization_names, value); }
@@ -36,9 +43,7 @@ Rdf normalize_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
                            : double(s.n_a) * double(s.n_b) - double(s.shared_atoms);
   pairs -= double(s.excluded_pairs);
   const double per_a = s.one_set ? 2.0 : 1.0;
-  if (mode == RdfNormalization::rdf && !(s.mean_inverse_volume > 0))
-    throw UnsupportedError(
-        "g(r) normalisation needs a periodic box (a volume); use --norm none or density");
+  require_volume(s, mode);
 
   Rdf out;
   out.mode = mode;
@@ -91,10 +96,8 @@ Rdf gmx_rdf(const RdfCountsSummary& s, RdfNormalization mode) {
   const double frames = double(s.frames);
   const double n_b = s.one_set ? double(s.n_a) : double(s.n_b);
   const double from_both_ends = s.one_set ? 2.0 : 1.0;
+  require_volume(s, mode);
   const double inverse_volume = s.mean_inverse_volume / std::pow(nm_per_angstrom, s.dimensions);
-  if (mode == RdfNormalization::rdf && !(inverse_volume > 0))
-    throw UnsupportedError(
-        "g(r) normalisation needs a periodic box (a volume); use --norm none or density");
   Rdf out;
   out.mode = mode;
   double cumulative = 0;

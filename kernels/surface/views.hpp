@@ -17,9 +17,10 @@ namespace kmol {
 template <class ExecSpace, class Values, std::enable_if_t<Kokkos::is_view<Values>::value, int> = 0>
 SurfaceMesh marching_cubes(const ExecSpace& space, const Grid& grid, const Values& values,
                            float iso) {
-  views_detail::require_extent(values, grid.points(), "map", "values (the grid's)");
-  return marching_cubes(space, grid, views_detail::values<ExecSpace, float>(values, "map"), iso,
-                        true);
+  return marching_cubes(
+      space, grid,
+      views_detail::values<ExecSpace, float>(values, grid.points(), "map", "values (the grid's)"),
+      iso, true);
 }
 
 }  // namespace kmol

@@ -2,7 +2,6 @@
 # Bad input: a clear message naming the problem, a nonzero exit and no output file.
 set -uo pipefail
 kmol=$1
-source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 out=$dir/out.csv
 printf '2\ncomment\nAr 0 0 0\nAr 1 1 nan\n' > "$dir/nan.xyz"

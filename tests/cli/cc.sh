@@ -4,7 +4,6 @@
 # trajectory (CSV + PNG); bad input named.
 set -uo pipefail
 kmol=$1
-source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 # A 40-atom helix-like chain.
 PYTHONPATH="$(dirname "$0")" /usr/bin/python3 - "$dir" <<'PY' || fail "writing the model"

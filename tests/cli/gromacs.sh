@@ -4,10 +4,8 @@
 # equals the same frame written as PQR; bad input is refused clearly, with no output left.
 set -uo pipefail
 kmol=$1
-source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 source "$(dirname "$0")/gromacs_water.sh"
-needs_libgromacs "$kmol"
 cd "$dir"
 make_water water 2.3 100 10
 make_water other 2.1 20 10

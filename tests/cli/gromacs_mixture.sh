@@ -10,7 +10,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/scratch.sh"
 source "$here/gromacs_water.sh"
 source "$here/gromacs_mixture_run.sh"
-needs_libgromacs "$kmol"
 /usr/bin/python3 -c "import MDAnalysis" 2>/dev/null || { echo "no MDAnalysis to read the XTC: skipped"; exit 77; }
 cd "$dir"
 steps=600 every=20

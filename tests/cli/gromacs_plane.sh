@@ -7,7 +7,6 @@ kmol=$1
 here=$(cd "$(dirname "$0")" && pwd)
 source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/gromacs_water.sh"
-needs_libgromacs "$kmol"
 /usr/bin/python3 -c "import MDAnalysis" 2>/dev/null || { echo "no MDAnalysis to read the XTC: skipped"; exit 77; }
 cd "$dir"
 make_water water 2.3 200 10

@@ -5,10 +5,8 @@
 # trajectory splits across the boundaries.
 set -uo pipefail
 kmol=$1
-source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 source "$(dirname "$0")/gromacs_water.sh"
-needs_libgromacs "$kmol"
 cd "$dir"
 make_water water 2.3 200 10
 

@@ -3,10 +3,8 @@
 # topol.tpr, md.xtc and md.trr (coordinates every EVERY steps). Exits 77 (skipped) without gmx.
 # Debian's mdrun needs the rdtscp instruction: on a CPU without it the frames are the solvated
 # box with seeded Gaussian displacements and velocities, written by gmx trjconv.
-# needs_libgromacs KMOL: exits 77 (skipped) when KMOL was built without libgromacs.
-needs_libgromacs() {
-  "$1" info | grep -q "GROMACS XTC, TRR, TNG" || { echo "kmol built without libgromacs: skipped"; exit 77; }
-}
+# Sourcing it skips the test (exit 77) when $kmol was built without libgromacs.
+"$kmol" info | grep -q "GROMACS XTC, TRR, TNG" || { echo "kmol built without libgromacs: skipped"; exit 77; }
 
 make_water() {
   local out=$1 box=$2 steps=$3 every=$4

@@ -4,7 +4,6 @@
 # refusals of malformed Molden files naming the file, field and line.
 set -uo pipefail
 kmol=$1
-source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 "$kmol" orbital --example water --write-molden "$dir/water.molden" --mo homo --spacing 0.25 --padding 3 \
   --out "$dir/example.cube" > "$dir/log" || fail "example run: $(cat "$dir/log")"

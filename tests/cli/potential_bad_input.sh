@@ -3,7 +3,6 @@
 # option), a nonzero exit, and no output file.
 set -uo pipefail
 kmol=$1
-source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 out=$dir/out.dx
 printf 'ATOM 1 N ALA 1 0 0 0 1 1.5\nATOM 2 C ALA 1 1 0 0 -1 1.5\n' > "$dir/good.pqr"

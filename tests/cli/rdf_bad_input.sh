@@ -3,7 +3,6 @@
 # no output (nor temporary) file left behind.
 set -uo pipefail
 kmol=$1
-source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 cd "$dir"
 expect_error() {  # pattern, then the kmol rdf arguments

@@ -8,7 +8,6 @@ set -uo pipefail
 kmol=$1
 source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/gromacs_water.sh"
-needs_libgromacs "$kmol"
 cd "$dir"
 make_water water 2.3 420 10  # 43 frames: 5 blocks of 8, 3 left over
 

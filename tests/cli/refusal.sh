@@ -1,5 +1,6 @@
-# Sourced by the bad-input tests after scratch.sh: expect_refusal PATTERN COMMAND... runs the
-# command and fails unless it exits nonzero with PATTERN in what it printed.
+# Sourced by the bad-input tests, with scratch.sh (dir, fail): expect_refusal PATTERN COMMAND...
+# runs the command and fails unless it exits nonzero with PATTERN in what it printed.
+source "$(dirname "${BASH_SOURCE[0]}")/scratch.sh"
 expect_refusal() {
   local pattern=$1; shift
   local message

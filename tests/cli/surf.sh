@@ -4,7 +4,6 @@
 # (--map), slabs giving the same surface, an H5MD frame with a topology, and the slice plot.
 set -uo pipefail
 kmol=$1
-source "$(dirname "$0")/scratch.sh"
 source "$(dirname "$0")/refusal.sh"
 # One atom of radius 2: rho = exp(-r^2 / 8), so rho = 0.5 on the sphere r = 2 sqrt(2 ln 2) = 2.3548 A.
 printf 'ATOM      1  C   ALA A   1       1.000   2.000   3.000  0.0000 2.0000\nEND\n' > "$dir/one.pqr"

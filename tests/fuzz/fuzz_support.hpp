@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <string>
 
+#include "kmol/core/errors.hpp"
+
 namespace kmol::fuzz {
 
 // Writes the input to a file of this process (in memory where /dev/shm exists), ending `ending`
@@ -22,6 +24,19 @@ inline std::string input_file(const std::uint8_t* data, std::size_t size,
   if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
   std::fclose(f);
   return path;
+}
+
+// A target's run: `read` on the input written as a file ending `ending`; its InputError (bad input)
+// is accepted, anything else reaches libFuzzer.
+template <class Read>
+int read_input_file(const std::uint8_t* data, std::size_t size, const std::string& ending,
+                    Read read) {
+  const std::string path = input_file(data, size, ending);
+  try {
+    read(path);
+  } catch (const InputError&) {
+  }
+  return 0;
 }
 
 }  // namespace kmol::fuzz

@@ -29,15 +29,12 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string path = kmol::fuzz::input_file(data, size, ".tpr");
-  try {
+  return kmol::fuzz::read_input_file(data, size, ".tpr", [](const std::string& path) {
     const kmol::io::Topology t = kmol::io::gromacs::read_tpr(path);
     const std::size_t n = t.size();
     if (t.resnames.size() != n || t.chains.size() != n || t.resids.size() != n ||
         t.residues.size() != n || t.molecules.size() != n || t.charges.size() != n ||
         t.masses.size() != n)
       std::abort();
-  } catch (const kmol::InputError&) {
-  }
-  return 0;
+  });
 }

@@ -13,8 +13,7 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string path = kmol::fuzz::input_file(data, size, ".trr");
-  try {
+  return kmol::fuzz::read_input_file(data, size, ".trr", [](const std::string& path) {
     const auto reader = kmol::io::open_trr(path);
     const auto n = std::size_t(reader->n_atoms());
     std::vector<kmol::Vec3<float>> single(n);
@@ -24,7 +23,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       reader->read_frame(t, single.data());
       reader->read_frame_with_velocities(t, positions.data(), velocities.data());
     }
-  } catch (const kmol::InputError&) {
-  }
-  return 0;
+  });
 }

@@ -4,11 +4,8 @@
 #include "kmol/core/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string path = kmol::fuzz::input_file(data, size, ".xyz");
-  try {
+  return kmol::fuzz::read_input_file(data, size, ".xyz", [](const std::string& path) {
     const kmol::XyzFrame frame = kmol::read_xyz(path);
     if (frame.names.size() != frame.positions.size()) std::abort();
-  } catch (const kmol::InputError&) {
-  }
-  return 0;
+  });
 }

@@ -11,6 +11,7 @@
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/h5md_reader.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
+#include "kmol/core/names.hpp"
 #ifdef KMOL_HAVE_GROMACS
 #include "gromacs_readers.hpp"
 #endif
@@ -169,29 +170,25 @@ FileKind sniff_file(const std::string& path) {
   return FileKind::unknown;
 }
 
+namespace {
+
+// What each kind of file is called in messages; text is described by its first line.
+constexpr Named<FileKind> file_descriptions[] = {
+    {FileKind::h5md_or_hdf5, "an HDF5 file"},
+    {FileKind::netcdf, "a NetCDF (classic) file"},
+    {FileKind::xtc, "a GROMACS XTC trajectory"},
+    {FileKind::trr, "a GROMACS TRR trajectory"},
+    {FileKind::tng, "a GROMACS TNG trajectory"},
+    {FileKind::tpr, "a GROMACS run input (TPR)"},
+    {FileKind::unknown, "binary data of no format kmol knows"}};
+
+}  // namespace
+
 std::string describe_file(const std::string& path) {
-  switch (sniff_file(path)) {
-    case FileKind::h5md_or_hdf5:
-      return "an HDF5 file";
-    case FileKind::netcdf:
-      return "a NetCDF (classic) file";
-    case FileKind::xtc:
-      return "a GROMACS XTC trajectory";
-    case FileKind::trr:
-      return "a GROMACS TRR trajectory";
-    case FileKind::tng:
-      return "a GROMACS TNG trajectory";
-    case FileKind::tpr:
-      return "a GROMACS run input (TPR)";
-    case FileKind::text: {
-      std::string line = first_bytes(path, 60);
-      line = line.substr(0, line.find('\n'));
-      return "text starting with '" + line + "'";
-    }
-    case FileKind::unknown:
-      break;
-  }
-  return "binary data of no format kmol knows";
+  const FileKind kind = sniff_file(path);
+  if (kind != FileKind::text) return name_of(file_descriptions, kind);
+  const std::string bytes = first_bytes(path, 60);
+  return "text starting with '" + bytes.substr(0, bytes.find('\n')) + "'";
 }
 
 namespace {

@@ -106,6 +106,41 @@ void direct_row_avx2(const float* along, const float* across2, const float* q,
 }
 #endif
 
+// Calls points(block, ax, ijk, across2) for every row of the job's blocks, along the block's row
+// axis ax, the rows shared by `threads` threads: ijk holds the row's indices on the other two axes,
+// across2[a] atom a's squared distance from the row's line for a < job.n, then `fill` up to
+// `scratch` entries (a padded kernel's lanes). A cancelled run skips its remaining rows (its map is
+// discarded).
+template <class T, class Points>
+void for_each_row(const CoulombJob<T>& job, int threads, std::int64_t scratch, T fill,
+                  Points points) {
+  const T h = job.spacing;
+  for (const LatticeBlock& block : job.blocks) {
+    const int ax = block.row_axis, b1 = ax == 0 ? 1 : 0, b2 = ax == 2 ? 1 : 2;
+    const std::int64_t n_rows = block.size[b1] * block.size[b2];
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<T> across2(std::size_t(scratch), fill);
+#pragma omp for schedule(dynamic, 1)
+      for (std::int64_t r = 0; r < n_rows; ++r) {
+        if (cancel_requested()) continue;
+        std::int64_t ijk[3];
+        ijk[b1] = block.begin[b1] + r % block.size[b1];
+        ijk[b2] = block.begin[b2] + r / block.size[b1];
+        const T p1 = T(ijk[b1]) * h, p2 = T(ijk[b2]) * h;
+        const T* c1 = job.coords[b1].data();
+        const T* c2 = job.coords[b2].data();
+#pragma omp simd
+        for (std::int64_t a = 0; a < job.n; ++a) {
+          const T d1 = c1[a] - p1, d2 = c2[a] - p2;
+          across2[a] = math::fma(d1, d1, d2 * d2);
+        }
+        points(block, ax, ijk, across2.data());
+      }
+    }
+  }
+}
+
 #ifdef __AVX2__
 template <Summation S>
 void direct_rows_avx2(const CoulombJob<float>& job, int threads) {
@@ -117,39 +152,19 @@ void direct_rows_avx2(const CoulombJob<float>& job, int threads) {
     along[d].assign(job.coords[d].begin(), job.coords[d].end());
     along[d].resize(n_padded, 0.0f);
   }
-  for (const LatticeBlock& block : job.blocks) {
-    const int ax = block.row_axis, b1 = ax == 0 ? 1 : 0, b2 = ax == 2 ? 1 : 2;
-    const std::int64_t n_rows = block.size[b1] * block.size[b2];
-#pragma omp parallel num_threads(threads)
-    {
-      std::vector<float> across2(n_padded, 1.0f);
-#pragma omp for schedule(dynamic, 1)
-      for (std::int64_t r = 0; r < n_rows; ++r) {
-        if (cancel_requested()) continue;  // the map of a cancelled run is discarded
-        std::int64_t ijk[3];
-        ijk[b1] = block.begin[b1] + r % block.size[b1];
-        ijk[b2] = block.begin[b2] + r / block.size[b1];
-        const float p1 = float(ijk[b1]) * h, p2 = float(ijk[b2]) * h;
-        const float* c1 = along[b1].data();
-        const float* c2 = along[b2].data();
-#pragma omp simd
-        for (std::int64_t a = 0; a < job.n; ++a) {
-          const float d1 = c1[a] - p1, d2 = c2[a] - p2;
-          across2[a] = math::fma(d1, d1, d2 * d2);
-        }
-        for (std::int64_t u0 = 0; u0 < block.size[ax]; u0 += row_block) {
-          float p[row_block], out[row_block];
-          for (int m = 0; m < row_block; ++m)
-            p[m] = float(block.begin[ax] + std::min(u0 + m, block.size[ax] - 1)) * h;
-          direct_row_avx2<S>(along[ax].data(), across2.data(), q.data(), n_padded, p, out);
-          for (int m = 0; m < row_block && u0 + m < block.size[ax]; ++m) {
-            ijk[ax] = block.begin[ax] + u0 + m;
-            job.values[job.index(ijk[0], ijk[1], ijk[2])] = out[m];
-          }
-        }
-      }
-    }
-  }
+  for_each_row(job, threads, n_padded, 1.0f,
+               [&](const LatticeBlock& block, int ax, std::int64_t(&ijk)[3], const float* across2) {
+                 for (std::int64_t u0 = 0; u0 < block.size[ax]; u0 += row_block) {
+                   float p[row_block], out[row_block];
+                   for (int m = 0; m < row_block; ++m)
+                     p[m] = float(block.begin[ax] + std::min(u0 + m, block.size[ax] - 1)) * h;
+                   direct_row_avx2<S>(along[ax].data(), across2, q.data(), n_padded, p, out);
+                   for (int m = 0; m < row_block && u0 + m < block.size[ax]; ++m) {
+                     ijk[ax] = block.begin[ax] + u0 + m;
+                     job.values[job.index(ijk[0], ijk[1], ijk[2])] = out[m];
+                   }
+                 }
+               });
 }
 #endif
 
@@ -162,35 +177,15 @@ void rows(const CoulombJob<T>& job, int threads) {
   }
 #endif
   const T h = job.spacing;
-  for (const LatticeBlock& block : job.blocks) {
-    const int ax = block.row_axis, b1 = ax == 0 ? 1 : 0, b2 = ax == 2 ? 1 : 2;
-    const std::int64_t n_rows = block.size[b1] * block.size[b2];
-#pragma omp parallel num_threads(threads)
-    {
-      std::vector<T> across2(job.n);
-#pragma omp for schedule(dynamic, 1)
-      for (std::int64_t r = 0; r < n_rows; ++r) {
-        if (cancel_requested()) continue;  // the map of a cancelled run is discarded
-        std::int64_t ijk[3];
-        ijk[b1] = block.begin[b1] + r % block.size[b1];
-        ijk[b2] = block.begin[b2] + r / block.size[b1];
-        const T p1 = T(ijk[b1]) * h, p2 = T(ijk[b2]) * h;
-        const T* c1 = job.coords[b1].data();
-        const T* c2 = job.coords[b2].data();
-#pragma omp simd
-        for (std::int64_t a = 0; a < job.n; ++a) {
-          const T d1 = c1[a] - p1, d2 = c2[a] - p2;
-          across2[a] = math::fma(d1, d1, d2 * d2);
-        }
-        for (std::int64_t u = 0; u < block.size[ax]; ++u) {
-          ijk[ax] = block.begin[ax] + u;
-          job.values[job.index(ijk[0], ijk[1], ijk[2])] =
-              sum_row_point<T, K, S>(job.coords[ax].data(), across2.data(), job.charges.data(),
-                                     job.n, T(ijk[ax]) * h, job.kappa);
-        }
-      }
-    }
-  }
+  for_each_row(job, threads, job.n, T(0),
+               [&](const LatticeBlock& block, int ax, std::int64_t(&ijk)[3], const T* across2) {
+                 for (std::int64_t u = 0; u < block.size[ax]; ++u) {
+                   ijk[ax] = block.begin[ax] + u;
+                   job.values[job.index(ijk[0], ijk[1], ijk[2])] =
+                       sum_row_point<T, K, S>(job.coords[ax].data(), across2, job.charges.data(),
+                                              job.n, T(ijk[ax]) * h, job.kappa);
+                 }
+               });
 }
 
 // Adds one atom's shifted terms to the points i0..i1 of a row (their squared distance to the atom

@@ -239,39 +239,34 @@ void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob
 
 }  // namespace coulomb_detail
 
-template <class ExecSpace, class T>
-std::string coulomb_kokkos(const ExecSpace& space, const CoulombJob<T>& job) {
-  const bool cutoff = job.method == CoulombMethod::cutoff;
-  const bool mdh = job.method == CoulombMethod::mdh;
-  const int run = cutoff ? coulomb_detail::cutoff_run_length<ExecSpace>()
-                  : mdh  ? coulomb_detail::mdh_run_length
-                         : coulomb_detail::run_length;
-  const auto table = coulomb::PointTable::of(job, run);
-  typename KeptArrays<ExecSpace>::Lease kept;
-  const auto kept_out = kept->template array<T>("coulomb_map", std::size_t(table.points()));
-  const coulomb_detail::Values<ExecSpace, T> out(kept_out.data(), table.points());
-  if (cutoff)
-    coulomb::with_summation(job.compensated, [&](auto s) {
-      coulomb_detail::cells<decltype(s)::value>(space, *kept, job, table, out);
-    });
-  else
-    coulomb::with_options(mdh, job.compensated, [&](auto k, auto s) {
-      coulomb_detail::all_atoms<decltype(k)::value, decltype(s)::value>(space, *kept, job, table,
-                                                                        out);
-    });
-  coulomb_detail::store_points(space, *kept, job, table, out);
-  const std::string rows = std::to_string(coulomb_detail::region_rows(job.spacing));
-  return std::string("kokkos: ") +
-         (cutoff ? "cell rows in reach of regions of " + rows + "x" + rows + " runs"
-                 : "all atoms") +
-         ", runs of " + std::to_string(run) + " points per thread";
-}
-
 template <>
 struct CoulombRunner<CoulombImpl::kokkos> {
   template <class ExecSpace, class T>
   static std::string run(const ExecSpace& space, const CoulombJob<T>& job) {
-    return coulomb_kokkos(space, job);
+    const bool cutoff = job.method == CoulombMethod::cutoff;
+    const bool mdh = job.method == CoulombMethod::mdh;
+    const int points_per_run = cutoff ? coulomb_detail::cutoff_run_length<ExecSpace>()
+                               : mdh  ? coulomb_detail::mdh_run_length
+                                      : coulomb_detail::run_length;
+    const auto table = coulomb::PointTable::of(job, points_per_run);
+    typename KeptArrays<ExecSpace>::Lease kept;
+    const auto kept_out = kept->template array<T>("coulomb_map", std::size_t(table.points()));
+    const coulomb_detail::Values<ExecSpace, T> out(kept_out.data(), table.points());
+    if (cutoff)
+      coulomb::with_summation(job.compensated, [&](auto s) {
+        coulomb_detail::cells<decltype(s)::value>(space, *kept, job, table, out);
+      });
+    else
+      coulomb::with_options(mdh, job.compensated, [&](auto k, auto s) {
+        coulomb_detail::all_atoms<decltype(k)::value, decltype(s)::value>(space, *kept, job, table,
+                                                                          out);
+      });
+    coulomb_detail::store_points(space, *kept, job, table, out);
+    const std::string rows = std::to_string(coulomb_detail::region_rows(job.spacing));
+    return std::string("kokkos: ") +
+           (cutoff ? "cell rows in reach of regions of " + rows + "x" + rows + " runs"
+                   : "all atoms") +
+           ", runs of " + std::to_string(points_per_run) + " points per thread";
   }
 };
 

@@ -51,23 +51,9 @@ void row(const orbital::OrbitalTables<T>& t, int n, T h, T py, T pz, RowBuffers<
           radial[i] = math::fma(d, orbital::exp2_polynomial(minus_alpha * r2[i]), radial[i]);
       }
       const T* c = t.coef + t.shell_coef[s];
-      switch (t.shell_l[s]) {
-        case 0:
-          add_shell<0>(n, dx, dy, dz, radial, c, psi);
-          break;
-        case 1:
-          add_shell<1>(n, dx, dy, dz, radial, c, psi);
-          break;
-        case 2:
-          add_shell<2>(n, dx, dy, dz, radial, c, psi);
-          break;
-        case 3:
-          add_shell<3>(n, dx, dy, dz, radial, c, psi);
-          break;
-        default:
-          add_shell<4>(n, dx, dy, dz, radial, c, psi);
-          break;
-      }
+      orbital::with_constant_l(t.shell_l[s], [&](auto l) {
+        add_shell<decltype(l)::value>(n, dx, dy, dz, radial, c, psi);
+      });
     }
   }
   std::memcpy(out, psi, std::size_t(n) * sizeof(T));

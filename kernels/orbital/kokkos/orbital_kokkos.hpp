@@ -105,23 +105,9 @@ struct OrbitalPoints {
             radial[m] = math::fma(d, exp2_of(minus_alpha * r2[m]), radial[m]);
         }
         const T* c = t.coef + t.shell_coef[s];
-        switch (t.shell_l[s]) {
-          case 0:
-            add_shell<0, Points>(dx, dy, dz, radial, c, psi);
-            break;
-          case 1:
-            add_shell<1, Points>(dx, dy, dz, radial, c, psi);
-            break;
-          case 2:
-            add_shell<2, Points>(dx, dy, dz, radial, c, psi);
-            break;
-          case 3:
-            add_shell<3, Points>(dx, dy, dz, radial, c, psi);
-            break;
-          default:
-            add_shell<4, Points>(dx, dy, dz, radial, c, psi);
-            break;
-        }
+        orbital::with_constant_l(t.shell_l[s], [&](auto l) {
+          add_shell<decltype(l)::value, Points>(dx, dy, dz, radial, c, psi);
+        });
       }
     }
     const std::int64_t first = row * nx;
