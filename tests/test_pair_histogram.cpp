@@ -139,42 +139,43 @@ KMOL_BACKEND_TEST(PairHistogram, SpeciesMasksAndExclusionsMatchTheOracle) {
   }
 }
 
-KMOL_BACKEND_TEST(PairHistogram, SpeciesSortedInRunsAcrossTilesMatchTheOracle) {
-  // Atoms sorted by species, runs longer than the host kernel's tiles of 1024 atoms: each row's
-  // pairs are counted run by run into their species pair's histogram (a masked pair skipped).
+// Atoms sorted into runs of species ends[0], ends[1], ... (the end of each run), in every box,
+// with and without a mask of species pairs, against the oracle.
+template <class ExecSpace>
+void expect_sorted_species_match_oracle(const std::vector<int>& ends, std::int32_t n_species,
+                                        std::int32_t bins, std::uint64_t seed,
+                                        const std::vector<std::uint8_t>& mask = {}) {
+  const int n = ends.back();
   for (const BoxSpec& box : all_boxes()) {
-    const auto a = uniform_points<double>(1500, box, 5);
-    std::vector<std::int32_t> species(1500);
-    for (int i = 0; i < 1500; ++i) species[i] = i < 700 ? 0 : i < 1300 ? 1 : 2;
+    const auto a = uniform_points<double>(n, box, seed);
+    std::vector<std::int32_t> species;
+    for (std::size_t run = 0; run < ends.size(); ++run)
+      species.resize(std::size_t(ends[run]),
+                     std::int32_t(n_species - std::int32_t(ends.size()) + std::int32_t(run)));
     PairHistogramSettings s;
     s.box = box;
     s.r_max = box.kind == kmol::BoxKind::none ? limit_for(box) : 0.6 * limit_for(box);
-    s.n_bins = 64;
-    s.n_species = 3;
-    PairHistogramInput<double> in = kmol::one_set(a.data(), 1500);
+    s.n_bins = bins;
+    s.n_species = n_species;
+    PairHistogramInput<double> in = kmol::one_set(a.data(), n);
     in.species = species.data();
     expect_all_impls_match_oracle<ExecSpace>(in, s);
-    s.species_pairs_enabled = {1, 0, 1, 1, 1, 0};
+    if (mask.empty()) continue;
+    s.species_pairs_enabled = mask;
     expect_all_impls_match_oracle<ExecSpace>(in, s);
   }
 }
 
+KMOL_BACKEND_TEST(PairHistogram, SpeciesSortedInRunsAcrossTilesMatchTheOracle) {
+  // Runs longer than the host kernel's tiles of 1024 atoms: each row's pairs are counted run by
+  // run into their species pair's histogram (a masked pair skipped).
+  expect_sorted_species_match_oracle<ExecSpace>({700, 1300, 1500}, 3, 64, 5, {1, 0, 1, 1, 1, 0});
+}
+
 KMOL_BACKEND_TEST(PairHistogram, SortedSpeciesWithNoneOrOneAtomMatchTheOracle) {
-  // GPUs count sorted species pair by pair: a species without atoms, one of a single atom (no
-  // pair of its own) and runs of unequal length (the longer run taken as B without a box).
-  for (const BoxSpec& box : all_boxes()) {
-    const auto a = uniform_points<double>(1401, box, 11);
-    std::vector<std::int32_t> species(1401);
-    for (int i = 0; i < 1401; ++i) species[i] = i < 900 ? 0 : i < 1400 ? 2 : 3;
-    PairHistogramSettings s;
-    s.box = box;
-    s.r_max = box.kind == kmol::BoxKind::none ? limit_for(box) : 0.6 * limit_for(box);
-    s.n_bins = 48;
-    s.n_species = 4;
-    PairHistogramInput<double> in = kmol::one_set(a.data(), 1401);
-    in.species = species.data();
-    expect_all_impls_match_oracle<ExecSpace>(in, s);
-  }
+  // GPUs count sorted species pair by pair: species 0 has no atom, species 3 a single one (no
+  // pair of its own), and the runs differ in length (the longer taken as B without a box).
+  expect_sorted_species_match_oracle<ExecSpace>({900, 1400, 1401}, 4, 48, 11);
 }
 
 KMOL_BACKEND_TEST(PairHistogram, LatticeShellsOnBinEdgesAndBoxFacesAreExact) {

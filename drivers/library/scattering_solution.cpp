@@ -20,9 +20,12 @@ constexpr double default_sphere_margin = 10.0;
 
 // The grid on which a shell's uniform solvent is integrated: each point stands for its cube of
 // V. Its spacing h keeps q h <= 1 up to q_max (1 Angstrom at most), where a midpoint rule errs
-// by about (q h)^2 / 24 of the cross terms; both runs cut by one shape share its points, so the
-// grid's error in the shape's own term cancels.
-double shell_point_spacing(double q_max) { return std::min(1.0, 1.0 / q_max); }
+// by about (q h)^2 / 24 of the cross terms, and at most half the thickness, so that every atom's
+// ball holds points; both runs cut by one shape share its points, so the grid's error in the
+// shape's own term cancels.
+double shell_point_spacing(double q_max, double thickness) {
+  return std::min({1.0, 1.0 / q_max, 0.5 * thickness});
+}
 
 std::vector<Vec3<double>> shape_offsets(const std::vector<Vec3<float>>& shape) {
   std::vector<Vec3<double>> offsets;
@@ -451,7 +454,7 @@ UniformTerms SolutionScattering::uniform_terms(const ExecSpace& space, const Vol
   const ScatteringJob& job = *solution_;
   if (volume_.shape == VolumeShape::sphere)
     return sphere_terms(inside, volume_.size, job.weights(), job.q());
-  const double spacing = shell_point_spacing(settings_.q_max);
+  const double spacing = shell_point_spacing(settings_.q_max, volume_.size);
   const auto points = shell_points(*frame_shell_, spacing);
   const double cell = spacing * spacing * spacing;
   const std::size_t n_q = job.q().size();
@@ -462,7 +465,7 @@ UniformTerms SolutionScattering::uniform_terms(const ExecSpace& space, const Vol
     std::vector<Vec3<double>> atoms;
     for (std::size_t j = 0; j < inside.xyz.size(); ++j)
       if (inside.labels[j] == t) atoms.push_back(inside.xyz[j]);
-    if (atoms.empty() || points.empty()) continue;
+    if (atoms.empty()) continue;
     const auto sums = debye_sums(space,
                                  two_sets(atoms.data(), std::int64_t(atoms.size()), points.data(),
                                           std::int64_t(points.size())),
