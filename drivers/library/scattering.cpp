@@ -186,6 +186,19 @@ std::vector<double> binning_variance(const ScatteringTypes& types, const std::ve
   return out;
 }
 
+BlockMean block_mean(const std::vector<std::vector<double>>& blocks, std::size_t n_q) {
+  const std::size_t n = blocks.size();
+  BlockMean out{std::vector<double>(n_q, 0.0), std::vector<double>(n_q, 0.0)};
+  for (std::size_t k = 0; k < n_q; ++k) {
+    for (const auto& b : blocks) out.mean[k] += b[k] / double(n);
+    if (n < 2) continue;
+    double spread = 0;
+    for (const auto& b : blocks) spread += (b[k] - out.mean[k]) * (b[k] - out.mean[k]);
+    out.sigma[k] = std::sqrt(spread / double(n * (n - 1)));
+  }
+  return out;
+}
+
 Intensity combine(const ScatteringTypes& types, const std::vector<double>& w, std::int32_t n_q,
                   const std::vector<double>& sums, ScatteringSystem system,
                   const std::vector<double>& atoms) {

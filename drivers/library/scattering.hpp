@@ -135,6 +135,13 @@ std::vector<double> binning_variance(const ScatteringTypes& types,
                                      const DebyeTables& tables, const PartialCounts& counts,
                                      ScatteringSystem system);
 
+// The mean over blocks of a quantity per q and its standard error, the blocks taken as
+// independent (0 from fewer than two blocks).
+struct BlockMean {
+  std::vector<double> mean, sigma;
+};
+BlockMean block_mean(const std::vector<std::vector<double>>& blocks, std::size_t n_q);
+
 // Intensity and per-pair partial intensities [type pair][q] (the self term in the like pairs);
 // atoms: the mean number of atoms of each type in a frame (the self term's).
 struct Intensity {

@@ -357,15 +357,7 @@ ScatteringResult ScatteringJob::result() const {
                             std::vector<double>(types_.pairs() * q_.size(), 0.0), out.intensity)
               .total;
   }
-  out.sigma.assign(q_.size(), 0.0);
-  const std::size_t blocks = block_intensity_.size();
-  if (blocks >= 2)
-    for (std::size_t k = 0; k < q_.size(); ++k) {
-      double mean = 0, spread = 0;
-      for (const auto& b : block_intensity_) mean += b[k] / double(blocks);
-      for (const auto& b : block_intensity_) spread += (b[k] - mean) * (b[k] - mean);
-      out.sigma[k] = std::sqrt(spread / double(blocks * (blocks - 1)));
-    }
+  out.sigma = block_mean(block_intensity_, q_.size()).sigma;
   if (system_ == ScatteringSystem::vacuum) out.guinier = guinier_fit(out.q, out.intensity);
   check_finite(out.intensity, "I(q)");
   check_finite(out.sigma, "sigma");

@@ -166,24 +166,15 @@ std::vector<double> mean_amplitude(const VolumeAtoms& atoms, const std::vector<d
   return out;
 }
 
-RelativeIntensity relative_to_uniform(const std::vector<std::vector<double>>& intensities,
-                                      const std::vector<UniformTerms>& uniform,
-                                      const std::vector<double>& density) {
-  const std::size_t frames = intensities.size(), n_q = density.size();
-  RelativeIntensity out{std::vector<double>(n_q, 0.0), std::vector<double>(n_q, 0.0)};
-  for (std::size_t k = 0; k < n_q; ++k) {
-    const double rho = density[k];
-    const auto value = [&](std::size_t f) {
-      return intensities[f][k] - 2 * rho * uniform[f].cross[k] + rho * rho * uniform[f].self[k];
-    };
-    for (std::size_t f = 0; f < frames; ++f) out.mean[k] += value(f) / double(frames);
-    if (frames < 2) continue;
-    double spread = 0;
-    for (std::size_t f = 0; f < frames; ++f)
-      spread += (value(f) - out.mean[k]) * (value(f) - out.mean[k]);
-    out.sigma[k] = std::sqrt(spread / double(frames * (frames - 1)));
-  }
-  return out;
+BlockMean relative_to_uniform(const std::vector<std::vector<double>>& intensities,
+                              const std::vector<UniformTerms>& uniform,
+                              const std::vector<double>& density) {
+  std::vector<std::vector<double>> frames(intensities.size());
+  for (std::size_t f = 0; f < frames.size(); ++f)
+    for (std::size_t k = 0; k < density.size(); ++k)
+      frames[f].push_back(intensities[f][k] - 2 * density[k] * uniform[f].cross[k] +
+                          density[k] * density[k] * uniform[f].self[k]);
+  return block_mean(frames, density.size());
 }
 
 UniformTerms sphere_terms(const VolumeAtoms& atoms, double radius,
@@ -213,7 +204,7 @@ std::vector<Vec3<double>> shell_points(const ShellVolume& shell, double spacing)
 }
 
 ScatteringResult excess_intensity(const ScatteringResult& solution, const ScatteringResult& solvent,
-                                  const RelativeIntensity& a, const RelativeIntensity& b) {
+                                  const BlockMean& a, const BlockMean& b) {
   ScatteringResult out = solution;
   out.partial.clear();
   out.pair_names.clear();

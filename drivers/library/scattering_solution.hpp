@@ -74,17 +74,14 @@ std::vector<Vec3<double>> shell_points(const ShellVolume& shell, double spacing)
 
 // A run's frames taken relative to the uniform solvent: the mean over frames of
 // I_f - 2 rho_w c_f + rho_w^2 u_f and its standard error (0 from one frame).
-struct RelativeIntensity {
-  std::vector<double> mean, sigma;
-};
-RelativeIntensity relative_to_uniform(const std::vector<std::vector<double>>& intensities,
-                                      const std::vector<UniformTerms>& uniform,
-                                      const std::vector<double>& density);
+BlockMean relative_to_uniform(const std::vector<std::vector<double>>& intensities,
+                              const std::vector<UniformTerms>& uniform,
+                              const std::vector<double>& density);
 
 // Delta I = A - B with sigma added in quadrature and the runs' discretisation errors linearly;
 // the Guinier fit of the difference. `solution` gives the q grid and frames.
 ScatteringResult excess_intensity(const ScatteringResult& solution, const ScatteringResult& solvent,
-                                  const RelativeIntensity& a, const RelativeIntensity& b);
+                                  const BlockMean& a, const BlockMean& b);
 
 // The excess-intensity job of every front end. start_solution and start_solvent take each run's
 // first frame and make every check that needs no further frame; then frames in any number. In

@@ -100,7 +100,10 @@ class FixtureStudy(unittest.TestCase):
 
 
 
-STUDY = [os.path.join(ROOT, "perf", "results", f"2026-11-24-{m}-study-84afb91.json") for m in ("cpu-2core", "h200", "h100")]
+# The study's committed run on each machine: the newest of its results files, which
+# perf/results names by date first.
+STUDY = [sorted(glob.glob(os.path.join(ROOT, "perf", "results", f"*-{m}-study-*.json")))[-1]
+         for m in ("cpu-2core", "h200", "h100")]
 ZEN5 = {"cpu_model": "AMD EPYC", "cpu_family_model": "26/2", "host_threads": "2", "mhz_per_cpu": 2596}
 HOPPER = {"gpu0": "NVIDIA H200, cc 9.0, 132 SMs, 1980 MHz"}
 
