@@ -12,6 +12,7 @@
 #include "kernels/empty_view.hpp"
 #include "kernels/md/kokkos/cell_list.hpp"
 #include "kernels/md/kokkos/forces.hpp"
+#include "kernels/openmp_thread_ids.hpp"
 
 namespace kmol::md {
 
@@ -273,6 +274,7 @@ void neighbour_forces(const ExecSpace& space, const typename Types<ExecSpace, T>
       Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>>;
   Scatter scatter(forces);
   scatter.reset_except(space, forces);
+  renumber_openmp_threads(space);  // the per-thread copies
   Kokkos::parallel_for(
       "kmol::md::neighbours::half", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
       KOKKOS_LAMBDA(int k) {

@@ -31,6 +31,7 @@
 #include "kernels/cancel_point.hpp"
 #include "kernels/empty_view.hpp"
 #include "kernels/kept_arrays.hpp"
+#include "kernels/openmp_thread_ids.hpp"
 #include "kernels/pair_histogram/cells/cell_teams.hpp"
 #include "kernels/pair_histogram/cells/pair_counter.hpp"
 #include "kernels/pair_histogram/implementations.hpp"
@@ -50,6 +51,7 @@ namespace cells_detail {
 template <class ExecSpace, class Counter>
 void count_with_thread_histograms(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
                                   const TotalsOf<ExecSpace>& totals, KeptArrays<ExecSpace>& kept) {
+  renumber_openmp_threads(space);  // the token is the thread's id
   const Kokkos::Experimental::UniqueToken<ExecSpace> token(space);
   const std::int64_t counters = std::int64_t(totals.extent(0)), stride = counters + spare_slots;
   const std::int32_t threads = std::int32_t(token.size());

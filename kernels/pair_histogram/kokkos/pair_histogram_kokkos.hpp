@@ -14,6 +14,7 @@
 
 #include "kernels/empty_view.hpp"
 #include "kernels/launch_pieces_kokkos.hpp"
+#include "kernels/openmp_thread_ids.hpp"
 #include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/implementations.hpp"
 #include "kernels/pair_histogram/job.hpp"
@@ -183,6 +184,7 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
     }
     Team piece = team_work;
     piece.job.tiling.first_team = first;
+    renumber_openmp_threads(space);  // the totals' per-thread copies
     Kokkos::parallel_for("kmol::pair_histogram::kokkos", policy, piece);
   };
   launch_in_pieces(space, tiling.n_a_tiles * tiling.n_b_chunks * n_windows, team_size,
