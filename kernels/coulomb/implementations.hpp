@@ -13,7 +13,6 @@ template <auto impl>
 struct CoulombRunner;
 
 std::string coulomb_cuda_refusal(const CoulombShape& shape, Platform platform);
-bool coulomb_cuda_pays(const CoulombShape& shape, Platform platform);
 
 // The portable kernels store every point of a whole lattice; the cuda cutoff path every point.
 constexpr bool coulomb_kokkos_writes_every_point(const CoulombShape& shape) {
@@ -32,10 +31,9 @@ inline constexpr ImplementationRow<CoulombImpl, CoulombShape> coulomb_implementa
      "CPU spaces; direct and mdh row by row (vectorised), cutoff atom by atom over the clipped "
      "cylinder of points; float, double",
      "every method on CPU spaces"},
-    {CoulombImpl::cuda, "cuda", ImplementationKind::cuda, coulomb_cuda_refusal, 2,
-     coulomb_cuda_pays,
-     "Cuda space; atom tiles in constant memory (direct, mdh), fixed-capacity bins with overflow "
-     "on the CPU (cutoff); float, double",
+    {CoulombImpl::cuda, "cuda", ImplementationKind::cuda, coulomb_cuda_refusal, 2, nullptr,
+     "Cuda space; atom tiles in constant memory (direct, whole-lattice mdh), fixed-capacity bins "
+     "with overflow on the CPU (cutoff); float, double",
      "direct, cutoff and whole-lattice mdh on the Cuda space", 0, coulomb_cuda_writes_every_point}};
 
 }  // namespace kmol

@@ -40,6 +40,10 @@ PotentialUnits potential_units_from_string(const std::string& name) {
 
 std::string coulomb_cuda_refusal(const CoulombShape& shape, Platform) {
   if (shape.resident) return "cuda reads host arrays, not Views already in the space's memory";
+  if (shape.faces_only)
+    return "cuda: mdh boundary faces run on kokkos (a 2-D face gives the raw kernel's row tiles "
+           "too "
+           "few blocks: it ran 3 times slower)";
   if (shape.method == CoulombMethod::cutoff &&
       !coulomb::cutoff_fits_cuda(shape.spacing, shape.cutoff))
     return "cuda: the cutoff reaches more than 4096 neighbour bins (use kokkos)";
@@ -49,11 +53,6 @@ std::string coulomb_cuda_refusal(const CoulombShape& shape, Platform) {
 std::string coulomb_refusal(CoulombImpl impl, const CoulombShape& shape, Platform platform) {
   return implementation_refusal(coulomb_implementations, impl, shape, platform);
 }
-
-// Measured on an H200 (docs/coulomb.md): the raw kernel wins direct whole lattices and the cutoff
-// (its compacted bins, about 4.7x the portable cell list on the water box); the portable one wins
-// mdh faces (2-D faces leave the raw kernel's row tiles too few blocks).
-bool coulomb_cuda_pays(const CoulombShape& shape, Platform) { return !shape.faces_only; }
 
 CoulombImpl choose_coulomb_impl(const CoulombShape& shape, Platform platform,
                                 CoulombImpl requested) {
