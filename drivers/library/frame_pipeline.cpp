@@ -178,6 +178,7 @@ class Pipeline {
     if (read_error_) failure_.record(read_error_);
     stats_.wall_seconds = seconds_since(start_);
     stats_.read_seconds = read_seconds_;
+    stats_.convert_seconds = convert_seconds_;
     stats_.readers = int(readers_.size());
     const auto workers = pool.stats();
     for (std::size_t w = 0; w < workers_.size(); ++w) {
@@ -248,7 +249,8 @@ class Pipeline {
   void read_frames(io::TrajectoryReader& reader) {
     std::vector<Vec3<T>> all(std::size_t(reader.n_atoms()));
     std::vector<Vec3<double>> whole(job_.sites_a || job_.sites_b ? all.size() : 0);
-    double seconds = 0;
+    double read = 0, gathered = 0;
+    const double converted_before = reader.convert_seconds();
     while (!failure_.stopped()) {
       auto slot = free_.pop();
       if (!slot) break;
@@ -260,8 +262,11 @@ class Pipeline {
       FrameSlot<T>& s = **slot;
       try {
         info = reader.read_frame(frame, all.data());
+        const auto read_end = Clock::now();
+        read += std::chrono::duration<double>(read_end - begin).count();
         refuse_box_change(reader, frame, info.box);
         gather(all, job_.periodic ? info.box : BoxSpec::none(), whole, reader, frame, s);
+        gathered += seconds_since(read_end);
       } catch (...) {
         // Later frames are left; earlier ones, being read by other readers, still count.
         std::lock_guard<std::mutex> lock(frames_mutex_);
@@ -275,15 +280,16 @@ class Pipeline {
       s.position = unit_positions_[std::size_t(unit)];
       s.frame = frame;
       s.box = job_.periodic ? info.box : BoxSpec::none();
-      seconds += seconds_since(begin);
       {
         std::lock_guard<std::mutex> lock(frames_mutex_);
         ready_[std::size_t(unit)] = *slot;
       }
       frame_ready_.notify_all();
     }
+    const double converted = reader.convert_seconds() - converted_before;
     std::lock_guard<std::mutex> lock(frames_mutex_);
-    read_seconds_ += seconds;
+    read_seconds_ += read - converted;
+    convert_seconds_ += converted + gathered;
   }
 
   // The frame's sets into the slot: the selected atoms, or the centres of their residues or
@@ -416,11 +422,13 @@ class Pipeline {
         stats_.launch = c.launch;
       }
       try {
+        const auto begin = Clock::now();
         if (options_.on_result) options_.on_result(c.result);
         ++progress_.done;
         ++stats_.frames;
         progress_.seconds = seconds_since(start_);
         if (options_.on_progress) options_.on_progress(progress_);
+        stats_.reduce_seconds += seconds_since(begin);
       } catch (...) {
         return stop(std::current_exception());  // a stop asked for, or a state not saved
       }
@@ -437,13 +445,13 @@ class Pipeline {
   std::vector<std::unique_ptr<FrameSlot<T>>> slots_;
   BoundedQueue<FrameSlot<T>*> free_;
   std::atomic<std::int64_t> next_read_{0};
-  std::mutex frames_mutex_;  // guards the next four
+  std::mutex frames_mutex_;  // guards the next four and the readers' seconds
   std::condition_variable frame_ready_;
   std::vector<FrameSlot<T>*> ready_;  // per unit: its frame once read
   std::int64_t read_limit_ = 0;       // units from here on are never read
   bool abandoned_ = false;
   std::exception_ptr read_error_;  // of the earliest frame that could not be read
-  double read_seconds_ = 0;
+  double read_seconds_ = 0, convert_seconds_ = 0;
   Failure failure_;
   BoundedQueue<Counted> counted_;
   PipelineStats stats_;        // the writer's, until the run ends
