@@ -14,6 +14,9 @@
 #include "drivers/library/own_cpu_thread.hpp"
 #include "drivers/library/pool_pair_histogram.hpp"
 #include "kernels/pair_histogram/implementations.hpp"
+#include "kernels/pair_histogram/periodic_images.hpp"
+#include "kernels/pair_histogram/plane.hpp"
+#include "kernels/pair_histogram/selection.hpp"
 #include "kernels/pair_histogram/validation.hpp"
 #include "kmol/core/errors.hpp"
 
@@ -108,7 +111,7 @@ std::vector<WorkerSpec> with_host_standby(std::vector<WorkerSpec> workers) {
 struct Counted {
   FrameResult result;
   bool device = false;  // counted by a GPU (or simulated) worker
-  double busy_seconds = 0;
+  double busy_seconds = 0, upload_seconds = 0;
   std::string impl, launch;
 };
 
@@ -121,6 +124,7 @@ class Pipeline {
         options_(options),
         workers_(with_host_standby(options.workers)),
         readers_(open_readers(reader, options.readers, more_readers_)),
+        device_frames_(workers_.size()),
         free_(workers_.size() + readers_.size() + 1),
         counted_(workers_.size() + 2) {
     refuse_unrunnable_workers();
@@ -344,8 +348,9 @@ class Pipeline {
     if (s == nullptr) return;
     const auto begin = Clock::now();
     PairHistogramResult result;
+    double uploaded = 0;
     try {
-      result = count(worker, *s);
+      result = count(worker, *s, uploaded);
     } catch (const InputError& e) {
       return stop(std::make_exception_ptr(frame_error(*s, e.what())));
     } catch (const UnsupportedError& e) {
@@ -357,7 +362,8 @@ class Pipeline {
                    s->box.kind == BoxKind::none ? 0 : 1 / box_measure(s->box, job_.settings.plane),
                    std::move(result.counts)},
                   worker.spec.kind != WorkerKind::cpu,
-                  seconds_since(begin),
+                  seconds_since(begin) - uploaded,
+                  uploaded,
                   to_string(result.impl_used),
                   result.launch};
     counted_.push(std::move(frame));  // refused once stopping: the frame is not delivered
@@ -373,8 +379,10 @@ class Pipeline {
     return InputError({reader_.path(), "frame", long(s.frame)}, what);
   }
 
-  PairHistogramResult count(const WorkerContext& worker, FrameSlot<T>& s) const {
-    const PairHistogramInput<T> input = input_of(s);
+  // The frame's count; `uploaded` the seconds spent copying it to the device apart from that.
+  PairHistogramResult count(const WorkerContext& worker, FrameSlot<T>& s,
+                            [[maybe_unused]] double& uploaded) const {
+    PairHistogramInput<T> input = input_of(s);
     PairHistogramSettings settings = job_.settings;
     settings.box = s.box;
     if (worker.spec.portable) {
@@ -383,6 +391,7 @@ class Pipeline {
       if (worker.device.platform == Platform::host)
         return pair_histogram(Kokkos::DefaultHostExecutionSpace(), input, settings);
 #ifdef KOKKOS_ENABLE_CUDA
+      if (reads_resident_atoms(worker, input, settings)) uploaded = upload(worker, input);
       return pair_histogram(Kokkos::Cuda(), input, settings);
 #endif
     }
@@ -394,6 +403,40 @@ class Pipeline {
     prepared.result.impl_used =
         platform_implementation(pair_histogram_implementations, worker.device.platform);
     return std::move(prepared.result);
+  }
+
+  // Whether the implementation a portable GPU worker runs reads the atoms where they live: the
+  // pipeline then copies the frame to the device itself, so that the upload is timed apart from
+  // the count (an implementation that reads host arrays copies them inside its call).
+  static bool reads_resident_atoms(const WorkerContext& worker, const PairHistogramInput<T>& input,
+                                   const PairHistogramSettings& settings) {
+    if (settings.plane != Plane::none ||
+        beyond_minimum_image(validated(plane_box(settings.box, settings.plane, settings.r_max)),
+                             settings.r_max))
+      return false;  // counted from host copies
+    const PairHistogramImpl impl =
+        choose_pair_histogram_impl(shape_of(input.n_a, input.n_b, input.one_set(), settings),
+                                   worker.device.platform, settings.impl);
+    return implementation_row(pair_histogram_implementations, impl)
+        .has(row_trait::reads_space_atoms);
+  }
+
+  // Copies the frame's sets into the worker's device buffers and points the input at them.
+  double upload(const WorkerContext& worker, PairHistogramInput<T>& input) const {
+    const auto begin = Clock::now();
+    DeviceFrame& d = device_frames_[std::size_t(worker.index)];
+    const Kokkos::DefaultExecutionSpace space;
+    const auto copy = [&](DeviceView& to, const Vec3<T>* from, std::int64_t n) {
+      if (std::int64_t(to.extent(0)) < n) to = DeviceView("kmol::frame_pipeline::frame", n);
+      const Kokkos::View<const Vec3<T>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(from, n);
+      Kokkos::deep_copy(space, Kokkos::subview(to, std::make_pair(std::int64_t(0), n)), host);
+      return to.data();
+    };
+    input.a = copy(d.a, input.a, input.n_a);
+    if (!input.one_set()) input.b = copy(d.b, input.b, input.n_b);
+    space.fence();
+    input.resident = true;
+    return seconds_since(begin);
   }
 
   PairHistogramInput<T> input_of(FrameSlot<T>& s) const {
@@ -416,6 +459,7 @@ class Pipeline {
       if (failure_.stopped()) return;
       const Counted& c = *counted;
       (c.device ? stats_.gpu_busy_seconds : stats_.cpu_busy_seconds) += c.busy_seconds;
+      stats_.upload_seconds += c.upload_seconds;
       ++(c.device ? stats_.frames_on_gpu : stats_.frames_on_cpu);
       if (c.device || stats_.impl.empty()) {
         stats_.impl = c.impl;
@@ -443,6 +487,12 @@ class Pipeline {
   std::vector<io::TrajectoryReader*> readers_;
   std::vector<std::int64_t> unit_positions_;  // per unit: its position
   std::vector<std::unique_ptr<FrameSlot<T>>> slots_;
+  // Per worker: the device copy of its frame (upload()), grown as needed.
+  using DeviceView = Kokkos::View<Vec3<T>*, Kokkos::DefaultExecutionSpace::memory_space>;
+  struct DeviceFrame {
+    DeviceView a, b;
+  };
+  mutable std::vector<DeviceFrame> device_frames_;
   BoundedQueue<FrameSlot<T>*> free_;
   std::atomic<std::int64_t> next_read_{0};
   std::mutex frames_mutex_;  // guards the next four and the readers' seconds

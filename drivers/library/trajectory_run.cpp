@@ -148,8 +148,13 @@ std::string describe_stages(const PipelineStats& s) {
       s.read_seconds * per_frame, s.readers, s.readers > 1 ? "s" : "",
       busy(s.read_seconds, s.readers), s.convert_seconds * per_frame,
       busy(s.convert_seconds, s.readers));
-  text += s.frames_on_gpu > 0 ? "upload (in count: the GPU implementations copy each frame), "
-                              : "upload 0.0 us (CPU workers count from host memory), ";
+  if (s.upload_seconds > 0)
+    text += fmt::format("upload {:.1f} us (GPU busy {:.0f}%), ", s.upload_seconds * per_frame,
+                        busy(s.upload_seconds, s.device_workers));
+  else if (s.frames_on_gpu > 0)
+    text += "upload (in count: the implementation copies each frame itself), ";
+  else
+    text += "upload 0.0 us (CPU workers count from host memory), ";
   text += fmt::format("count {:.1f} us (", (s.gpu_busy_seconds + s.cpu_busy_seconds) * per_frame);
   if (s.frames_on_gpu > 0)
     text += fmt::format("GPU busy {:.0f}%", busy(s.gpu_busy_seconds, s.device_workers));
