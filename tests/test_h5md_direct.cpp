@@ -235,6 +235,34 @@ TEST(H5mdDirect, ReadersOnSeveralThreadsReadTheSameFrames) {
   std::remove(path.c_str());
 }
 
+// Where the chunk of the last frame lies in the file.
+haddr_t last_chunk_address(const std::string& path) {
+  Hid file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  Hid value(H5Dopen2(file.get(), "particles/all/position/value", H5P_DEFAULT));
+  const hsize_t origin[3] = {frames - 1, 0, 0};
+  unsigned mask = 0;
+  hsize_t size = 0;
+  haddr_t address = HADDR_UNDEF;
+  EXPECT_GE(H5Dget_chunk_info_by_coord(value.get(), origin, &mask, &address, &size), 0);
+  return address;
+}
+
+// Rewrites the size the chunk index gives the last frame's chunk: the 4 bytes that open the
+// key before its address in the chunks' B-tree node ("TREE", type 1), whose keys of a rank-3
+// dataset hold the size, the filter mask and four 8-byte offsets.
+void set_last_chunk_size(const std::string& path, std::uint32_t size) {
+  const haddr_t address = last_chunk_address(path);
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::size_t tree = bytes.find(std::string("TREE\x01", 5));
+  std::string key(8, '\0');
+  std::memcpy(key.data(), &address, 8);
+  const std::size_t at = bytes.find(key, tree);
+  ASSERT_TRUE(tree != std::string::npos && at != std::string::npos && at > tree + 40);
+  file.seekp(std::streamoff(at - 40));
+  file.write(reinterpret_cast<const char*>(&size), 4);
+}
+
 // The refusal of frame t of a damaged file, read directly.
 std::string refusal_of(const std::string& path, std::int64_t t,
                        const std::function<void()>& damage) {
@@ -264,21 +292,33 @@ TEST(H5mdDirect, DamagedStorageIsRefusedNamingFileDatasetAndFrame) {
   }
   // A deflate stream overwritten: zlib's refusal, never a crash or a hang.
   write_positions(path, storages()[4], v);
-  haddr_t address = 0;
-  {
-    Hid file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
-    Hid value(H5Dopen2(file.get(), "particles/all/position/value", H5P_DEFAULT));
-    const hsize_t origin[3] = {9, 0, 0};
-    unsigned mask = 0;
-    hsize_t size = 0;
-    ASSERT_GE(H5Dget_chunk_info_by_coord(value.get(), origin, &mask, &address, &size), 0);
-  }
+  const haddr_t address = last_chunk_address(path);
   const std::string message = refusal_of(path, 9, [&] {
     std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
     file.seekp(std::streamoff(address + 2));
     for (int i = 0; i < 32; ++i) file.put(char(0xff));
   });
   EXPECT_NE(message.find(where + "the chunk at [9, 0, 0]: deflate: "), std::string::npos)
+      << message;
+  std::remove(path.c_str());
+}
+
+// A chunk index giving a raw chunk another size than its bytes, or a deflated one more than
+// deflate can make of them, is refused before anything is read.
+TEST(H5mdDirect, ChunksOfImpossibleSizesAreRefused) {
+  const auto v = coordinates();
+  const std::string path = temp_path("sizes.h5");
+  const std::string where = path + ": particles/all/position/value: [9] cannot read this frame (";
+  write_positions(path, storages()[2], v);  // raw, one frame of 20 x 3 floats a chunk
+  set_last_chunk_size(path, 200);
+  EXPECT_EQ(refusal_of(path, 9, [] {}),
+            where + "the chunk at [9, 0, 0] is stored in 200 bytes, expected 240; damaged file?)");
+  write_positions(path, storages()[4], v);  // deflate
+  set_last_chunk_size(path, 1000000);
+  const std::string message = refusal_of(path, 9, [] {});
+  EXPECT_NE(message.find(where + "the chunk at [9, 0, 0] is stored in 1000000 bytes, expected at "
+                                 "most "),
+            std::string::npos)
       << message;
   std::remove(path.c_str());
 }
