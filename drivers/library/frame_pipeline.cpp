@@ -427,7 +427,9 @@ class Pipeline {
     DeviceFrame& d = device_frames_[std::size_t(worker.index)];
     const Kokkos::DefaultExecutionSpace space;
     const auto copy = [&](DeviceView& to, const Vec3<T>* from, std::int64_t n) {
-      if (std::int64_t(to.extent(0)) < n) to = DeviceView("kmol::frame_pipeline::frame", n);
+      if (std::int64_t(to.extent(0)) < n)
+        to =
+            DeviceView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kmol::pipeline::frame"), n);
       const Kokkos::View<const Vec3<T>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(from, n);
       Kokkos::deep_copy(space, Kokkos::subview(to, std::make_pair(std::int64_t(0), n)), host);
       return to.data();
