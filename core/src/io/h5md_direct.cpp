@@ -235,9 +235,9 @@ std::string DirectRows::storage() const {
 
 namespace {
 
-// pread of exactly `size` bytes at `offset`, which must lie within the file.
-void read_exactly(int descriptor, std::uint64_t offset, std::size_t size, unsigned char* out,
-                  const ErrorContext& at, const std::string& what) {
+// InputError unless `size` bytes at `offset` lie within the file.
+void require_within_file(int descriptor, std::uint64_t offset, std::uint64_t size,
+                         const ErrorContext& at, const std::string& what) {
   struct stat info {};
   if (fstat(descriptor, &info) != 0 || offset > std::uint64_t(info.st_size) ||
       size > std::uint64_t(info.st_size) - offset)
@@ -245,6 +245,12 @@ void read_exactly(int descriptor, std::uint64_t offset, std::size_t size, unsign
                              " bytes at byte " + std::to_string(offset) +
                              " end past the end of the file, " + std::to_string(info.st_size) +
                              " bytes; truncated or damaged file?)");
+}
+
+// pread of exactly `size` bytes at `offset`, which must lie within the file.
+void read_exactly(int descriptor, std::uint64_t offset, std::size_t size, unsigned char* out,
+                  const ErrorContext& at, const std::string& what) {
+  require_within_file(descriptor, offset, size, at, what);
   std::size_t done = 0;
   while (done < size) {
     const ssize_t n = ::pread(descriptor, out + done, size - done, off_t(offset + done));
@@ -395,9 +401,37 @@ const unsigned char* DirectRows::row_bytes(std::int64_t t, const ErrorContext& a
   return row_.data();
 }
 
+// Row t read straight into `out` where its bytes lie in one piece as stored (contiguous data, or
+// a raw chunk holding whole rows); false when they must be gathered or decoded first. The whole
+// chunk must lie within the file, as when it is read whole.
+bool DirectRows::read_stored_row(std::int64_t t, unsigned char* out, const ErrorContext& at) {
+  Layout& l = *layout_;
+  const std::uint64_t row = l.row_bytes();
+  if (!l.chunked) {
+    read_exactly(descriptor_, l.offset + std::uint64_t(t) * row, row, out, at,
+                 "its bytes in the contiguous data");
+    return true;
+  }
+  if (!l.whole_rows()) return false;
+  std::vector<hsize_t> origin(l.dims.size(), 0);
+  origin[0] = hsize_t(t) - hsize_t(t) % l.chunk[0];
+  const ChunkPlace p = l.place(origin);
+  for (std::size_t i = 0; i < l.filters.size(); ++i)
+    if ((p.skipped_filters & (1u << i)) == 0) return false;
+  if (p.address == HADDR_UNDEF || p.size != l.chunk_bytes()) return false;
+  const std::string what = "the chunk at " + position_text(origin);
+  require_within_file(descriptor_, p.address, p.size, at, what);
+  read_exactly(descriptor_, p.address + (hsize_t(t) - origin[0]) * row, row, out, at, what);
+  return true;
+}
+
 template <class T>
 bool DirectRows::read_row(std::int64_t t, T* out, const ErrorContext& at) {
   const Layout& l = *layout_;
+  // Stored as the run wants it: no copy between the file and the frame.
+  if (l.element == sizeof(T) && !l.big_endian &&
+      read_stored_row(t, reinterpret_cast<unsigned char*>(out), at))
+    return true;
   bool written = true;
   const unsigned char* bytes = row_bytes(t, at, written);
   if (!written) return false;

@@ -49,6 +49,7 @@ class DirectRows {
   DirectRows(std::shared_ptr<Layout> layout);
   template <class T>
   bool read_row(std::int64_t t, T* out, const ErrorContext& at);
+  bool read_stored_row(std::int64_t t, unsigned char* out, const ErrorContext& at);
   const unsigned char* row_bytes(std::int64_t t, const ErrorContext& at, bool& written);
   const unsigned char* chunk_bytes(const std::vector<hsize_t>& origin, const ErrorContext& at);
 
