@@ -159,6 +159,12 @@ std::unique_ptr<DirectRows::Layout> layout_of(hid_t file, hid_t dataset) {
   if (layout == H5D_CONTIGUOUS) {
     l->offset = H5Dget_offset(dataset);
     if (l->offset == HADDR_UNDEF) return nullptr;  // never written: HDF5 gives fill values
+    // The block holds every row (a damaged shape could claim more than it holds, or wrap the
+    // offsets): else HDF5 reads it and says what is wrong.
+    const hsize_t row = l->row_bytes();
+    if (row == 0 || l->dims[0] > std::numeric_limits<hsize_t>::max() / row ||
+        H5Dget_storage_size(dataset) != l->dims[0] * row)
+      return nullptr;
   } else if (layout != H5D_CHUNKED || !chunk_layout(properties.get(), *l)) {
     return nullptr;  // compact, virtual, or filters only HDF5 knows
   }
