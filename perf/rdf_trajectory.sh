@@ -22,13 +22,7 @@ while [[ $# -gt 0 ]]; do
     *) echo "rdf_trajectory.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
-machine="$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs))"
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1) || gpu=""
-[[ -n $gpu ]] && machine+=", $gpu"
+source "$(dirname "$0")/machine.sh"
 
 "$kmol" example-trajectory --example gas --atoms 100000 --length 100 --frames 100 --compression 0 --out gas.h5 >/dev/null
 args=(gas.h5 --rmax 15 --bins 300 --device "$device")

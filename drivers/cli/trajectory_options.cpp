@@ -44,7 +44,8 @@ void add_trajectory_options(CLI::App* cmd, TrajectoryOptions& o, std::int64_t de
          "run the host implementation side by side, sharing them")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--readers", o.readers,
-                  "Reader threads decoding frames at once (XTC; other formats read with one). "
+                  "Reader threads decoding frames at once (XTC and H5MD; other formats read with "
+                  "one). "
                   "Default: 1 beside CPU workers, 4 when GPUs count the frames")
       ->check(CLI::PositiveNumber);
   add_pool_options(cmd, o.pool, "frames");

@@ -14,6 +14,9 @@
 #include "drivers/library/own_cpu_thread.hpp"
 #include "drivers/library/pool_pair_histogram.hpp"
 #include "kernels/pair_histogram/implementations.hpp"
+#include "kernels/pair_histogram/periodic_images.hpp"
+#include "kernels/pair_histogram/plane.hpp"
+#include "kernels/pair_histogram/selection.hpp"
 #include "kernels/pair_histogram/validation.hpp"
 #include "kmol/core/errors.hpp"
 
@@ -108,7 +111,7 @@ std::vector<WorkerSpec> with_host_standby(std::vector<WorkerSpec> workers) {
 struct Counted {
   FrameResult result;
   bool device = false;  // counted by a GPU (or simulated) worker
-  double busy_seconds = 0;
+  double busy_seconds = 0, upload_seconds = 0;
   std::string impl, launch;
 };
 
@@ -121,6 +124,7 @@ class Pipeline {
         options_(options),
         workers_(with_host_standby(options.workers)),
         readers_(open_readers(reader, options.readers, more_readers_)),
+        device_frames_(workers_.size()),
         free_(workers_.size() + readers_.size() + 1),
         counted_(workers_.size() + 2) {
     refuse_unrunnable_workers();
@@ -178,6 +182,7 @@ class Pipeline {
     if (read_error_) failure_.record(read_error_);
     stats_.wall_seconds = seconds_since(start_);
     stats_.read_seconds = read_seconds_;
+    stats_.convert_seconds = convert_seconds_;
     stats_.readers = int(readers_.size());
     const auto workers = pool.stats();
     for (std::size_t w = 0; w < workers_.size(); ++w) {
@@ -248,7 +253,8 @@ class Pipeline {
   void read_frames(io::TrajectoryReader& reader) {
     std::vector<Vec3<T>> all(std::size_t(reader.n_atoms()));
     std::vector<Vec3<double>> whole(job_.sites_a || job_.sites_b ? all.size() : 0);
-    double seconds = 0;
+    double read = 0, gathered = 0;
+    const double converted_before = reader.convert_seconds();
     while (!failure_.stopped()) {
       auto slot = free_.pop();
       if (!slot) break;
@@ -260,8 +266,11 @@ class Pipeline {
       FrameSlot<T>& s = **slot;
       try {
         info = reader.read_frame(frame, all.data());
+        const auto read_end = Clock::now();
+        read += std::chrono::duration<double>(read_end - begin).count();
         refuse_box_change(reader, frame, info.box);
         gather(all, job_.periodic ? info.box : BoxSpec::none(), whole, reader, frame, s);
+        gathered += seconds_since(read_end);
       } catch (...) {
         // Later frames are left; earlier ones, being read by other readers, still count.
         std::lock_guard<std::mutex> lock(frames_mutex_);
@@ -275,15 +284,16 @@ class Pipeline {
       s.position = unit_positions_[std::size_t(unit)];
       s.frame = frame;
       s.box = job_.periodic ? info.box : BoxSpec::none();
-      seconds += seconds_since(begin);
       {
         std::lock_guard<std::mutex> lock(frames_mutex_);
         ready_[std::size_t(unit)] = *slot;
       }
       frame_ready_.notify_all();
     }
+    const double converted = reader.convert_seconds() - converted_before;
     std::lock_guard<std::mutex> lock(frames_mutex_);
-    read_seconds_ += seconds;
+    read_seconds_ += read - converted;
+    convert_seconds_ += converted + gathered;
   }
 
   // The frame's sets into the slot: the selected atoms, or the centres of their residues or
@@ -338,8 +348,9 @@ class Pipeline {
     if (s == nullptr) return;
     const auto begin = Clock::now();
     PairHistogramResult result;
+    double uploaded = 0;
     try {
-      result = count(worker, *s);
+      result = count(worker, *s, uploaded);
     } catch (const InputError& e) {
       return stop(std::make_exception_ptr(frame_error(*s, e.what())));
     } catch (const UnsupportedError& e) {
@@ -351,7 +362,8 @@ class Pipeline {
                    s->box.kind == BoxKind::none ? 0 : 1 / box_measure(s->box, job_.settings.plane),
                    std::move(result.counts)},
                   worker.spec.kind != WorkerKind::cpu,
-                  seconds_since(begin),
+                  seconds_since(begin) - uploaded,
+                  uploaded,
                   to_string(result.impl_used),
                   result.launch};
     counted_.push(std::move(frame));  // refused once stopping: the frame is not delivered
@@ -367,8 +379,10 @@ class Pipeline {
     return InputError({reader_.path(), "frame", long(s.frame)}, what);
   }
 
-  PairHistogramResult count(const WorkerContext& worker, FrameSlot<T>& s) const {
-    const PairHistogramInput<T> input = input_of(s);
+  // The frame's count; `uploaded` the seconds spent copying it to the device apart from that.
+  PairHistogramResult count(const WorkerContext& worker, FrameSlot<T>& s,
+                            [[maybe_unused]] double& uploaded) const {
+    PairHistogramInput<T> input = input_of(s);
     PairHistogramSettings settings = job_.settings;
     settings.box = s.box;
     if (worker.spec.portable) {
@@ -377,6 +391,7 @@ class Pipeline {
       if (worker.device.platform == Platform::host)
         return pair_histogram(Kokkos::DefaultHostExecutionSpace(), input, settings);
 #ifdef KOKKOS_ENABLE_CUDA
+      if (reads_resident_atoms(worker, input, settings)) uploaded = upload(worker, input);
       return pair_histogram(Kokkos::Cuda(), input, settings);
 #endif
     }
@@ -388,6 +403,42 @@ class Pipeline {
     prepared.result.impl_used =
         platform_implementation(pair_histogram_implementations, worker.device.platform);
     return std::move(prepared.result);
+  }
+
+  // Whether the implementation a portable GPU worker runs reads the atoms where they live: the
+  // pipeline then copies the frame to the device itself, so that the upload is timed apart from
+  // the count (an implementation that reads host arrays copies them inside its call).
+  static bool reads_resident_atoms(const WorkerContext& worker, const PairHistogramInput<T>& input,
+                                   const PairHistogramSettings& settings) {
+    if (settings.plane != Plane::none ||
+        beyond_minimum_image(validated(plane_box(settings.box, settings.plane, settings.r_max)),
+                             settings.r_max))
+      return false;  // counted from host copies
+    const PairHistogramImpl impl =
+        choose_pair_histogram_impl(shape_of(input.n_a, input.n_b, input.one_set(), settings),
+                                   worker.device.platform, settings.impl);
+    return implementation_row(pair_histogram_implementations, impl)
+        .has(row_trait::reads_space_atoms);
+  }
+
+  // Copies the frame's sets into the worker's device buffers and points the input at them.
+  double upload(const WorkerContext& worker, PairHistogramInput<T>& input) const {
+    const auto begin = Clock::now();
+    DeviceFrame& d = device_frames_[std::size_t(worker.index)];
+    const Kokkos::DefaultExecutionSpace space;
+    const auto copy = [&](DeviceView& to, const Vec3<T>* from, std::int64_t n) {
+      if (std::int64_t(to.extent(0)) < n)
+        to =
+            DeviceView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kmol::pipeline::frame"), n);
+      const Kokkos::View<const Vec3<T>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(from, n);
+      Kokkos::deep_copy(space, Kokkos::subview(to, std::make_pair(std::int64_t(0), n)), host);
+      return to.data();
+    };
+    input.a = copy(d.a, input.a, input.n_a);
+    if (!input.one_set()) input.b = copy(d.b, input.b, input.n_b);
+    space.fence();
+    input.resident = true;
+    return seconds_since(begin);
   }
 
   PairHistogramInput<T> input_of(FrameSlot<T>& s) const {
@@ -410,17 +461,20 @@ class Pipeline {
       if (failure_.stopped()) return;
       const Counted& c = *counted;
       (c.device ? stats_.gpu_busy_seconds : stats_.cpu_busy_seconds) += c.busy_seconds;
+      stats_.upload_seconds += c.upload_seconds;
       ++(c.device ? stats_.frames_on_gpu : stats_.frames_on_cpu);
       if (c.device || stats_.impl.empty()) {
         stats_.impl = c.impl;
         stats_.launch = c.launch;
       }
       try {
+        const auto begin = Clock::now();
         if (options_.on_result) options_.on_result(c.result);
         ++progress_.done;
         ++stats_.frames;
         progress_.seconds = seconds_since(start_);
         if (options_.on_progress) options_.on_progress(progress_);
+        stats_.reduce_seconds += seconds_since(begin);
       } catch (...) {
         return stop(std::current_exception());  // a stop asked for, or a state not saved
       }
@@ -435,15 +489,21 @@ class Pipeline {
   std::vector<io::TrajectoryReader*> readers_;
   std::vector<std::int64_t> unit_positions_;  // per unit: its position
   std::vector<std::unique_ptr<FrameSlot<T>>> slots_;
+  // Per worker: the device copy of its frame (upload()), grown as needed.
+  using DeviceView = Kokkos::View<Vec3<T>*, Kokkos::DefaultExecutionSpace::memory_space>;
+  struct DeviceFrame {
+    DeviceView a, b;
+  };
+  mutable std::vector<DeviceFrame> device_frames_;
   BoundedQueue<FrameSlot<T>*> free_;
   std::atomic<std::int64_t> next_read_{0};
-  std::mutex frames_mutex_;  // guards the next four
+  std::mutex frames_mutex_;  // guards the next four and the readers' seconds
   std::condition_variable frame_ready_;
   std::vector<FrameSlot<T>*> ready_;  // per unit: its frame once read
   std::int64_t read_limit_ = 0;       // units from here on are never read
   bool abandoned_ = false;
   std::exception_ptr read_error_;  // of the earliest frame that could not be read
-  double read_seconds_ = 0;
+  double read_seconds_ = 0, convert_seconds_ = 0;
   Failure failure_;
   BoundedQueue<Counted> counted_;
   PipelineStats stats_;        // the writer's, until the run ends

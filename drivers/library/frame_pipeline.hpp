@@ -86,7 +86,14 @@ struct PipelineStats {
   int readers = 1;                   // reader threads that ran
   double device_setup_seconds = 0;   // binding the device workers' GPUs, before the clock starts
   double wall_seconds = 0, gpu_busy_seconds = 0, cpu_busy_seconds = 0;
-  double read_seconds = 0;   // summed over the reader threads
+  // Each frame's stages, summed over the threads that ran them: reading from the file
+  // (decompression included), converting (what the reader times apart: byte order, precision,
+  // units, checks; and gathering the selections into the frame's slot), uploading (a portable
+  // GPU worker whose implementation reads device memory: the frame copied there by the
+  // pipeline), counting (the worker's pair-histogram call: on GPUs with the histogram's download,
+  // and the upload where the implementation copies host arrays itself) and reducing (the writer:
+  // adding the counts into their interval and saving the resumable state).
+  double read_seconds = 0, convert_seconds = 0, upload_seconds = 0, reduce_seconds = 0;
   std::string impl, launch;  // of the last frame
 };
 

@@ -50,8 +50,9 @@ PipelineOptions workers_for(const TrajectoryRunOptions& o) {
   return p;
 }
 
-// Decompressing XTC is what limits a GPU (a frame's pairs take a fraction of its decoding), so GPU
-// runs decode on several threads; beside CPU workers one reader keeps up with the kernels.
+// Reading frames is what limits a GPU (a frame's pairs take a fraction of decompressing an XTC
+// frame or reading an H5MD one), so GPU runs read on several threads; beside CPU workers one
+// reader keeps up with the kernels.
 constexpr int gpu_readers = 4;
 
 }  // namespace
@@ -62,8 +63,8 @@ PipelineOptions pipeline_workers(const TrajectoryRunOptions& o,
   const bool parallel = reader.another_reader() != nullptr;
   if (o.readers > 1 && !parallel)
     throw InputError({reader.path(), "--readers", -1},
-                     "several readers need GROMACS XTC; this is " + reader.description() +
-                         ", read in order by one");
+                     "several readers need GROMACS XTC or an H5MD file; this is " +
+                         reader.description() + ", read in order by one");
   bool gpus = false;
   for (const WorkerSpec& w : p.workers) gpus = gpus || w.kind != WorkerKind::cpu;
   p.readers = o.readers > 0 ? o.readers : parallel && gpus ? gpu_readers : 1;
@@ -131,14 +132,51 @@ void check_counts(const TrajectoryRunOptions& o, const std::vector<std::uint64_t
   if (!warning.empty()) fmt::print(stderr, "kmol: warning: {}\n", warning);
 }
 
+namespace {
+
+// Each stage's mean microseconds of work per frame, and how busy the threads that run it were:
+// the stage whose threads are busy near 100% sets the rate.
+std::string describe_stages(const PipelineStats& s) {
+  if (s.frames <= 0 || s.wall_seconds <= 0) return "";
+  const double per_frame = 1e6 / double(s.frames);
+  const auto busy = [&](double seconds, int threads) {
+    return 100 * seconds / (s.wall_seconds * std::max(1, threads));
+  };
+  std::string text = fmt::format(
+      "\nstages per frame: read {:.1f} us ({} reader{}, busy {:.0f}%), convert {:.1f} us (busy "
+      "{:.0f}%), ",
+      s.read_seconds * per_frame, s.readers, s.readers > 1 ? "s" : "",
+      busy(s.read_seconds, s.readers), s.convert_seconds * per_frame,
+      busy(s.convert_seconds, s.readers));
+  if (s.upload_seconds > 0)
+    text += fmt::format("upload {:.1f} us (GPU busy {:.0f}%), ", s.upload_seconds * per_frame,
+                        busy(s.upload_seconds, s.device_workers));
+  else if (s.frames_on_gpu > 0)
+    text += "upload (in count: the implementation copies each frame itself), ";
+  else
+    text += "upload 0.0 us (CPU workers count from host memory), ";
+  text += fmt::format("count {:.1f} us (", (s.gpu_busy_seconds + s.cpu_busy_seconds) * per_frame);
+  if (s.frames_on_gpu > 0)
+    text += fmt::format("GPU busy {:.0f}%", busy(s.gpu_busy_seconds, s.device_workers));
+  if (s.frames_on_gpu > 0 && s.frames_on_cpu > 0) text += ", ";
+  if (s.frames_on_cpu > 0)
+    text += fmt::format("CPU workers {:.0f}% of wall time", busy(s.cpu_busy_seconds, 1));
+  return text + fmt::format("), reduce {:.1f} us (writer busy {:.0f}%)",
+                            s.reduce_seconds * per_frame, busy(s.reduce_seconds, 1));
+}
+
+}  // namespace
+
 std::string describe_stats(const PipelineStats& s, std::int64_t frames) {
-  // Reading's share of the readers' time: near 100% when they limit the rate.
+  // Reading's share of the readers' time (converting included): near 100% when they limit the
+  // rate.
   const double reader_seconds = s.wall_seconds * std::max(1, s.readers);
+  const double reading = s.read_seconds + s.convert_seconds;
   std::string text = fmt::format(
       "{} frames in {:.3f} s ({:.1f} frames/s); reading {:.3f} s{} ({:.0f}% of wall time)", frames,
-      s.wall_seconds, s.wall_seconds > 0 ? double(frames) / s.wall_seconds : 0, s.read_seconds,
+      s.wall_seconds, s.wall_seconds > 0 ? double(frames) / s.wall_seconds : 0, reading,
       s.readers > 1 ? fmt::format(" on {} threads", s.readers) : "",
-      reader_seconds > 0 ? 100 * s.read_seconds / reader_seconds : 0);
+      reader_seconds > 0 ? 100 * reading / reader_seconds : 0);
   if (s.frames_on_gpu > 0)
     text += fmt::format("; {}: {} frames, busy {:.0f}% of wall time",
                         s.device_workers > 1 ? fmt::format("{} GPUs", s.device_workers) : "GPU",
@@ -149,7 +187,7 @@ std::string describe_stats(const PipelineStats& s, std::int64_t frames) {
   if (s.device_failures > 0)
     text += fmt::format("; {} frames redone by another worker after failures", s.device_failures);
   if (s.frames_on_cpu > 0) text += fmt::format("; CPU: {} frames", s.frames_on_cpu);
-  return text + "; implementation " + s.impl + " (" + s.launch + ")";
+  return text + "; implementation " + s.impl + " (" + s.launch + ")" + describe_stages(s);
 }
 
 }  // namespace kmol

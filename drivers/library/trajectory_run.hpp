@@ -67,7 +67,8 @@ ResultOptions result_options(const TrajectoryRunOptions& options, const Trajecto
 void check_counts(const TrajectoryRunOptions& options, const std::vector<std::uint64_t>& counts,
                   const Trajectory& t, std::int64_t pairs);
 
-// One line on frames, rates, devices and the implementation, for the end of a run.
+// For the end of a run: a line on frames, rates, devices and the implementation, then one on
+// each stage of a frame (read, convert, upload, count, reduce): mean microseconds and how busy.
 std::string describe_stats(const PipelineStats& stats, std::int64_t frames);
 
 }  // namespace kmol

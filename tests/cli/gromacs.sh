@@ -27,7 +27,7 @@ done
 grep -q "on 3 threads" readers-3.log || fail "--readers 3 did not run three readers: $(cat readers-3.log)"
 cmp <(grep -v '^# command:' readers-1.xvg) <(grep -v '^# command:' readers-3.xvg) ||
   fail "three XTC readers give another g(r) than one"
-expect_refusal "water/md.trr: --readers: several readers need GROMACS XTC; this is GROMACS TRR, read in order by one" \
+expect_refusal "water/md.trr: --readers: several readers need GROMACS XTC or an H5MD file; this is GROMACS TRR, read in order by one" \
     "$kmol" rdf water/md.trr --top water/topol.tpr --readers 2 --out trr-readers.xvg
 # The first water peak of SPC near 2.75 Angstrom in both.
 for f in md-xtc.xvg md-trr.xvg; do

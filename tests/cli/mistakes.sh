@@ -466,6 +466,25 @@ none_left 109 far2.dat
 printf 'box\n 1\n    1SOL     OW    1   0.100   0.100   0.100\n   1e30   1.20000   1.20000\n' > wide.gro
 row 110 2 "wide.gro: box: an edge of length 1e+31 Angstrom: expected between 0.001 and 1e+08" -- scattering wide.gro --element '*=O' --out wide.dat
 none_left 110 wide.dat
+"$kmol" example-trajectory --example gas --atoms 2000 --frames 4 --compression 0 --out far.h5 > /dev/null || fail "setup: far.h5"
+/usr/bin/python3 - <<'PY' || fail "setup: moving far.h5's last chunk"
+import struct, h5py
+with h5py.File("far.h5") as f:
+    d = f["particles/all/position/value"]
+    assert d.chunks[0] == 2, d.chunks
+    last = d.id.get_chunk_info(d.id.get_num_chunks() - 1).byte_offset
+b = bytearray(open("far.h5", "rb").read())
+tree = b.find(b"TREE\x01")  # the B-tree node of the chunks: the address follows each key
+at = b.find(struct.pack("<Q", last), tree)
+assert tree > 0 and at > tree
+b[at:at + 8] = struct.pack("<Q", len(b) + 1000000)
+open("far.h5", "wb").write(b)
+PY
+row 111 2 "far.h5: particles/all/position/value: \[2\] cannot read this frame (the chunk at \[2, 0, 0\]: 48000 bytes at byte [0-9]* end past the end of the file, [0-9]* bytes; truncated or damaged file?)" -- rdf far.h5 --rmax 5 --out far.xvg
+grep -q "HDF5-DIAG" <<<"$last" && fail "row 111: HDF5 printed its error stack: $last"
+none_left 111 far.xvg.tmp far.xvg.kmol-partial.h5.tmp
+[[ -f far.xvg ]] && fail "row 111: wrote far.xvg"
+[[ -s far.xvg.kmol-partial.h5 ]] || fail "row 111: the frames before the damaged one were not kept"
 # The C API's RDF settings and results (kmol.h), through ctypes (tests/python/kmol_c.py).
 c_library=$(dirname "$kmol")/libkmol_c.so
 if [[ -f $c_library ]]; then

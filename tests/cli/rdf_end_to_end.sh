@@ -2,7 +2,8 @@
 # kmol rdf and kmol histograms end to end on trajectories kmol writes itself:
 #  - an fcc crystal without vibration: every shell's count is exact (N z / 2 pairs per frame);
 #  - an ideal gas: g(r) is 1 within statistics;
-#  - 1, 2 and 3 workers and both precisions give identical counts; partial histograms add up.
+#  - 1, 2 and 3 workers, both precisions and 1 or 3 H5MD readers give identical counts; partial
+#    histograms add up.
 set -uo pipefail
 kmol=$1
 source "$(dirname "$0")/scratch.sh"
@@ -52,4 +53,18 @@ grep -q "frames: 1::1 (7 frames)" gas.xvg || fail "frames slice not recorded"
 awk -F, '!/^#/ && NR > 1 && $4 > 1000 {
   sigma = 1 / sqrt($4); if ($5 < 1 - 5 * sigma || $5 > 1 + 5 * sigma) { print "bin", $3, "g", $5; bad = 1 } }
   END { exit bad }' gas.csv || fail "ideal gas g(r) is not 1"
-echo "rdf end to end: fcc shells exact, ideal gas flat, workers and precisions agree"
+# Several H5MD readers (frames read directly, outside HDF5's lock) count what one does, compressed
+# or not, and the summary gives each stage of a frame.
+for level in 0 6; do
+  "$kmol" example-trajectory --example gas --atoms 3000 --length 30 --frames 12 --compression $level \
+    --out gas$level.h5 >/dev/null || fail "example gas, compression $level"
+  for readers in 1 3; do
+    "$kmol" rdf gas$level.h5 --rmax 12 --bins 24 --readers $readers --device cpu \
+      --out readers$readers.xvg --csv readers$readers.csv > readers$readers.log || fail "rdf --readers $readers"
+  done
+  grep -q "on 3 threads" readers3.log || fail "--readers 3 did not run three H5MD readers: $(cat readers3.log)"
+  grep -qE "^stages per frame: read [0-9.]+ us \(3 readers, busy [0-9]+%\), convert [0-9.]+ us .*, count [0-9.]+ us .*, reduce [0-9.]+ us" readers3.log ||
+    fail "no stage breakdown: $(cat readers3.log)"
+  cmp -s <(grep -v '^#' readers1.csv) <(grep -v '^#' readers3.csv) || fail "three H5MD readers (compression $level) count otherwise than one"
+done
+echo "rdf end to end: fcc shells exact, ideal gas flat, workers, precisions and readers agree"

@@ -3,9 +3,11 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <mutex>
 
+#include "h5md_direct.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/io/contained_call.hpp"
 #include "kmol/core/io/hdf5_handle.hpp"
@@ -43,6 +45,11 @@ struct H5mdReader::State {
   std::string path, group_name, group_path;
   QuietHdf5 quiet;  // kmol reports HDF5 errors itself
   Hid file, position, velocity, box_edges;
+  // Positions and velocities read without HDF5 where their storage allows (h5md_direct.hpp);
+  // null: H5Dread reads them. Files opened from an image in memory are read through HDF5.
+  std::unique_ptr<DirectRows> direct_position, direct_velocity;
+  bool opened_by_path = false, direct_reads = true;
+  double convert_seconds = 0;  // units and checks of the frames read (convert_seconds())
   Clock step, time;
   std::int64_t frames = 0, atoms = 0;
   double length_factor = 1, velocity_factor = 1, box_factor = 1;
@@ -105,6 +112,7 @@ struct H5mdReader::State {
       throw InputError({path, "", -1}, "not an HDF5 file (expected H5MD)");
     file = Hid(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
     check_opened();
+    opened_by_path = true;
   }
 
   // HDF5's core driver reads a copy of the image; nothing touches the disk.
@@ -198,6 +206,10 @@ struct H5mdReader::State {
       } catch (const InputError& e) {
         velocity_unit_error = e.what();
       }
+    }
+    if (opened_by_path) {
+      direct_position = DirectRows::open(file.get(), position.get(), path);
+      if (velocity.valid()) direct_velocity = DirectRows::open(file.get(), velocity.get(), path);
     }
   }
 
@@ -296,6 +308,16 @@ struct H5mdReader::State {
     if (H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
       throw InputError(at(name, t), "cannot read this frame (" + last_hdf5_message() +
                                         "; truncated or damaged file?)");
+  }
+
+  // Row t of positions or velocities: directly where the storage allows, else through H5Dread
+  // (also for a chunk never written, whose fill values HDF5 gives).
+  template <class T>
+  void read_coordinates(hid_t dataset, DirectRows* direct, std::int64_t t, hsize_t values,
+                        Vec3<T>* out, const std::string& name) {
+    if (direct_reads && direct != nullptr && direct->read(t, &out[0].x, at(name, t))) return;
+    const hid_t memory = std::is_same_v<T, double> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+    read_rows(dataset, t, values, memory, out, name);
   }
 
   void open_box() {
@@ -553,6 +575,35 @@ const std::vector<double>& H5mdReader::masses() const { return state_->masses; }
 const std::vector<std::int64_t>& H5mdReader::ids() const { return state_->ids; }
 const std::vector<std::string>& H5mdReader::warnings() const { return state_->warnings; }
 
+std::unique_ptr<H5mdReader> H5mdReader::another() const {
+  const State& s = *state_;
+  // HDF5's calls from several threads (the box, step and time of each frame, chunk addresses)
+  // need a library built thread-safe; Debian's is.
+  hbool_t thread_safe = false;
+  if (!s.opened_by_path || H5is_library_threadsafe(&thread_safe) < 0 || !thread_safe)
+    return nullptr;
+  std::unique_ptr<H5mdReader> reader(new H5mdReader(Unprobed{}, s.path, s.group_name));
+  State& other = *reader->state_;
+  other.direct_reads = s.direct_reads;
+  // The same storage map, each reader with its own descriptor.
+  other.direct_position = s.direct_position ? s.direct_position->another() : nullptr;
+  other.direct_velocity = s.direct_velocity ? s.direct_velocity->another() : nullptr;
+  return reader;
+}
+
+void H5mdReader::set_direct_reads(bool on) { state_->direct_reads = on; }
+
+double H5mdReader::convert_seconds() const {
+  const State& s = *state_;
+  return s.convert_seconds + (s.direct_position ? s.direct_position->convert_seconds() : 0) +
+         (s.direct_velocity ? s.direct_velocity->convert_seconds() : 0);
+}
+
+std::string H5mdReader::position_storage() const {
+  const State& s = *state_;
+  return s.direct_reads && s.direct_position ? s.direct_position->storage() : "";
+}
+
 H5mdFrameInfo H5mdReader::frame_info(std::int64_t t) {
   State& s = *state_;
   QuietHdf5 quiet;  // HDF5's error printing is per thread: this may be another one
@@ -572,7 +623,6 @@ H5mdFrameInfo H5mdReader::read_frame(std::int64_t t, Vec3<T>* positions, Vec3<T>
   State& s = *state_;
   QuietHdf5 quiet;
   const H5mdFrameInfo info = frame_info(t);
-  const hid_t memory = std::is_same_v<T, double> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
   const hsize_t values = hsize_t(s.atoms) * 3;
   auto scale = [&](Vec3<T>* p, double factor) {
     if (factor == 1) return;
@@ -580,13 +630,18 @@ H5mdFrameInfo H5mdReader::read_frame(std::int64_t t, Vec3<T>* positions, Vec3<T>
     for (std::int64_t i = 0; i < s.atoms; ++i) p[i] = f * p[i];
   };
   if (s.atoms > 0) {
-    s.read_rows(s.position.get(), t, values, memory, positions, "position/value");
+    s.read_coordinates(s.position.get(), s.direct_position.get(), t, values, positions,
+                       "position/value");
+    const auto begin = std::chrono::steady_clock::now();
     scale(positions, s.length_factor);
     s.check_finite(positions, t, "position/value");
+    s.convert_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     if (velocities != nullptr) {
       if (!s.velocity.valid()) throw InputError(s.at("velocity/value"), "missing");
       if (!s.velocity_unit_error.empty()) throw InputError({}, s.velocity_unit_error);
-      s.read_rows(s.velocity.get(), t, values, memory, velocities, "velocity/value");
+      s.read_coordinates(s.velocity.get(), s.direct_velocity.get(), t, values, velocities,
+                         "velocity/value");
       scale(velocities, s.velocity_factor);
     }
   }

@@ -48,7 +48,10 @@ bool is_text(const std::string& bytes) {
 
 class H5mdTrajectory final : public TrajectoryReader {
  public:
-  H5mdTrajectory(const std::string& path, const std::string& group) : reader_(path, group) {}
+  H5mdTrajectory(const std::string& path, const std::string& group)
+      : H5mdTrajectory(std::make_unique<H5mdReader>(path, group)) {}
+  explicit H5mdTrajectory(std::unique_ptr<H5mdReader> reader)
+      : owned_(std::move(reader)), reader_(*owned_) {}
 
   const std::string& path() const override { return reader_.path(); }
   std::string description() const override { return "H5MD particles/" + reader_.particle_group(); }
@@ -66,6 +69,12 @@ class H5mdTrajectory final : public TrajectoryReader {
     return converted(reader_.read_frame(t, p));
   }
   FrameInfo frame_info(std::int64_t t) override { return converted(reader_.frame_info(t)); }
+  double convert_seconds() const override { return reader_.convert_seconds(); }
+  // Readers on other threads read frames beside this one (H5mdReader::another).
+  std::unique_ptr<TrajectoryReader> another_reader() const override {
+    auto another = reader_.another();
+    return another ? std::make_unique<H5mdTrajectory>(std::move(another)) : nullptr;
+  }
   bool has_velocities(std::int64_t) override { return reader_.has_velocities(); }
   FrameInfo read_frame_with_velocities(std::int64_t t, Vec3<double>* p, Vec3<double>* v) override {
     return converted(reader_.read_frame(t, p, v));
@@ -73,7 +82,8 @@ class H5mdTrajectory final : public TrajectoryReader {
 
  private:
   static FrameInfo converted(const H5mdFrameInfo& i) { return {i.index, i.step, i.time, i.box}; }
-  H5mdReader reader_;
+  std::unique_ptr<H5mdReader> owned_;
+  H5mdReader& reader_;
 };
 
 // NetCDF-4 files are HDF5 files: an AMBER one has a root `coordinates` and no H5MD `particles`.
@@ -113,6 +123,7 @@ class CheckedFrames final : public TrajectoryReader {
     auto another = reader_->another_reader();
     return another ? std::make_unique<CheckedFrames>(std::move(another)) : nullptr;
   }
+  double convert_seconds() const override { return reader_->convert_seconds(); }
   bool has_velocities(std::int64_t t) override { return reader_->has_velocities(t); }
   FrameInfo read_frame_with_velocities(std::int64_t t, Vec3<double>* p, Vec3<double>* v) override {
     return checked(reader_->read_frame_with_velocities(t, p, v));

@@ -67,6 +67,20 @@ class H5mdReader {
   // Only the metadata and box of frame t.
   H5mdFrameInfo frame_info(std::int64_t t);
 
+  // Another reader of the same file (opened by path; null for an image), whose reads may run on
+  // another thread beside this one's: positions and velocities stored contiguously, raw or
+  // through deflate and shuffle are read with pread and decoded outside HDF5's global lock
+  // (core/src/io/h5md_direct.hpp); other storage through H5Dread, one call at a time.
+  std::unique_ptr<H5mdReader> another() const;
+  // Seconds spent converting the frames read so far (byte order and precision where read
+  // directly, units, the finite check), apart from reading them.
+  double convert_seconds() const;
+  // Direct reads (the default) or every frame through H5Dread: both give the same values.
+  void set_direct_reads(bool on);
+  // How positions are read directly ("contiguous", "chunked deflate+shuffle", ...); empty when
+  // H5Dread reads them.
+  std::string position_storage() const;
+
   // The child-process walk the path constructor makes first (once per unchanged file): returns
   // when it passed or met only InputErrors (the reader meets and reports them again); throws
   // InputError naming the file when the walk died or ran past its limits.

@@ -55,9 +55,14 @@ class TrajectoryReader {
 
   // Another reader of the same file, whose reads may run on another thread at the same time as
   // this one's (frame-parallel decoding); null where the format cannot: XTC can (each reader has
-  // its own file handle and seeks by the shared index), HDF5 and NetCDF are built without thread
-  // safety and TRR and TNG are read sequentially.
+  // its own file handle and seeks by the shared index), H5MD can (each reader reads the frame's
+  // bytes from its own descriptor and decodes them outside HDF5's lock: H5mdReader::another);
+  // NetCDF is built without thread safety and TRR and TNG are read sequentially.
   virtual std::unique_ptr<TrajectoryReader> another_reader() const { return nullptr; }
+
+  // Seconds this reader spent converting the frames it read (byte order, precision, units,
+  // checks) where it times that apart from reading them (H5MD), else 0: reading includes it.
+  virtual double convert_seconds() const { return 0; }
 
   // Velocities, where the format stores them (H5MD, TRR, TNG; never XTC): whether frame t has
   // them, and frame t's positions with its velocities in Angstrom per the file's time unit. The
