@@ -18,6 +18,7 @@
 #include "kernels/coulomb/kokkos/region_runs.hpp"
 #include "kernels/coulomb/kokkos/space_atoms.hpp"
 #include "kernels/coulomb/point_table.hpp"
+#include "kernels/coulomb/vector_terms.hpp"
 #include "kernels/kept_arrays.hpp"
 #include "kernels/launch_pieces_kokkos.hpp"
 #include "kmol/core/vectorise.hpp"
@@ -72,6 +73,10 @@ void all_atoms(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const Coulom
   const auto atoms = coulomb::space_atoms(space, kept, job);
   const std::int64_t n = job.n;
   const T h = job.spacing, kappa = job.kappa;
+  // CPUs sum single-precision runs in AVX2 registers with the host kernels' terms
+  // (vector_terms.hpp): a plain loop pays a square root and a division a term.
+  [[maybe_unused]] constexpr bool host =
+      Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
   parallel_for_in_pieces(
       "kmol::coulomb::all_atoms", space, table.runs(), "the potential map",
       KOKKOS_LAMBDA(const std::int64_t r) {
@@ -82,6 +87,16 @@ void all_atoms(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const Coulom
         T px[P], py, pz;
         run_points(ijk, h, px, py, pz);
         coulomb::Accumulators<T, S, P> sums;
+#ifdef KMOL_HOST_VECTORS
+        if constexpr (host && !mdh && coulomb::run_lanes<T, P>) {
+          coulomb::add_run_terms(
+              sums, px, py, pz, 0, n, [&](std::int64_t a) { return atoms(a); },
+              [](float) { return true; },
+              [](coulomb::VF q, coulomb::VF r2) { return coulomb::direct_terms(q, r2); });
+          for (int l = 0; l < length; ++l) out(p0 + l) = sums.value(l);
+          return;
+        }
+#endif
         for (std::int64_t a = 0; a < n; ++a) {
           const coulomb::AtomRecord<T> atom = atoms(a);
           const T dy = atom.y - py, dz = atom.z - pz;
@@ -202,11 +217,24 @@ void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob
                   sums.carry[l] = partial(P + l, run);
               }
               const T py = partial(Slots - 2, run), pz = partial(Slots - 1, run);
-              for (std::int64_t a = begin; a < end; ++a) {
+              // Every point of the run is as far or farther than `across`: past rc2 all its terms
+              // are 0. CPUs sum single precision in registers (as all_atoms).
+              bool in_registers = false;
+#ifdef KMOL_HOST_VECTORS
+              if constexpr (host && coulomb::run_lanes<T, P>) {
+                coulomb::add_run_terms(
+                    sums, px, py, pz, begin, end, [&](std::int64_t a) { return atoms(a); },
+                    [&](float across) { return across < rc2; },
+                    [&](coulomb::VF q, coulomb::VF r2) {
+                      return coulomb::cutoff_terms(q, r2, rc2, inv_rc2);
+                    });
+                in_registers = true;
+              }
+#endif
+              for (std::int64_t a = begin; a < end && !in_registers; ++a) {
                 const coulomb::AtomRecord<T> atom = atoms(a);
                 const T dy = atom.y - py, dz = atom.z - pz;
                 const T across = math::fma(dy, dy, dz * dz);
-                // Every point of the run is as far or farther: all its terms are 0.
                 if (!(across < rc2)) continue;
                 KMOL_VECTORISE
                 for (int l = 0; l < P; ++l) {
