@@ -15,16 +15,12 @@ namespace kmol::coulomb {
 using VF = vec::Batch<float>;
 
 // direct_term of charges q at squared distances r2.
-inline VF direct_terms(VF q, VF r2) {
-  const VF zero(0.0f);
-  return xsimd::select(r2 > zero, q * vec::rsqrt_newton(r2), zero);
-}
+inline VF direct_terms(VF q, VF r2) { return vec::keep(r2 > VF(0.0f), q * vec::rsqrt_newton(r2)); }
 
 // cutoff_term of charges q at squared distances r2.
 inline VF cutoff_terms(VF q, VF r2, VF rc2, VF inv_rc2) {
-  const VF zero(0.0f), shift = xsimd::fnma(r2, inv_rc2, VF(1.0f));
-  return xsimd::select((r2 < rc2) & (r2 > zero), (q * vec::rsqrt_newton(r2)) * (shift * shift),
-                       zero);
+  const VF shift = xsimd::fnma(r2, inv_rc2, VF(1.0f));
+  return vec::keep((r2 < rc2) & (r2 > VF(0.0f)), (q * vec::rsqrt_newton(r2)) * (shift * shift));
 }
 
 // term added to sum (and carry) lane by lane, as Accumulator::add adds it.

@@ -1,6 +1,9 @@
 #include "kernels/coulomb/host/coulomb_host.hpp"
 
 #include <omp.h>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -195,34 +198,34 @@ void cutoff_segment(T* row, T* row_carry, std::int64_t i0, std::int64_t i1, T h,
 // The same for single precision eight points at a time, with the reciprocal square root refined
 // by one Newton step (as direct_row_avx2). px[i] = i h, the points' x. Whole chunks may run past
 // the segment (points outside the sphere add exactly 0) but not past the row, whose successor
-// belongs to other coordinates (and maybe to another thread): the row's last chunk goes through
-// a copy of its points in the row (xsimd 8.1 has no masked loads and stores).
+// belongs to other coordinates (and maybe to another thread): the row's last chunk is masked.
 template <Summation S>
 void cutoff_segment_avx2(float* row, float* row_carry, std::int64_t i0, std::int64_t i1,
                          std::int64_t row_length, const float* px, float ax, float across2, float q,
                          float rc2, float inv_rc2) {
   const VF vax(ax), vw(across2), vq(q), vrc2(rc2), vinv(inv_rc2);
-  const auto chunk = [&](const float* x, float* sum, float* carry) {
-    const VF dx = VF::load_unaligned(x) - vax;
+  const auto chunk = [&](std::int64_t i, auto load, auto store) {
+    const VF dx = load(px + i) - vax;
     const VF term = coulomb::cutoff_terms(vq, xsimd::fma(dx, dx, vw), vrc2, vinv);
-    VF v = VF::load_unaligned(sum), c(0.0f);
-    if constexpr (S == Summation::compensated) c = VF::load_unaligned(carry);
+    VF v = load(row + i), c(0.0f);
+    if constexpr (S == Summation::compensated) c = load(row_carry + i);
     add_terms<S>(v, c, term);
-    v.store_unaligned(sum);
-    if constexpr (S == Summation::compensated) c.store_unaligned(carry);
+    store(row + i, v);
+    if constexpr (S == Summation::compensated) store(row_carry + i, c);
   };
   std::int64_t i = i0;
   for (; i <= i1 && i + 8 <= row_length; i += 8)
-    chunk(px + i, row + i, S == Summation::compensated ? row_carry + i : nullptr);
+    chunk(
+        i, [](const float* p) { return VF::load_unaligned(p); },
+        [](float* p, VF v) { v.store_unaligned(p); });
   if (i > i1) return;
-  const int left = int(row_length - i);
-  float x[8] = {}, sum[8] = {}, carry[8] = {};
-  std::copy(px + i, px + i + left, x);
-  std::copy(row + i, row + i + left, sum);
-  if constexpr (S == Summation::compensated) std::copy(row_carry + i, row_carry + i + left, carry);
-  chunk(x, sum, carry);
-  std::copy(sum, sum + left, row + i);
-  if constexpr (S == Summation::compensated) std::copy(carry, carry + left, row_carry + i);
+  // xsimd 8.1 has no masked loads and stores: the register's own (copying the row's last points
+  // through a buffer cost the whole-box run 15-50%).
+  const __m256i in_row = vec::Batch<std::int32_t>(std::int32_t(row_length - i)) >
+                         vec::Batch<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7};
+  chunk(
+      i, [&](const float* p) { return VF(_mm256_maskload_ps(p, in_row)); },
+      [&](float* p, VF v) { _mm256_maskstore_ps(p, in_row, v); });
 }
 #endif
 

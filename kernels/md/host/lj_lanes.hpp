@@ -14,8 +14,8 @@ template <class T>
 struct LjLanes {
   using V = vec::Batch<T>;
   using M = vec::Mask<T>;
-  V cutoff, cutoff2, force_at_cutoff, minus_force_at_cutoff, minus_energy_at_cutoff, zero, one,
-      minus_one, two, four, k24;
+  V cutoff, cutoff2, force_at_cutoff, minus_force_at_cutoff, minus_energy_at_cutoff, one, minus_one,
+      two, four, k24;
 
   explicit LjLanes(const ShiftedForceLJ<T>& lj)
       : cutoff(lj.cutoff),
@@ -23,7 +23,6 @@ struct LjLanes {
         force_at_cutoff(lj.force_at_cutoff),
         minus_force_at_cutoff(-lj.force_at_cutoff),
         minus_energy_at_cutoff(-lj.energy_at_cutoff),
-        zero(T(0)),
         one(T(1)),
         minus_one(T(-1)),
         two(T(2)),
@@ -41,8 +40,8 @@ struct LjLanes {
                            minus_force_at_cutoff * inv_r);
     const V e = xsimd::fma(r - cutoff, force_at_cutoff,
                            xsimd::fma(four * ir6, ir6 - one, minus_energy_at_cutoff));
-    f_over_r = xsimd::select(in, f, zero);
-    energy = xsimd::select(in, e, zero);
+    f_over_r = vec::keep(in, f);
+    energy = vec::keep(in, e);
   }
 };
 
