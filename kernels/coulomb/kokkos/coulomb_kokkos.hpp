@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "kernels/coulomb/evaluator.hpp"
 #include "kernels/coulomb/implementations.hpp"
@@ -51,6 +52,18 @@ void store_points(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const Cou
 // are one vector long, since the faces of its boundary maps normal to x are one point wide.
 constexpr int run_length = 16, mdh_run_length = 8;
 
+// Direct runs: 32 points (four registers) on CPUs in single precision, whose registers share
+// each atom's scalar work (its load, y and z distance and broadcasts); run_length elsewhere.
+template <class ExecSpace, class T>
+constexpr int direct_run_length() {
+#ifdef KMOL_HOST_VECTORS
+  if (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible &&
+      std::is_same_v<T, float>)
+    return 2 * run_length;
+#endif
+  return run_length;
+}
+
 // The cutoff's runs: 16 points on CPUs, where a run's atoms are walked by one vector loop; 8 on
 // GPUs, where a region of 8 x 8 x 8 points (at 0.5 A) keeps each thread's atoms in reach closer
 // to its points' spheres and leaves registers for more resident warps.
@@ -83,7 +96,7 @@ void all_atoms(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const Coulom
         std::int64_t ijk[3], p0;
         const int length = table.locate_run(r, ijk, p0);
         constexpr bool mdh = K == coulomb::Term::mdh;
-        constexpr int P = mdh ? mdh_run_length : run_length;
+        constexpr int P = mdh ? mdh_run_length : direct_run_length<ExecSpace, T>();
         T px[P], py, pz;
         run_points(ijk, h, px, py, pz);
         coulomb::Accumulators<T, S, P> sums;
@@ -275,7 +288,7 @@ struct CoulombRunner<CoulombImpl::kokkos> {
     const bool mdh = job.method == CoulombMethod::mdh;
     const int points_per_run = cutoff ? coulomb_detail::cutoff_run_length<ExecSpace>()
                                : mdh  ? coulomb_detail::mdh_run_length
-                                      : coulomb_detail::run_length;
+                                      : coulomb_detail::direct_run_length<ExecSpace, T>();
     const auto table = coulomb::PointTable::of(job, points_per_run);
     typename KeptArrays<ExecSpace>::Lease kept;
     const auto kept_out = kept->template array<T>("coulomb_map", std::size_t(table.points()));
