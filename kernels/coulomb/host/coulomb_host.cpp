@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/coulomb/evaluator.hpp"
+#include "kernels/coulomb/vector_terms.hpp"
 #include "kmol/core/cancel.hpp"
 
 namespace kmol {
@@ -53,7 +54,10 @@ T sum_row_point(const T* along, const T* across2, const T* q, std::int64_t n, T 
   return total.value();
 }
 
-#ifdef __AVX2__
+#ifdef KMOL_HOST_VECTORS
+using coulomb::add_terms;
+using coulomb::VF;
+
 // Direct Coulomb sums of four points of a row in single precision, eight atoms at a time: the
 // hardware reciprocal square root refined by one Newton step (within 2 ulp, like CUDA's rsqrtf)
 // instead of a square root and a division, and each atom load shared by the four points.
@@ -63,39 +67,25 @@ constexpr int row_block = 4;
 template <Summation S>
 void direct_row_avx2(const float* along, const float* across2, const float* q,
                      std::int64_t n_padded, const float (&p)[row_block], float (&out)[row_block]) {
-  const __m256 half = _mm256_set1_ps(0.5f), three_halves = _mm256_set1_ps(1.5f),
-               zero = _mm256_setzero_ps();
-  __m256 sum[row_block], carry[row_block], point[row_block];
+  const VF zero(0.0f);
+  VF sum[row_block], carry[row_block], point[row_block];
   for (int m = 0; m < row_block; ++m) {
     sum[m] = carry[m] = zero;
-    point[m] = _mm256_set1_ps(p[m]);
+    point[m] = VF(p[m]);
   }
   for (std::int64_t a = 0; a < n_padded; a += 8) {
-    const __m256 x = _mm256_loadu_ps(along + a), w = _mm256_loadu_ps(across2 + a),
-                 c = _mm256_loadu_ps(q + a);
+    const VF x = VF::load_unaligned(along + a), w = VF::load_unaligned(across2 + a),
+             c = VF::load_unaligned(q + a);
     for (int m = 0; m < row_block; ++m) {
-      const __m256 d = _mm256_sub_ps(x, point[m]);
-      const __m256 r2 = _mm256_fmadd_ps(d, d, w);
-      const __m256 y0 = _mm256_rsqrt_ps(r2);
-      const __m256 hr2 = _mm256_mul_ps(half, r2);
-      const __m256 y =
-          _mm256_mul_ps(y0, _mm256_fnmadd_ps(_mm256_mul_ps(hr2, y0), y0, three_halves));
-      // An atom on the point (r2 = 0) is left out, as direct_term does.
-      const __m256 term = _mm256_and_ps(_mm256_mul_ps(c, y), _mm256_cmp_ps(r2, zero, _CMP_GT_OQ));
-      if constexpr (S == Summation::compensated) {
-        const __m256 v = _mm256_sub_ps(term, carry[m]);
-        const __m256 t = _mm256_add_ps(sum[m], v);
-        carry[m] = _mm256_sub_ps(_mm256_sub_ps(t, sum[m]), v);
-        sum[m] = t;
-      } else {
-        sum[m] = _mm256_add_ps(sum[m], term);
-      }
+      const VF d = x - point[m];
+      const VF r2 = xsimd::fma(d, d, w);
+      add_terms<S>(sum[m], carry[m], coulomb::direct_terms(c, r2));
     }
   }
   for (int m = 0; m < row_block; ++m) {
     alignas(32) float s[8], c[8];
-    _mm256_store_ps(s, sum[m]);
-    _mm256_store_ps(c, carry[m]);
+    sum[m].store_aligned(s);
+    carry[m].store_aligned(c);
     coulomb::Accumulator<float, S> total;
     for (int l = 0; l < 8; ++l) {
       total.add(s[l]);
@@ -141,7 +131,7 @@ void for_each_row(const CoulombJob<T>& job, int threads, std::int64_t scratch, T
   }
 }
 
-#ifdef __AVX2__
+#ifdef KMOL_HOST_VECTORS
 template <Summation S>
 void direct_rows_avx2(const CoulombJob<float>& job, int threads) {
   const float h = job.spacing;
@@ -170,7 +160,7 @@ void direct_rows_avx2(const CoulombJob<float>& job, int threads) {
 
 template <class T, Term K, Summation S>
 void rows(const CoulombJob<T>& job, int threads) {
-#ifdef __AVX2__
+#ifdef KMOL_HOST_VECTORS
   if constexpr (std::is_same_v<T, float> && K == Term::direct) {
     direct_rows_avx2<S>(job, threads);
     return;
@@ -204,7 +194,7 @@ void cutoff_segment(T* row, T* row_carry, std::int64_t i0, std::int64_t i1, T h,
   }
 }
 
-#ifdef __AVX2__
+#ifdef KMOL_HOST_VECTORS
 // The same for single precision eight points at a time, with the reciprocal square root refined
 // by one Newton step (as direct_row_avx2). px[i] = i h, the points' x. Whole chunks may run past
 // the segment (points outside the sphere add exactly 0) but not past the row, whose successor
@@ -213,44 +203,29 @@ template <Summation S>
 void cutoff_segment_avx2(float* row, float* row_carry, std::int64_t i0, std::int64_t i1,
                          std::int64_t row_length, const float* px, float ax, float across2, float q,
                          float rc2, float inv_rc2) {
-  const __m256 vax = _mm256_set1_ps(ax), vw = _mm256_set1_ps(across2), vq = _mm256_set1_ps(q);
-  const __m256 vrc2 = _mm256_set1_ps(rc2), vinv = _mm256_set1_ps(inv_rc2),
-               one = _mm256_set1_ps(1.0f);
-  const __m256 half = _mm256_set1_ps(0.5f), three_halves = _mm256_set1_ps(1.5f),
-               zero = _mm256_setzero_ps();
+  const VF vax(ax), vw(across2), vq(q), vrc2(rc2), vinv(inv_rc2);
   const auto chunk = [&](std::int64_t i, auto load, auto store) {
-    const __m256 dx = _mm256_sub_ps(load(px + i), vax);
-    const __m256 r2 = _mm256_fmadd_ps(dx, dx, vw);
-    const __m256 y0 = _mm256_rsqrt_ps(r2);
-    const __m256 y = _mm256_mul_ps(
-        y0, _mm256_fnmadd_ps(_mm256_mul_ps(_mm256_mul_ps(half, r2), y0), y0, three_halves));
-    const __m256 shift = _mm256_fnmadd_ps(r2, vinv, one);
-    const __m256 inside =
-        _mm256_and_ps(_mm256_cmp_ps(r2, vrc2, _CMP_LT_OQ), _mm256_cmp_ps(r2, zero, _CMP_GT_OQ));
-    const __m256 term =
-        _mm256_and_ps(_mm256_mul_ps(_mm256_mul_ps(vq, y), _mm256_mul_ps(shift, shift)), inside);
-    const __m256 v = load(row + i);
-    if constexpr (S == Summation::compensated) {
-      const __m256 c = load(row_carry + i);
-      const __m256 yk = _mm256_sub_ps(term, c);
-      const __m256 t = _mm256_add_ps(v, yk);
-      store(row_carry + i, _mm256_sub_ps(_mm256_sub_ps(t, v), yk));
-      store(row + i, t);
-    } else {
-      store(row + i, _mm256_add_ps(v, term));
-    }
+    const VF dx = load(px + i) - vax;
+    const VF term = coulomb::cutoff_terms(vq, xsimd::fma(dx, dx, vw), vrc2, vinv);
+    VF v = load(row + i), c(0.0f);
+    if constexpr (S == Summation::compensated) c = load(row_carry + i);
+    add_terms<S>(v, c, term);
+    store(row + i, v);
+    if constexpr (S == Summation::compensated) store(row_carry + i, c);
   };
   std::int64_t i = i0;
   for (; i <= i1 && i + 8 <= row_length; i += 8)
     chunk(
-        i, [](const float* p) { return _mm256_loadu_ps(p); },
-        [](float* p, __m256 v) { _mm256_storeu_ps(p, v); });
+        i, [](const float* p) { return VF::load_unaligned(p); },
+        [](float* p, VF v) { v.store_unaligned(p); });
   if (i > i1) return;
-  const __m256i in_row = _mm256_cmpgt_epi32(_mm256_set1_epi32(int(row_length - i)),
-                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  // xsimd 8.1 has no masked loads and stores: the register's own (copying the row's last points
+  // through a buffer cost the whole-box run 15-50%).
+  const __m256i in_row = vec::Batch<std::int32_t>(std::int32_t(row_length - i)) >
+                         vec::Batch<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7};
   chunk(
-      i, [&](const float* p) { return _mm256_maskload_ps(p, in_row); },
-      [&](float* p, __m256 v) { _mm256_maskstore_ps(p, in_row, v); });
+      i, [&](const float* p) { return VF(_mm256_maskload_ps(p, in_row)); },
+      [&](float* p, VF v) { _mm256_maskstore_ps(p, in_row, v); });
 }
 #endif
 
@@ -380,7 +355,7 @@ void cutoff_scatter(const CoulombJob<T>& job, int threads) {
             const T across2 = math::fma(dy, dy, d.dz2);
             if (!(across2 < rc2)) continue;
             const T q = job.charges[a];
-#ifdef __AVX2__
+#ifdef KMOL_HOST_VECTORS
             if constexpr (std::is_same_v<T, float>) {
               cutoff_segment_avx2<S>(row, row_carry, d.i0, d.i1, nx, px.data(), ax[a], across2, q,
                                      rc2, inv_rc2);
@@ -419,7 +394,7 @@ std::string coulomb_host(const CoulombJob<T>& job, int threads) {
   throw_if_cancelled("the potential map");
   std::string how =
       job.method == CoulombMethod::cutoff ? "atom spheres over z slabs" : "rows, 16 lanes";
-#ifdef __AVX2__
+#ifdef KMOL_HOST_VECTORS
   if (std::is_same_v<T, float> && job.method == CoulombMethod::direct)
     how = "rows, AVX2 rsqrt, 4 points x 8 atoms";
   if (std::is_same_v<T, float> && job.method == CoulombMethod::cutoff) how += ", AVX2 rsqrt";

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <type_traits>
 
 #include "kernels/coulomb/evaluator.hpp"
 #include "kernels/coulomb/implementations.hpp"
@@ -18,6 +19,7 @@
 #include "kernels/coulomb/kokkos/region_runs.hpp"
 #include "kernels/coulomb/kokkos/space_atoms.hpp"
 #include "kernels/coulomb/point_table.hpp"
+#include "kernels/coulomb/vector_terms.hpp"
 #include "kernels/kept_arrays.hpp"
 #include "kernels/launch_pieces_kokkos.hpp"
 #include "kmol/core/vectorise.hpp"
@@ -50,7 +52,20 @@ void store_points(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const Cou
 // are one vector long, since the faces of its boundary maps normal to x are one point wide.
 constexpr int run_length = 16, mdh_run_length = 8;
 
-// The cutoff's runs: 16 points on CPUs, where a run's atoms are walked by one vector loop; 8 on
+// Direct runs: 32 points (four registers) on CPUs in single precision, whose registers share
+// each atom's scalar work (its load, y and z distance and broadcasts); run_length elsewhere.
+template <class ExecSpace, class T>
+constexpr int direct_run_length() {
+#ifdef KMOL_HOST_VECTORS
+  if (Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible &&
+      std::is_same_v<T, float>)
+    return 2 * run_length;
+#endif
+  return run_length;
+}
+
+// The cutoff's runs: 16 points on CPUs, where a run's atoms are walked by one vector loop (32, as
+// the direct runs, measured no faster: longer regions bring more atoms in reach); 8 on
 // GPUs, where a region of 8 x 8 x 8 points (at 0.5 A) keeps each thread's atoms in reach closer
 // to its points' spheres and leaves registers for more resident warps.
 template <class ExecSpace>
@@ -72,16 +87,30 @@ void all_atoms(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const Coulom
   const auto atoms = coulomb::space_atoms(space, kept, job);
   const std::int64_t n = job.n;
   const T h = job.spacing, kappa = job.kappa;
+  // CPUs sum single-precision runs in AVX2 registers with the host kernels' terms
+  // (vector_terms.hpp): a plain loop pays a square root and a division a term.
+  [[maybe_unused]] constexpr bool host =
+      Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
   parallel_for_in_pieces(
       "kmol::coulomb::all_atoms", space, table.runs(), "the potential map",
       KOKKOS_LAMBDA(const std::int64_t r) {
         std::int64_t ijk[3], p0;
         const int length = table.locate_run(r, ijk, p0);
         constexpr bool mdh = K == coulomb::Term::mdh;
-        constexpr int P = mdh ? mdh_run_length : run_length;
+        constexpr int P = mdh ? mdh_run_length : direct_run_length<ExecSpace, T>();
         T px[P], py, pz;
         run_points(ijk, h, px, py, pz);
         coulomb::Accumulators<T, S, P> sums;
+#ifdef KMOL_HOST_VECTORS
+        if constexpr (host && !mdh && coulomb::run_lanes<T, P>) {
+          coulomb::add_run_terms(
+              sums, px, py, pz, 0, n, [&](std::int64_t a) { return atoms(a); },
+              [](float) { return true; },
+              [](coulomb::VF q, coulomb::VF r2) { return coulomb::direct_terms(q, r2); });
+          for (int l = 0; l < length; ++l) out(p0 + l) = sums.value(l);
+          return;
+        }
+#endif
         for (std::int64_t a = 0; a < n; ++a) {
           const coulomb::AtomRecord<T> atom = atoms(a);
           const T dy = atom.y - py, dz = atom.z - pz;
@@ -202,11 +231,24 @@ void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob
                   sums.carry[l] = partial(P + l, run);
               }
               const T py = partial(Slots - 2, run), pz = partial(Slots - 1, run);
-              for (std::int64_t a = begin; a < end; ++a) {
+              // Every point of the run is as far or farther than `across`: past rc2 all its terms
+              // are 0. CPUs sum single precision in registers (as all_atoms).
+              bool in_registers = false;
+#ifdef KMOL_HOST_VECTORS
+              if constexpr (host && coulomb::run_lanes<T, P>) {
+                coulomb::add_run_terms(
+                    sums, px, py, pz, begin, end, [&](std::int64_t a) { return atoms(a); },
+                    [&](float across) { return across < rc2; },
+                    [&](coulomb::VF q, coulomb::VF r2) {
+                      return coulomb::cutoff_terms(q, r2, rc2, inv_rc2);
+                    });
+                in_registers = true;
+              }
+#endif
+              for (std::int64_t a = begin; a < end && !in_registers; ++a) {
                 const coulomb::AtomRecord<T> atom = atoms(a);
                 const T dy = atom.y - py, dz = atom.z - pz;
                 const T across = math::fma(dy, dy, dz * dz);
-                // Every point of the run is as far or farther: all its terms are 0.
                 if (!(across < rc2)) continue;
                 KMOL_VECTORISE
                 for (int l = 0; l < P; ++l) {
@@ -247,7 +289,7 @@ struct CoulombRunner<CoulombImpl::kokkos> {
     const bool mdh = job.method == CoulombMethod::mdh;
     const int points_per_run = cutoff ? coulomb_detail::cutoff_run_length<ExecSpace>()
                                : mdh  ? coulomb_detail::mdh_run_length
-                                      : coulomb_detail::run_length;
+                                      : coulomb_detail::direct_run_length<ExecSpace, T>();
     const auto table = coulomb::PointTable::of(job, points_per_run);
     typename KeptArrays<ExecSpace>::Lease kept;
     const auto kept_out = kept->template array<T>("coulomb_map", std::size_t(table.points()));

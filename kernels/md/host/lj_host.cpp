@@ -1,9 +1,9 @@
 #include "kernels/md/host/lj_host.hpp"
 
 #include <omp.h>
-#if defined(__AVX2__) && defined(__FMA__)
+#include "kernels/md/host/lj_lanes.hpp"
+#ifdef KMOL_HOST_VECTORS
 #define KMOL_MD_HOST_AVX2 1
-#include "kernels/md/host/avx2_lanes.hpp"
 #include "kernels/md/host/image_cells.hpp"
 #endif
 
@@ -25,59 +25,22 @@ bool lj_host_available() {
 }
 
 #ifdef KMOL_MD_HOST_AVX2
-using md_host::Lanes;
+using md_host::LjLanes;
+using md_host::Rows;
 using md_host::set_bits;
-
-// ShiftedForceLJ::evaluate on a register of squared distances, operation for operation (so each
-// lane rounds exactly as the scalar evaluator does; tests/test_md.cpp checks it bit for bit).
-// Lanes outside the cutoff or not in `valid` give zero force and energy.
-template <class T>
-struct LjLanes {
-  using L = Lanes<T>;
-  using V = typename L::V;
-  V cutoff, cutoff2, force_at_cutoff, minus_force_at_cutoff, minus_energy_at_cutoff, one, minus_one,
-      two, four, k24;
-
-  explicit LjLanes(const ShiftedForceLJ<T>& lj)
-      : cutoff(L::set(lj.cutoff)),
-        cutoff2(L::set(lj.cutoff2)),
-        force_at_cutoff(L::set(lj.force_at_cutoff)),
-        minus_force_at_cutoff(L::set(-lj.force_at_cutoff)),
-        minus_energy_at_cutoff(L::set(-lj.energy_at_cutoff)),
-        one(L::set(1)),
-        minus_one(L::set(-1)),
-        two(L::set(2)),
-        four(L::set(4)),
-        k24(L::set(24)) {}
-
-  void evaluate(V r2, V valid, V& f_over_r, V& energy) const {
-    const V in = L::both(L::less(r2, cutoff2), valid);
-    const V s = L::select(in, r2, one);
-    const V inv_r = L::div(one, L::sqrt(s));
-    const V r = L::mul(s, inv_r);
-    const V ir2 = L::mul(inv_r, inv_r);
-    const V ir6 = L::mul(L::mul(ir2, ir2), ir2);
-    const V f = L::fma(L::mul(L::mul(k24, ir6), ir2), L::fma(two, ir6, minus_one),
-                       L::mul(minus_force_at_cutoff, inv_r));
-    const V e = L::fma(L::sub(r, cutoff), force_at_cutoff,
-                       L::fma(L::mul(four, ir6), L::sub(ir6, one), minus_energy_at_cutoff));
-    f_over_r = L::both(f, in);
-    energy = L::both(e, in);
-  }
-};
 
 template <class T>
 void lj_lanes_evaluate(const ShiftedForceLJ<T>& lj, const T* r2, int m, T* f_over_r, T* energy) {
-  using L = Lanes<T>;
-  constexpr int w = L::width;
+  using V = vec::Batch<T>;
+  constexpr int w = vec::width<T>;
   const LjLanes<T> lanes(lj);
   for (int a = 0; a < m; a += w) {
     alignas(32) T in[w] = {}, f[w], e[w];
     for (int k = 0; k < w && a + k < m; ++k) in[k] = r2[a + k];
-    typename L::V vf, ve;
-    lanes.evaluate(*reinterpret_cast<const typename L::V*>(in), L::first(m - a), vf, ve);
-    *reinterpret_cast<typename L::V*>(f) = vf;
-    *reinterpret_cast<typename L::V*>(e) = ve;
+    V vf, ve;
+    lanes.evaluate(V::load_aligned(in), vec::first(T(), m - a), vf, ve);
+    vf.store_aligned(f);
+    ve.store_aligned(e);
     for (int k = 0; k < w && a + k < m; ++k) {
       f_over_r[a + k] = f[k];
       energy[a + k] = e[k];
@@ -108,9 +71,9 @@ int round_up(int a, int w) { return (a + w - 1) / w * w; }
 
 template <class T>
 struct LjHostForces<T>::State {
-  using L = Lanes<T>;
-  using V = typename L::V;
-  static constexpr int width = L::width;
+  using V = vec::Batch<T>;
+  using R = Rows<T>;
+  static constexpr int width = vec::width<T>;
 
   int n, threads, team = 1;
   PeriodicBox<T> box;
@@ -119,7 +82,7 @@ struct LjHostForces<T>::State {
   T reach2;
   md_host::ImageCells<T> cells;
   std::vector<int> counts, partners;
-  int capacity = 2 * L::width;     // grows on the first build (and whenever a list outgrows it)
+  int capacity = 2 * width;        // grows on the first build (and whenever a list outgrows it)
   Aligned<T> rows, thread_forces;  // rows: slots + width, the tail padding (read, never used)
   std::vector<T> at_build;         // each atom's position at the last build
   std::size_t thread_stride = 0;
@@ -182,22 +145,22 @@ struct LjHostForces<T>::State {
   // Slot i's partners among slots [begin, end) (contiguous rows), appended to out[c...]: each
   // register's kept lanes packed to the front by a table, without branches.
   int scan(int begin, int end, V xi, V yi, V zi, int* out, int c) const {
-    const V reach = L::set(reach2);
+    const V reach(reach2);
     const T* r = rows.get();
     for (int j0 = begin; j0 < end; j0 += width) {
       V x, y, z;
-      L::load([&](int k) { return r + 4 * std::size_t(j0 + k); }, x, y, z);
-      x = L::sub(xi, x);
-      y = L::sub(yi, y);
-      z = L::sub(zi, z);
-      const V r2 = L::fma(x, x, L::fma(y, y, L::mul(z, z)));
-      const int bits = L::bits(L::both(L::less(r2, reach), L::first(end - j0)));
-      const __m256i kept = _mm256_add_epi32(_mm256_set1_epi32(j0), set_bits.lanes(bits));
+      R::load([&](int k) { return r + 4 * std::size_t(j0 + k); }, x, y, z);
+      x = xi - x;
+      y = yi - y;
+      z = zi - z;
+      const V r2 = xsimd::fma(x, x, xsimd::fma(y, y, z * z));
+      const int bits = md_host::bits((r2 < reach) & vec::first(T(), end - j0));
+      const vec::Batch<std::int32_t> kept = vec::Batch<std::int32_t>(j0) + set_bits.lanes(bits);
       if (c + 8 <= capacity) {
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + c), kept);
+        kept.store_unaligned(out + c);
       } else {
         alignas(32) int spill[8];
-        _mm256_store_si256(reinterpret_cast<__m256i*>(spill), kept);
+        kept.store_aligned(spill);
         for (int k = 0; k < 8 && c + k < capacity; ++k) out[c + k] = spill[k];
       }
       c += __builtin_popcount(unsigned(bits));
@@ -212,7 +175,7 @@ struct LjHostForces<T>::State {
   int list_of(int k) {
     const int i = cells.real_slot[std::size_t(k)];
     const T* r = rows.get() + 4 * std::size_t(i);
-    const V xi = L::set(r[0]), yi = L::set(r[1]), zi = L::set(r[2]);
+    const V xi(r[0]), yi(r[1]), zi(r[2]);
     const int cell = cells.slot_cell[std::size_t(i)];
     const int* start = cells.start.data();
     int* out = partners.data() + std::size_t(k) * std::size_t(capacity);
@@ -245,42 +208,42 @@ struct LjHostForces<T>::State {
   // Pair terms of the k-th real slot with its list: its own sum kept in registers, the partners'
   // shares subtracted from this thread's force rows.
   void sweep(int k, T* forces) {
-    const V zero = L::set(0);
+    const V zero(T(0));
     const LjLanes<T> pair(lj);
     const T* r = rows.get();
     const int i = cells.real_slot[std::size_t(k)];
     const T* ri = r + 4 * std::size_t(i);
-    const V xi = L::set(ri[0]), yi = L::set(ri[1]), zi = L::set(ri[2]);
+    const V xi(ri[0]), yi(ri[1]), zi(ri[2]);
     V fx = zero, fy = zero, fz = zero, energy = zero, virial = zero;
     const int* p = partners.data() + std::size_t(k) * std::size_t(capacity);
     const int m = counts[std::size_t(k)];
     for (int a = 0; a < m; a += width) {
       const int* idx = p + a;
       V x, y, z;
-      L::load([&](int q) { return r + 4 * std::size_t(idx[q]); }, x, y, z);
-      x = L::sub(xi, x);
-      y = L::sub(yi, y);
-      z = L::sub(zi, z);
-      const V r2 = L::fma(x, x, L::fma(y, y, L::mul(z, z)));
+      R::load([&](int q) { return r + 4 * std::size_t(idx[q]); }, x, y, z);
+      x = xi - x;
+      y = yi - y;
+      z = zi - z;
+      const V r2 = xsimd::fma(x, x, xsimd::fma(y, y, z * z));
       V f_over_r, e;
-      pair.evaluate(r2, L::first(m - a), f_over_r, e);
-      x = L::mul(f_over_r, x);
-      y = L::mul(f_over_r, y);
-      z = L::mul(f_over_r, z);
-      fx = L::add(fx, x);
-      fy = L::add(fy, y);
-      fz = L::add(fz, z);
-      energy = L::add(energy, e);
-      virial = L::fma(f_over_r, r2, virial);
-      L::subtract([&](int q) { return forces + 4 * std::size_t(idx[q]); }, x, y, z);
+      pair.evaluate(r2, vec::first(T(), m - a), f_over_r, e);
+      x = f_over_r * x;
+      y = f_over_r * y;
+      z = f_over_r * z;
+      fx += x;
+      fy += y;
+      fz += z;
+      energy += e;
+      virial = xsimd::fma(f_over_r, r2, virial);
+      R::subtract([&](int q) { return forces + 4 * std::size_t(idx[q]); }, x, y, z);
     }
     T* fi = forces + 4 * std::size_t(i);
-    fi[0] += L::sum(fx);
-    fi[1] += L::sum(fy);
-    fi[2] += L::sum(fz);
+    fi[0] += vec::sum(fx);
+    fi[1] += vec::sum(fy);
+    fi[2] += vec::sum(fz);
     const std::size_t atom = std::size_t(cells.slot_atom[std::size_t(i)]);
-    atom_energy[atom] = L::sum(energy);
-    atom_virial[atom] = L::sum(virial);
+    atom_energy[atom] = vec::sum(energy);
+    atom_virial[atom] = vec::sum(virial);
   }
 
   int first_real(int t) const { return int(std::int64_t(n) * t / team); }
@@ -373,7 +336,8 @@ std::string LjHostForces<T>::launch() const {
   return "host: half list, skin " + std::to_string(s_->skin) + ", capacity " +
          std::to_string(s_->capacity) + ", cells " + std::to_string(along[0]) + "x" +
          std::to_string(along[1]) + "x" + std::to_string(along[2]) + " and images, " +
-         std::to_string(s_->threads) + " threads, AVX2 " + std::to_string(State::width) + " lanes";
+         std::to_string(s_->threads) + " threads, AVX2 (xsimd) " + std::to_string(State::width) +
+         " lanes";
 #else
   return "host: unavailable";
 #endif

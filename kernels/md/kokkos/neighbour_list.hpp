@@ -12,6 +12,7 @@
 #include "kernels/empty_view.hpp"
 #include "kernels/md/kokkos/cell_list.hpp"
 #include "kernels/md/kokkos/forces.hpp"
+#include "kernels/md/kokkos/sweep_registers.hpp"
 #include "kernels/openmp_thread_ids.hpp"
 
 namespace kmol::md {
@@ -256,9 +257,9 @@ void neighbour_forces(const ExecSpace& space, const typename Types<ExecSpace, T>
           if (on_host) {
             T dx[sweep_chunk], dy[sweep_chunk], dz[sweep_chunk];
             for (int a0 = 0; a0 < m; a0 += sweep_chunk)
-              sweep_partners<false>(xs.data(), xi, &p(i, a0),
-                                    m - a0 < sweep_chunk ? m - a0 : sweep_chunk, box, lj, s, dx, dy,
-                                    dz);
+              sweep_partners_on_host<false>(xs.data(), n, xi, &p(i, a0),
+                                            m - a0 < sweep_chunk ? m - a0 : sweep_chunk, box, lj, s,
+                                            dx, dy, dz);
           } else {
             for (int a = 0; a < m; ++a) s.add(lj, box.displacement(xi, load<T>(xs, p(i, a))));
           }
@@ -289,7 +290,7 @@ void neighbour_forces(const ExecSpace& space, const typename Types<ExecSpace, T>
           T dx[sweep_chunk], dy[sweep_chunk], dz[sweep_chunk];
           for (int a0 = 0; a0 < m; a0 += sweep_chunk) {
             const int c = m - a0 < sweep_chunk ? m - a0 : sweep_chunk;
-            sweep_partners<true>(xs.data(), xi, &p(i, a0), c, box, lj, s, dx, dy, dz);
+            sweep_partners_on_host<true>(xs.data(), n, xi, &p(i, a0), c, box, lj, s, dx, dy, dz);
             for (int a = 0; a < c; ++a) {
               const int j = p(i, a0 + a);
               f(j, 0) -= dx[a];
