@@ -18,6 +18,7 @@
 #include "kernels/md/selection.hpp"
 #include "kernels/openmp_thread_ids.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
+#include "support/coulomb_oracle.hpp"
 #include "support/lj_oracle.hpp"
 
 namespace {
@@ -68,20 +69,12 @@ TEST(OpenMPThreads, ASmallerTeamLeavesNewThreadsAtIdZeroUntilRenumbered) {
   EXPECT_EQ(kokkos_thread_ids(), places());
 }
 
-std::vector<Vec3<float>> uniform_cube(std::int64_t n, double length, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> u(0, float(length));
-  std::vector<Vec3<float>> out(n);
-  for (auto& p : out) p = {u(rng), u(rng), u(rng)};
-  return out;
-}
-
 // Few bins and many pairs, so that threads sharing a copy would lose counts at once.
 TEST(OpenMPThreads, PortableAndCellHistogramsCountEveryPair) {
   KMOL_NEEDS_THREE_THREADS();
   const std::int64_t n = 20000;
   const double length = 30;
-  const auto atoms = uniform_cube(n, length, 17);
+  const auto atoms = kmol::test::random_atoms(n, {0, 0, 0}, length, 17).positions;
   kmol::PairHistogramSettings s;
   s.box = kmol::BoxSpec::orthorhombic(length, length, length);
   s.r_max = 8;

@@ -184,9 +184,9 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
     }
     Team piece = team_work;
     piece.job.tiling.first_team = first;
-    renumber_openmp_threads(space);  // the totals' per-thread copies
     Kokkos::parallel_for("kmol::pair_histogram::kokkos", policy, piece);
   };
+  renumber_openmp_threads(space);  // the totals' per-thread copies
   launch_in_pieces(space, tiling.n_a_tiles * tiling.n_b_chunks * n_windows, team_size,
                    "the pair histogram", teams);
   Kokkos::Experimental::contribute(totals, team_work.job.totals);
