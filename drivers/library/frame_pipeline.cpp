@@ -13,6 +13,7 @@
 #include "drivers/library/bounded_queue.hpp"
 #include "drivers/library/own_cpu_thread.hpp"
 #include "drivers/library/pool_pair_histogram.hpp"
+#include "kernels/empty_view.hpp"
 #include "kernels/pair_histogram/implementations.hpp"
 #include "kernels/pair_histogram/periodic_images.hpp"
 #include "kernels/pair_histogram/plane.hpp"
@@ -492,7 +493,7 @@ class Pipeline {
   // Per worker: the device copy of its frame (upload()), grown as needed.
   using DeviceView = Kokkos::View<Vec3<T>*, Kokkos::DefaultExecutionSpace::memory_space>;
   struct DeviceFrame {
-    DeviceView a, b;
+    DeviceView a = empty_view<DeviceView>(), b = empty_view<DeviceView>();
   };
   mutable std::vector<DeviceFrame> device_frames_;
   BoundedQueue<FrameSlot<T>*> free_;
