@@ -494,9 +494,10 @@ KMOL_BACKEND_TEST(PairHistogram, NonFiniteCoordinatesInAViewAreRefused) {
   }
 }
 
-// A cancel (the Python module's Ctrl-C) makes the host and cells implementations skip their
-// remaining work and throw Interrupted; once cleared, the same call counts again.
-TEST(PairHistogramCancel, HostAndCellsStopAndThrowInterrupted) {
+// A cancel (the Python module's Ctrl-C) makes the host, cells and kokkos implementations skip
+// their remaining work and throw Interrupted; once cleared, the same call counts again. The kokkos
+// rows also on the default space, whose GPU teams read the cancel from page-locked host memory.
+TEST(PairHistogramCancel, StopAndThrowInterruptedThenCountAgain) {
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> u(0, 30);
   std::vector<Vec3<double>> xyz(3000);
@@ -506,15 +507,18 @@ TEST(PairHistogramCancel, HostAndCellsStopAndThrowInterrupted) {
   s.r_max = 9;
   s.n_bins = 9;
   s.box = BoxSpec::orthorhombic(30, 30, 30);
-  for (const PairHistogramImpl impl : {PairHistogramImpl::host, PairHistogramImpl::cells}) {
+  const auto check = [&](const auto& space, PairHistogramImpl impl) {
     s.impl = impl;
     kmol::request_cancel(2);
-    EXPECT_THROW(kmol::pair_histogram(Kokkos::DefaultHostExecutionSpace(), in, s),
-                 kmol::Interrupted);
+    EXPECT_THROW(kmol::pair_histogram(space, in, s), kmol::Interrupted) << kmol::to_string(impl);
     kmol::clear_cancel();
-    const auto counts = kmol::pair_histogram(Kokkos::DefaultHostExecutionSpace(), in, s).counts;
+    const auto counts = kmol::pair_histogram(space, in, s).counts;
     std::uint64_t total = 0;
     for (const auto c : counts) total += c;
     EXPECT_GT(total, 0u) << kmol::to_string(impl);
-  }
+  };
+  for (const PairHistogramImpl impl :
+       {PairHistogramImpl::host, PairHistogramImpl::cells, PairHistogramImpl::kokkos})
+    check(Kokkos::DefaultHostExecutionSpace(), impl);
+  check(Kokkos::DefaultExecutionSpace(), PairHistogramImpl::kokkos);
 }

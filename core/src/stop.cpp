@@ -26,6 +26,7 @@ char slot_path[slot_count][path_capacity];
 
 std::atomic<int> requested_signal{0};
 std::atomic<int> cancelling_signal{0};
+std::atomic<volatile int*> cancel_mirror{nullptr};  // mirror_cancel_into's word
 static_assert(std::atomic<int>::is_always_lock_free, "set from a signal handler");
 std::atomic<int> open_stop_points{0};
 std::vector<std::string> typed_words;
@@ -103,8 +104,18 @@ std::string command_line_with(const std::vector<std::string>& drop,
 
 int stop_signal() noexcept { return requested_signal.load(); }
 
-void request_cancel(int signal) noexcept { cancelling_signal.store(signal); }
-void clear_cancel() noexcept { cancelling_signal.store(0); }
+void request_cancel(int signal) noexcept {
+  cancelling_signal.store(signal);
+  if (volatile int* word = cancel_mirror.load()) *word = signal;
+}
+void clear_cancel() noexcept {
+  cancelling_signal.store(0);
+  if (volatile int* word = cancel_mirror.load()) *word = 0;
+}
+void mirror_cancel_into(volatile int* word) noexcept {
+  *word = cancel_signal();
+  cancel_mirror.store(word);
+}
 int cancel_signal() noexcept { return cancelling_signal.load(std::memory_order_relaxed); }
 
 void throw_if_cancelled(const std::string& what) {

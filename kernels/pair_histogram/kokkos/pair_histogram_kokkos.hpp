@@ -8,12 +8,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "kernels/empty_view.hpp"
-#include "kernels/launch_pieces_kokkos.hpp"
+#include "kernels/cancel_point.hpp"
 #include "kernels/openmp_thread_ids.hpp"
 #include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/implementations.hpp"
@@ -139,7 +140,8 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
                                           job.range,
                                           FlatBins{labels, plain, job.range.n_bins},
                                           tiling,
-                                          Kokkos::Experimental::create_scatter_view(totals)};
+                                          Kokkos::Experimental::create_scatter_view(totals),
+                                          cancel_word<ExecSpace>()};
   const bool direct_slots = plain && n_windows == 1;
   const Team team_work = [&] {
     if constexpr (Traits::stage_bins) {
@@ -171,7 +173,7 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
 
   const std::size_t histogram_bytes =
       (tiling.window + Team::slots_past_window) * sizeof(std::uint32_t) + alignment_slack;
-  // The league in pieces a cancel can stop between, each launch told its first team.
+  // Teams [first, end) in one launch, told its first team.
   const auto teams = [&](std::int64_t first, std::int64_t end) {
     Policy policy(space, int(end - first), team_size);
     if (level == 0) {
@@ -186,9 +188,16 @@ std::string pair_histogram_kokkos_on(const ExecSpace& space, const PairHistogram
     piece.job.tiling.first_team = first;
     Kokkos::parallel_for("kmol::pair_histogram::kokkos", policy, piece);
   };
+  // The league whole (in launches of at most INT_MAX teams, a policy's size): a GPU's teams run
+  // for milliseconds, so each launch boundary would idle the device for a team's length while the
+  // last ones finish. A cancel stops the teams that have not started (cancel_point.hpp).
   renumber_openmp_threads(space);  // the totals' per-thread copies
-  launch_in_pieces(space, tiling.n_a_tiles * tiling.n_b_chunks * n_windows, team_size,
-                   "the pair histogram", teams);
+  const std::int64_t league = tiling.n_a_tiles * tiling.n_b_chunks * n_windows;
+  constexpr std::int64_t launch_max = std::numeric_limits<int>::max();
+  for (std::int64_t first = 0; first < league; first += launch_max)
+    teams(first, std::min(league, first + launch_max));
+  space.fence();
+  throw_if_cancelled("the pair histogram");
   Kokkos::Experimental::contribute(totals, team_work.job.totals);
 
   std::vector<std::uint64_t> host_totals(flat_bins);

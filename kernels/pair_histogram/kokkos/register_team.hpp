@@ -64,6 +64,7 @@ struct RegisterTeam {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const TeamShare s = job.tiling.share(team.league_rank());
     if (s.b_first >= s.b_last) return;  // the whole team: no pairs
+    if (team_cancelled(team, job.cancel_word)) return;
     const int team_size = job.tiling.team_size;
     const TeamWindow<Scratch> window{
         Kokkos::View<std::uint32_t*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(

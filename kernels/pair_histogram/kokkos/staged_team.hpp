@@ -43,6 +43,7 @@ struct StagedBinsTeam {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const TeamShare s = job.tiling.share(team.league_rank());
     if (s.b_first >= s.b_last) return;  // the whole team: no pairs
+    if (team_cancelled(team, job.cancel_word)) return;
     const TeamWindow<Scratch> window{
         ScratchArray<std::uint32_t>(team.team_scratch(int(Traits::histogram_level)),
                                     s.w_size + slots_past_window),

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "kernels/cancel_point.hpp"
 #include "kernels/empty_view.hpp"
 #include "kernels/pair_histogram/binning.hpp"
 #include "kernels/pair_histogram/pair_labels.hpp"
@@ -38,7 +39,7 @@ struct TeamTiling {
   std::int64_t a_tile, n_a_tiles, b_chunk, n_b_chunks, window;
   int team_size;
   bool one_set;
-  std::int64_t first_team = 0;  // the launch's first team, where the league goes in pieces
+  std::int64_t first_team = 0;  // the launch's first team, where the league takes several
 
   KOKKOS_INLINE_FUNCTION TeamShare share(std::int64_t league_rank) const {
     league_rank += first_team;
@@ -121,6 +122,7 @@ struct TeamJob {
   TeamTiling tiling;
   PairTotalsScatter<ExecSpace> totals =
       Kokkos::Experimental::create_scatter_view(empty_view<PairTotals<ExecSpace>>());
+  const volatile int* cancel_word = nullptr;  // teams starting after a cancel skip their pairs
 };
 
 }  // namespace kmol

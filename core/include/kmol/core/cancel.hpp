@@ -11,6 +11,10 @@ namespace kmol {
 // Async-signal-safe.
 void request_cancel(int signal) noexcept;
 void clear_cancel() noexcept;
+// From now on request_cancel and clear_cancel also store the signal (or 0) into *word, a word that
+// code off the host's threads reads (a GPU launch's teams, kernels/cancel_point.hpp); it must
+// outlive the process's last signal. One word at a time: a later call replaces it.
+void mirror_cancel_into(volatile int* word) noexcept;
 // 0, or the signal that asked for the cancel.
 int cancel_signal() noexcept;
 inline bool cancel_requested() noexcept { return cancel_signal() != 0; }
