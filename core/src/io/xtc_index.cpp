@@ -43,6 +43,12 @@ std::int32_t big_endian(const unsigned char* p) {
                       std::uint32_t(p[2]) << 8 | std::uint32_t(p[3]));
 }
 
+// A 64-bit word loaded from memory as the number its bytes, most significant first, spell.
+std::uint64_t big_endian_64(std::uint64_t loaded) {
+  if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) return __builtin_bswap64(loaded);
+  return loaded;
+}
+
 float big_endian_float(const unsigned char* p) {
   const std::uint32_t bits = std::uint32_t(big_endian(p));
   float f;
@@ -107,8 +113,19 @@ class BitReader {
   BitReader(const unsigned char* data, std::int64_t size) : data_(data), size_(size) {}
   bool overrun() const { return overrun_; }
 
-  // Up to 32 bits as an unsigned number.
+  // Up to 32 bits as an unsigned number: from one 8-byte big-endian load where the block holds
+  // it (n + bit_ <= 39 bits of it), else byte by byte up to the block's end.
   std::uint32_t bits(int n) {
+    if (n > 0 && byte_ + 8 <= size_) {
+      std::uint64_t window;
+      std::memcpy(&window, data_ + byte_, sizeof window);
+      window = big_endian_64(window);
+      const std::uint32_t value = std::uint32_t((window << bit_) >> (64 - n));
+      bit_ += n;
+      byte_ += bit_ >> 3;
+      bit_ &= 7;
+      return value;
+    }
     std::uint64_t value = 0;
     while (n > 0) {
       if (byte_ >= size_) {
@@ -131,6 +148,12 @@ class BitReader {
   // Three integers packed as one number of `n_bits` bits in mixed radix `sizes`: its bytes come
   // least significant first, and the second and third integers are remainders of dividing it.
   void ints(int n_bits, const std::uint32_t sizes[3], std::int32_t out[3]) {
+    // A number of up to 64 bits (every run of small differences, most first atoms) is divided
+    // whole, in the narrowest integer that holds it; the long division byte by byte below gives
+    // the same remainders and the same low 32 bits of the quotient.
+    if (n_bits <= 32)
+      return divide<std::uint32_t>(n_bits, sizes, out);
+    if (n_bits <= 64) return divide<std::uint64_t>(n_bits, sizes, out);
     std::uint32_t bytes[32] = {};
     int n_bytes = 0;
     for (; n_bits > 8; n_bits -= 8) bytes[n_bytes++] = bits(8);
@@ -148,6 +171,19 @@ class BitReader {
   }
 
  private:
+  template <class U>
+  void divide(int n_bits, const std::uint32_t sizes[3], std::int32_t out[3]) {
+    U number = 0;
+    int shift = 0;
+    for (; n_bits > 8; n_bits -= 8, shift += 8) number |= U(bits(8)) << shift;
+    number |= U(bits(n_bits)) << shift;
+    for (int i = 2; i > 0; --i) {
+      out[i] = std::int32_t(number % sizes[i]);
+      number /= sizes[i];
+    }
+    out[0] = std::int32_t(std::uint32_t(number));
+  }
+
   const unsigned char* data_;
   std::int64_t size_, byte_ = 0;
   int bit_ = 0;
