@@ -151,8 +151,7 @@ class BitReader {
     // A number of up to 64 bits (every run of small differences, most first atoms) is divided
     // whole, in the narrowest integer that holds it; the long division byte by byte below gives
     // the same remainders and the same low 32 bits of the quotient.
-    if (n_bits <= 32)
-      return divide<std::uint32_t>(n_bits, sizes, out);
+    if (n_bits <= 32) return divide<std::uint32_t>(n_bits, sizes, out);
     if (n_bits <= 64) return divide<std::uint64_t>(n_bits, sizes, out);
     std::uint32_t bytes[32] = {};
     int n_bytes = 0;

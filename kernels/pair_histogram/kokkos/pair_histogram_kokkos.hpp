@@ -13,8 +13,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "kernels/empty_view.hpp"
 #include "kernels/cancel_point.hpp"
+#include "kernels/empty_view.hpp"
 #include "kernels/openmp_thread_ids.hpp"
 #include "kernels/pair_histogram/fast_binning.hpp"
 #include "kernels/pair_histogram/implementations.hpp"
