@@ -474,6 +474,11 @@ KMOL_BACKEND_TEST(PairHistogram, ViewsInTheSpacesMemoryCountAsHostPointers) {
     excluded.molecule_a = mol_a.data();
     excluded.molecule_b = mol_b.data();
     expect_views_count_as_pointers<ExecSpace>(excluded, s);
+    // Far from the origin: the cell list's rounding margin grows with the largest coordinate,
+    // which resident atoms give from their finite check.
+    std::vector<Vec3<double>> far(a);
+    for (auto& p : far) p = p + Vec3<double>{1234.5, -987.25, 4321.0};
+    expect_views_count_as_pointers<ExecSpace>(kmol::one_set(far.data(), 400), s);
   }
 }
 

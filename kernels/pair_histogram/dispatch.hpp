@@ -3,6 +3,7 @@
 // in instances_<space>.cpp so that each backend compiles in its own unit.
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <vector>
 
 #include "kernels/pair_histogram/pair_histogram.hpp"
@@ -12,28 +13,44 @@
 #include "kmol/core/cancel.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/execution_space.hpp"
+#include "kmol/core/math.hpp"
 
 namespace kmol {
 
-// Resident coordinates are checked where they live: InputError naming the first atom with a
-// non-finite coordinate (x - x is NaN exactly for infinities and NaN).
+template <class T>
+KOKKOS_INLINE_FUNCTION bool finite_point(const Vec3<T>& p) {
+  return p.x - p.x == T(0) && p.y - p.y == T(0) && p.z - p.z == T(0);
+}
+
+// Resident coordinates are checked where they live: the largest |coordinate|, or InputError
+// naming the first atom with a non-finite coordinate (x - x is NaN exactly for infinities and
+// NaN, which count as infinitely large).
 template <class ExecSpace, class T>
-void require_finite_on(const ExecSpace& space, const Vec3<T>* xyz, std::int64_t n,
-                       const char* set) {
+double finite_extent_on(const ExecSpace& space, const Vec3<T>* xyz, std::int64_t n,
+                        const char* set) {
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   const Kokkos::View<const Vec3<T>*, typename ExecSpace::memory_space, Kokkos::MemoryUnmanaged>
       points(xyz, n);
+  double extent = 0;
+  Kokkos::parallel_reduce(
+      "kmol::pair_histogram::finite_extent", Range(space, 0, n),
+      KOKKOS_LAMBDA(std::int64_t i, double& largest) {
+        const Vec3<T> p = points(i);
+        const T m = math::max(math::max(math::max(p.x, -p.x), math::max(p.y, -p.y)),
+                              math::max(p.z, -p.z));
+        largest = math::max(largest, finite_point(p) ? double(m) : double(INFINITY));
+      },
+      Kokkos::Max<double>(extent));
+  if (extent < double(INFINITY)) return extent;
   std::int64_t first = n;
   Kokkos::parallel_reduce(
-      "kmol::pair_histogram::finite",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+      "kmol::pair_histogram::first_non_finite", Range(space, 0, n),
       KOKKOS_LAMBDA(std::int64_t i, std::int64_t & bad) {
-        const Vec3<T> p = points(i);
-        if (!(p.x - p.x == T(0) && p.y - p.y == T(0) && p.z - p.z == T(0)) && i < bad) bad = i;
+        if (!finite_point(points(i)) && i < bad) bad = i;
       },
       Kokkos::Min<std::int64_t>(first));
-  if (first < n)
-    throw InputError({"", set, long(first)},
-                     "atom " + std::to_string(first) + " has a non-finite coordinate");
+  throw InputError({"", set, long(first)},
+                   "atom " + std::to_string(first) + " has a non-finite coordinate");
 }
 
 // Resident coordinates copied to the host, for problems counted from host copies (every image,
@@ -78,13 +95,16 @@ PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramIn
     }
     input.resident = false;
   }
+  double extent = -1;
   if (input.resident) {
-    require_finite_on(space, input.a, input.n_a, "selection A");
-    if (!input.one_set()) require_finite_on(space, input.b, input.n_b, "selection B");
+    extent = finite_extent_on(space, input.a, input.n_a, "selection A");
+    if (!input.one_set())
+      extent = math::max(extent, finite_extent_on(space, input.b, input.n_b, "selection B"));
   }
   Kokkos::Profiling::pushRegion("kmol::pair_histogram");
   PreparedPairHistogram<T> prepared;
   prepare_pair_histogram(input, settings, prepared);
+  prepared.job.extent = extent;
   const PairHistogramImpl impl =
       choose_pair_histogram_impl(prepared.shape, platform_of<ExecSpace>(), settings.impl);
   prepared.result.impl_used = impl;

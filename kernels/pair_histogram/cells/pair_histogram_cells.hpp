@@ -184,8 +184,11 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
       job.one_set ? molecule_a
                   : kept->copy_in(space, "molecule_b", labels.molecule_b, exclusions ? n_b : 0);
 
-  double extent = max_abs_coordinate<ExecSpace, T>(space, a_xyz);
-  if (!job.one_set) extent = math::max(extent, max_abs_coordinate<ExecSpace, T>(space, b_xyz));
+  double extent = job.extent;
+  if (extent < 0) {
+    extent = max_abs_coordinate<ExecSpace, T>(space, a_xyz);
+    if (!job.one_set) extent = math::max(extent, max_abs_coordinate<ExecSpace, T>(space, b_xyz));
+  }
   const double r_max = double(job.range.r_max), margin = rounding_margin<T>(job.box, extent);
   const CellGrid grid =
       make_cell_grid(job.box, r_max, margin, math::min<std::int64_t>(n_b, std::int64_t(1) << 30));
