@@ -36,9 +36,7 @@ double finite_extent_on(const ExecSpace& space, const Vec3<T>* xyz, std::int64_t
       "kmol::pair_histogram::finite_extent", Range(space, 0, n),
       KOKKOS_LAMBDA(std::int64_t i, double& largest) {
         const Vec3<T> p = points(i);
-        const T m =
-            math::max(math::max(math::max(p.x, -p.x), math::max(p.y, -p.y)), math::max(p.z, -p.z));
-        largest = math::max(largest, finite_point(p) ? double(m) : double(INFINITY));
+        largest = math::max(largest, finite_point(p) ? double(largest_magnitude(p)) : INFINITY);
       },
       Kokkos::Max<double>(extent));
   if (extent < double(INFINITY)) return extent;

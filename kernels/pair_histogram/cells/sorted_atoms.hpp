@@ -34,10 +34,7 @@ double max_abs_coordinate(const ExecSpace& space, const ArrayOf<ExecSpace, const
       "kmol::pair_histogram::cells::extent",
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>(space, 0, xyz.extent(0)),
       KOKKOS_LAMBDA(std::int32_t i, double& m) {
-        const Vec3<T> x = xyz(i);
-        const T largest =
-            math::max(math::max(math::max(x.x, -x.x), math::max(x.y, -x.y)), math::max(x.z, -x.z));
-        m = math::max(m, double(largest));
+        m = math::max(m, double(largest_magnitude(xyz(i))));
       },
       Kokkos::Max<double>(extent));
   return extent;

@@ -29,6 +29,12 @@ KMOL_INLINE T dot(Vec3<T> a, Vec3<T> b) {
   return math::fma(a.x, b.x, math::fma(a.y, b.y, a.z * b.z));
 }
 
+// The largest |component| (exact: no rounding).
+template <class T>
+KMOL_INLINE T largest_magnitude(Vec3<T> v) {
+  return math::max(math::max(math::max(v.x, -v.x), math::max(v.y, -v.y)), math::max(v.z, -v.z));
+}
+
 template <class T>
 KMOL_INLINE Vec3<T> cross(Vec3<T> a, Vec3<T> b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
