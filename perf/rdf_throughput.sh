@@ -51,16 +51,16 @@ args=(--rmin 1 --rmax 6 --bins 100 --device "$device")
 results=()
 for file in "${files[@]}"; do
   cat "$file" > /dev/null  # the page cache holds the file
-  "$kmol" rdf "$file" "${args[@]}" --frames :100 --quiet --out warm.xvg  # and the GPU is up
+  "$kmol" rdf "$file" "${args[@]}" --frames :100 --quiet --out "${file//./-}-warm.xvg"  # and the GPU is up
   rates=() pipeline=() logs=()
   for run in $(seq 1 "$runs"); do
     start=$(date +%s.%N)
-    "$kmol" rdf "$file" "${args[@]}" --out "run$run.xvg" > "run$run.log"
+    "$kmol" rdf "$file" "${args[@]}" --out "${file//./-}-run$run.xvg" > "${file//./-}-run$run.log"
     end=$(date +%s.%N)
-    n=$(grep -oE '^[0-9]+ frames in' "run$run.log" | grep -oE '^[0-9]+')
+    n=$(grep -oE '^[0-9]+ frames in' "${file//./-}-run$run.log" | grep -oE '^[0-9]+')
     rates+=("$(awk -v n="$n" -v a="$start" -v b="$end" 'BEGIN {printf "%.1f", n / (b - a)}')")
-    pipeline+=("$(grep -oE '\(([0-9.]+) frames/s\)' "run$run.log" | grep -oE '[0-9.]+')")
-    logs+=("run$run.log")
+    pipeline+=("$(grep -oE '\(([0-9.]+) frames/s\)' "${file//./-}-run$run.log" | grep -oE '[0-9.]+')")
+    logs+=("${file//./-}-run$run.log")
   done
   # The median run by whole-process rate gives the stage breakdown.
   median_run=$(for i in "${!rates[@]}"; do echo "${rates[$i]} $i"; done | sort -g | awk -v m=$((runs / 2)) 'NR == m + 1 {print $2}')
