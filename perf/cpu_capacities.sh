@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # cpu_capacities.sh [ROUNDS]: the CPU capacities perf/study/machines.py takes from measurement, on
 # this machine, each the median of ROUNDS (default 7) runs:
-# - clock: a chain of dependent integer adds (one a clock) timed by the thread's CPU time, so that
-#   other processes sharing the cores do not count;
+# - clock: a chain of dependent integer adds of a register (one a clock; Intel cores since Golden
+#   Cove fold adds of an immediate in the renamer, several a clock) timed by the thread's CPU time,
+#   so that other processes sharing the cores do not count;
 # - ymm FMAs per clock (12 independent chains: the FMA pipes);
 # - 1/sqrt to float accuracy: vrsqrtps and one Newton step on 8 lanes (5 instructions), inputs
 #   independent of the results (throughput, not latency), lanes per second on one core;
@@ -27,11 +28,11 @@ static double cpu_now() {
 }
 static double clock_hz() {
   const long n = 200000000;
-  long x = 0;
+  long x = 0, one = 1;
   const double t = cpu_now();
   for (long i = 0; i < n; i += 8)
-    asm volatile("add $1, %0\n add $1, %0\n add $1, %0\n add $1, %0\n"
-                 "add $1, %0\n add $1, %0\n add $1, %0\n add $1, %0\n" : "+r"(x));
+    asm volatile("add %1, %0\n add %1, %0\n add %1, %0\n add %1, %0\n"
+                 "add %1, %0\n add %1, %0\n add %1, %0\n add %1, %0\n" : "+r"(x) : "r"(one));
   return double(n) / (cpu_now() - t);
 }
 #define KEEP8(p) asm volatile("" : "+x"(p##0), "+x"(p##1), "+x"(p##2), "+x"(p##3), \
