@@ -37,6 +37,9 @@ void record_machine(int argc, char** argv) {
   AddCustomContext("cpu_model", cpuinfo("model name"));
   AddCustomContext("cpu_family_model",
                    cpuinfo("cpu family") + "/" + cpuinfo("model"));  // the microarchitecture
+  // AMX marks the Intel Xeons of Sapphire Rapids and later, whatever model a hypervisor reports.
+  const std::string flags = " " + cpuinfo("flags") + " ";
+  AddCustomContext("cpu_amx", flags.find(" amx_tile ") != std::string::npos ? "yes" : "no");
   AddCustomContext("host_threads", std::to_string(kmol::host_threads()));
   AddCustomContext("compiler", __VERSION__);
   for (const auto& d : kmol::gpu_devices())

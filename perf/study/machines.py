@@ -74,13 +74,29 @@ ZEN5_PER_CORE_CLOCK = dict(ZEN3_PER_CORE_CLOCK, smem_atomics=(
 ZEN5_CLOCK_HZ = 3.40e9
 ZEN5_RSQRT_PER_CORE_S = 17.4e9
 ZEN5_DRAM_BYTES_PER_S = 56.7e9
-# What one function costs on a Zen core, in FP32 lane-instructions: rsqrt is vrsqrtps + one Newton
+# Intel Golden Cove and its successors (Xeon Sapphire Rapids and later) per core and clock, AVX2:
+# 256-bit vector operations issue on ports 0, 1 and 5, FMAs on ports 0 and 1, loads on 3 ports and
+# stores on 2 (Intel's optimization reference manual, Golden Cove microarchitecture). Histogram
+# increments: two loads (the bin, the counter) and a store, so the 3 load ports allow 1.5 a clock.
+GOLDEN_COVE_PER_CORE_CLOCK = {
+    "smem_atomics": (1.5, "1.5 private-histogram increments per core per clock (2 loads and a "
+                          "store each; Golden Cove has 3 load ports)"),
+    "instructions": (24.0, "3 vector ports x 8 FP32 lanes = 24 lane-instructions per core per clock"),
+    "fp32_flops": (32.0, "2 FMA ports x 8 FP32 lanes x 2 = 32 flops per core per clock"),
+}
+# Measured on the 2-core development host of the Intel kind by perf/cpu_capacities.sh (the largest
+# of three medians, perf/results/2026-11-30-2core-intel-capacities.md): 2.0 ymm FMAs a clock,
+# as the two FMA ports allow.
+GOLDEN_COVE_CLOCK_HZ = 4.12e9
+GOLDEN_COVE_RSQRT_PER_CORE_S = 15.7e9
+GOLDEN_COVE_DRAM_BYTES_PER_S = 20.3e9
+# What one function costs in AVX2 code (Zen and Intel cores alike), in FP32 lane-instructions: rsqrt is vrsqrtps + one Newton
 # step (5, also counted against the measured special-function rate); a float exp a rounding, a
 # reduction, a degree-6 polynomial and the exponent's assembly (12); a double occupies two FP32
 # lanes, so FP64 counts double: a double 1/sqrt is a float seed (vcvtpd2ps, vrsqrtps, vcvtps2pd),
 # a Newton and a third-order step (12 double lane-instructions), a double exp 18 (15 as on Hopper
 # and 3 for the exponent).
-ZEN_EXPANSIONS = {
+AVX2_EXPANSIONS = {
     "rsqrt": {"special_functions": 1.0, "instructions": 5.0},
     "exp": {"instructions": 12.0},
     "fp64_rsqrt": {"instructions": 24.0},
@@ -113,12 +129,20 @@ def is_zen5(context):
     return family == 26 and (model in range(0, 80) or model in range(96, 128))
 
 
+def is_intel_golden_cove(context):
+    """An Intel Xeon with AMX: Sapphire Rapids and later, whose cores are Golden Cove or its
+    successors with the same vector ports. Their hypervisors may report any model number (the
+    development host of the Intel kind reads 6/167), so the AMX flag tells them."""
+    return context.get("cpu_model", "").startswith("Intel") and context.get("cpu_amx") == "yes"
+
+
 def expansions(backend, context):
     """Function -> {resource: amount} it costs on the platform (empty when unknown)."""
     if backend == "Cuda":
         return HOPPER_EXPANSIONS if _is_hopper(context) else {}
-    if backend in ("OpenMP", "Serial", "host") and (is_zen3(context) or is_zen5(context)):
-        return ZEN_EXPANSIONS
+    if backend in ("OpenMP", "Serial", "host") and (
+            is_zen3(context) or is_zen5(context) or is_intel_golden_cove(context)):
+        return AVX2_EXPANSIONS
     return {}
 
 
@@ -130,16 +154,18 @@ def _cores(backend, context):
     return 1 if backend == "Serial" else int(context.get("host_threads", context.get("num_cpus", 1)))
 
 
-def _zen5(backend, context):
+def _measured_cpu(backend, context, per_core_clock, clock_hz, rsqrt_per_core_s, dram_bytes_per_s):
+    """A development host's capacities: per-clock figures at its measured clock, its measured
+    1/sqrt rate and, for its 2 cores together, its measured copy rate."""
     cores = _cores(backend, context)
-    scale = f" x {cores} cores x {ZEN5_CLOCK_HZ / 1e9:.2f} GHz (measured clock)"
-    caps = {r: Capacity(v * cores * ZEN5_CLOCK_HZ, how + scale) for r, (v, how) in ZEN5_PER_CORE_CLOCK.items()}
+    scale = f" x {cores} cores x {clock_hz / 1e9:.2f} GHz (measured clock)"
+    caps = {r: Capacity(v * cores * clock_hz, how + scale) for r, (v, how) in per_core_clock.items()}
     caps["special_functions"] = Capacity(
-        ZEN5_RSQRT_PER_CORE_S * cores,
-        f"vrsqrtps + 1 Newton step: {ZEN5_RSQRT_PER_CORE_S / 1e9:.1f} G lanes/s per core (measured) x {cores} cores")
+        rsqrt_per_core_s * cores,
+        f"vrsqrtps + 1 Newton step: {rsqrt_per_core_s / 1e9:.1f} G lanes/s per core (measured) x {cores} cores")
     if cores == 2:  # the 2-core host's memory share, measured with both cores copying
-        caps["dram_bytes"] = Capacity(ZEN5_DRAM_BYTES_PER_S, "copy with 2 threads, "
-                                      f"{ZEN5_DRAM_BYTES_PER_S / 1e9:.0f} GB/s (measured, perf/cpu_capacities.sh)")
+        caps["dram_bytes"] = Capacity(dram_bytes_per_s, "copy with 2 threads, "
+                                      f"{dram_bytes_per_s / 1e9:.0f} GB/s (measured, perf/cpu_capacities.sh)")
     return caps
 
 
@@ -160,7 +186,11 @@ def capacities(platform, backend, context):
     if backend not in ("OpenMP", "Serial", "host"):
         return {}
     if is_zen5(context):
-        return _zen5(backend, context)
+        return _measured_cpu(backend, context, ZEN5_PER_CORE_CLOCK, ZEN5_CLOCK_HZ,
+                             ZEN5_RSQRT_PER_CORE_S, ZEN5_DRAM_BYTES_PER_S)
+    if is_intel_golden_cove(context):
+        return _measured_cpu(backend, context, GOLDEN_COVE_PER_CORE_CLOCK, GOLDEN_COVE_CLOCK_HZ,
+                             GOLDEN_COVE_RSQRT_PER_CORE_S, GOLDEN_COVE_DRAM_BYTES_PER_S)
     if is_zen3(context):
         cores = _cores(backend, context)
         hz = float(context.get("mhz_per_cpu", 0)) * 1e6
