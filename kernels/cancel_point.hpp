@@ -12,17 +12,9 @@
 
 namespace kmol {
 
-KOKKOS_INLINE_FUNCTION bool cancelled_on_host() {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-  return false;
-#else
-  return cancel_requested();
-#endif
-}
-
-// The word launches on ExecSpace read (null where cancelled_on_host() serves). Allocated once and
-// never freed, since a signal may write it at any moment. With unified addressing (every 64-bit
-// CUDA platform) page-locked host memory has the same address on the host and every device.
+// The word launches on ExecSpace read (null on host spaces, whose threads read the flag). Allocated
+// once and never freed, since a signal may write it at any moment. With unified addressing (every
+// 64-bit CUDA platform) page-locked host memory has the same address on the host and every device.
 template <class ExecSpace>
 const volatile int* cancel_word() {
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -38,8 +30,9 @@ const volatile int* cancel_word() {
   return nullptr;
 }
 
-// Whether a cancel was requested, read from `word` in device code (word from cancel_word()).
-KOKKOS_INLINE_FUNCTION bool cancel_seen(const volatile int* word) {
+// Whether a cancel was requested: host code reads the flag, device code `word` (from
+// cancel_word(); with none, device code sees no cancel and runs its launch to the end).
+KOKKOS_INLINE_FUNCTION bool cancel_seen(const volatile int* word = nullptr) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   return word != nullptr && *word != 0;
 #else

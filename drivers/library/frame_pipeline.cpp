@@ -15,9 +15,6 @@
 #include "drivers/library/pool_pair_histogram.hpp"
 #include "kernels/empty_view.hpp"
 #include "kernels/pair_histogram/implementations.hpp"
-#include "kernels/pair_histogram/periodic_images.hpp"
-#include "kernels/pair_histogram/plane.hpp"
-#include "kernels/pair_histogram/selection.hpp"
 #include "kernels/pair_histogram/validation.hpp"
 #include "kmol/core/errors.hpp"
 
@@ -392,7 +389,11 @@ class Pipeline {
       if (worker.device.platform == Platform::host)
         return pair_histogram(Kokkos::DefaultHostExecutionSpace(), input, settings);
 #ifdef KOKKOS_ENABLE_CUDA
-      if (reads_resident_atoms(worker, input, settings)) uploaded = upload(worker, input);
+      // Frames counted where they live are copied to the device here, so that the upload is
+      // timed apart from the count (an implementation that reads host arrays copies them itself).
+      if (counts_resident_atoms(input.n_a, input.n_b, input.one_set(), settings,
+                                worker.device.platform))
+        uploaded = upload(worker, input);
       return pair_histogram(Kokkos::Cuda(), input, settings);
 #endif
     }
@@ -404,22 +405,6 @@ class Pipeline {
     prepared.result.impl_used =
         platform_implementation(pair_histogram_implementations, worker.device.platform);
     return std::move(prepared.result);
-  }
-
-  // Whether the implementation a portable GPU worker runs reads the atoms where they live: the
-  // pipeline then copies the frame to the device itself, so that the upload is timed apart from
-  // the count (an implementation that reads host arrays copies them inside its call).
-  static bool reads_resident_atoms(const WorkerContext& worker, const PairHistogramInput<T>& input,
-                                   const PairHistogramSettings& settings) {
-    if (settings.plane != Plane::none ||
-        beyond_minimum_image(validated(plane_box(settings.box, settings.plane, settings.r_max)),
-                             settings.r_max))
-      return false;  // counted from host copies
-    const PairHistogramImpl impl =
-        choose_pair_histogram_impl(shape_of(input.n_a, input.n_b, input.one_set(), settings),
-                                   worker.device.platform, settings.impl);
-    return implementation_row(pair_histogram_implementations, impl)
-        .has(row_trait::reads_space_atoms);
   }
 
   // Copies the frame's sets into the worker's device buffers and points the input at them.

@@ -42,8 +42,7 @@ std::string coulomb_cuda_refusal(const CoulombShape& shape, Platform) {
   if (shape.resident) return "cuda reads host arrays, not Views already in the space's memory";
   if (shape.faces_only)
     return "cuda: mdh boundary faces run on kokkos (a 2-D face gives the raw kernel's row tiles "
-           "too "
-           "few blocks: it ran 3 times slower)";
+           "too few blocks to fill the GPU)";
   if (shape.method == CoulombMethod::cutoff &&
       !coulomb::cutoff_fits_cuda(shape.spacing, shape.cutoff))
     return "cuda: the cutoff reaches more than 4096 neighbour bins (use kokkos)";

@@ -64,27 +64,13 @@ std::vector<Vec3<T>> host_copy_of(const ExecSpace& space, const Vec3<T>* xyz, st
   return out;
 }
 
-// Whether the implementation the call will run reads atoms in the space's memory; one that
-// reads host arrays (cuda packs them into its own layout) gets resident atoms copied back.
-inline bool reads_space_atoms(const PairHistogramShape& shape, Platform platform,
-                              PairHistogramImpl wanted) {
-  const PairHistogramImpl impl = choose_pair_histogram_impl(shape, platform, wanted);
-  return implementation_row(pair_histogram_implementations, impl).has(row_trait::reads_space_atoms);
-}
-
 template <class ExecSpace, class T>
 PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramInput<T>& given,
                                    const PairHistogramSettings& settings) {
   PairHistogramInput<T> input = given;
   std::vector<Vec3<T>> host_a, host_b;
-  const bool from_host =
-      settings.plane != Plane::none ||
-      beyond_minimum_image(validated(plane_box(settings.box, settings.plane, settings.r_max)),
-                           settings.r_max) ||
-      (input.resident &&
-       !reads_space_atoms(shape_of(input.n_a, input.n_b, input.one_set(), settings),
-                          platform_of<ExecSpace>(), settings.impl));
-  if (input.resident && from_host) {
+  if (input.resident && !counts_resident_atoms(input.n_a, input.n_b, input.one_set(), settings,
+                                               platform_of<ExecSpace>())) {
     host_a = host_copy_of(space, input.a, input.n_a);
     input.a = host_a.data();
     if (!input.one_set()) {

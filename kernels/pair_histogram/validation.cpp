@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 
+#include "kernels/pair_histogram/implementations.hpp"
 #include "kmol/core/errors.hpp"
 
 namespace kmol {
@@ -159,6 +160,16 @@ void prepare_pair_histogram(const PairHistogramInput<T>& given, const PairHistog
   PairHistogramSettings jobs_settings = s;
   jobs_settings.box = images ? BoxSpec::none() : box;
   out.shape = shape_of(job.n_a, job.n_b, job.one_set, jobs_settings);
+}
+
+bool counts_resident_atoms(std::int64_t n_a, std::int64_t n_b, bool one_set,
+                           const PairHistogramSettings& s, Platform platform) {
+  if (s.plane != Plane::none ||
+      beyond_minimum_image(validated(plane_box(s.box, s.plane, s.r_max)), s.r_max))
+    return false;
+  const PairHistogramImpl impl =
+      choose_pair_histogram_impl(shape_of(n_a, n_b, one_set, s), platform, s.impl);
+  return implementation_row(pair_histogram_implementations, impl).has(row_trait::reads_space_atoms);
 }
 
 template void prepare_pair_histogram(const PairHistogramInput<float>&, const PairHistogramSettings&,

@@ -25,6 +25,12 @@ struct PreparedPairHistogram {
   PreparedPairHistogram& operator=(const PreparedPairHistogram&) = delete;
 };
 
+// Whether atoms already in the space's memory are counted where they live on `platform`: not
+// for distances in a plane or beyond the minimum image (counted from host copies), nor by an
+// implementation that reads host arrays (cuda packs them into its own layout).
+bool counts_resident_atoms(std::int64_t n_a, std::int64_t n_b, bool one_set,
+                           const PairHistogramSettings& settings, Platform platform);
+
 template <class T>
 void prepare_pair_histogram(const PairHistogramInput<T>& input,
                             const PairHistogramSettings& settings, PreparedPairHistogram<T>& out);

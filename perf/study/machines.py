@@ -84,9 +84,9 @@ GOLDEN_COVE_PER_CORE_CLOCK = {
     "instructions": (24.0, "3 vector ports x 8 FP32 lanes = 24 lane-instructions per core per clock"),
     "fp32_flops": (32.0, "2 FMA ports x 8 FP32 lanes x 2 = 32 flops per core per clock"),
 }
-# Measured on the 2-core development host of the Intel kind by perf/cpu_capacities.sh (the largest
-# of three medians, perf/results/2026-11-30-2core-intel-capacities.md): 2.0 ymm FMAs a clock,
-# as the two FMA ports allow.
+# Measured on the 2-core development host of the Intel kind by perf/cpu_capacities.sh, the largest
+# of its medians kept (a bound is an upper limit; docs/study.md): 2.0 ymm FMAs a clock, as the two
+# FMA ports allow.
 GOLDEN_COVE_CLOCK_HZ = 4.12e9
 GOLDEN_COVE_RSQRT_PER_CORE_S = 15.7e9
 GOLDEN_COVE_DRAM_BYTES_PER_S = 20.3e9

@@ -50,40 +50,40 @@ class H5mdTrajectory final : public TrajectoryReader {
  public:
   H5mdTrajectory(const std::string& path, const std::string& group)
       : H5mdTrajectory(std::make_unique<H5mdReader>(path, group)) {}
-  explicit H5mdTrajectory(std::unique_ptr<H5mdReader> reader)
-      : owned_(std::move(reader)), reader_(*owned_) {}
+  explicit H5mdTrajectory(std::unique_ptr<H5mdReader> reader) : reader_(std::move(reader)) {}
 
-  const std::string& path() const override { return reader_.path(); }
-  std::string description() const override { return "H5MD particles/" + reader_.particle_group(); }
-  std::int64_t n_frames() const override { return reader_.n_frames(); }
-  std::int64_t n_atoms() const override { return reader_.n_atoms(); }
-  BoxKind box_kind() const override { return reader_.box_kind(); }
-  const std::vector<std::int32_t>& species() const override { return reader_.species(); }
-  const std::vector<std::string>& species_names() const override { return reader_.species_names(); }
-  const std::vector<double>& masses() const override { return reader_.masses(); }
-  const std::vector<std::string>& warnings() const override { return reader_.warnings(); }
+  const std::string& path() const override { return reader_->path(); }
+  std::string description() const override { return "H5MD particles/" + reader_->particle_group(); }
+  std::int64_t n_frames() const override { return reader_->n_frames(); }
+  std::int64_t n_atoms() const override { return reader_->n_atoms(); }
+  BoxKind box_kind() const override { return reader_->box_kind(); }
+  const std::vector<std::int32_t>& species() const override { return reader_->species(); }
+  const std::vector<std::string>& species_names() const override {
+    return reader_->species_names();
+  }
+  const std::vector<double>& masses() const override { return reader_->masses(); }
+  const std::vector<std::string>& warnings() const override { return reader_->warnings(); }
   FrameInfo read_frame(std::int64_t t, Vec3<float>* p) override {
-    return converted(reader_.read_frame(t, p));
+    return converted(reader_->read_frame(t, p));
   }
   FrameInfo read_frame(std::int64_t t, Vec3<double>* p) override {
-    return converted(reader_.read_frame(t, p));
+    return converted(reader_->read_frame(t, p));
   }
-  FrameInfo frame_info(std::int64_t t) override { return converted(reader_.frame_info(t)); }
-  double convert_seconds() const override { return reader_.convert_seconds(); }
+  FrameInfo frame_info(std::int64_t t) override { return converted(reader_->frame_info(t)); }
+  double convert_seconds() const override { return reader_->convert_seconds(); }
   // Readers on other threads read frames beside this one (H5mdReader::another).
   std::unique_ptr<TrajectoryReader> another_reader() const override {
-    auto another = reader_.another();
+    auto another = reader_->another();
     return another ? std::make_unique<H5mdTrajectory>(std::move(another)) : nullptr;
   }
-  bool has_velocities(std::int64_t) override { return reader_.has_velocities(); }
+  bool has_velocities(std::int64_t) override { return reader_->has_velocities(); }
   FrameInfo read_frame_with_velocities(std::int64_t t, Vec3<double>* p, Vec3<double>* v) override {
-    return converted(reader_.read_frame(t, p, v));
+    return converted(reader_->read_frame(t, p, v));
   }
 
  private:
   static FrameInfo converted(const H5mdFrameInfo& i) { return {i.index, i.step, i.time, i.box}; }
-  std::unique_ptr<H5mdReader> owned_;
-  H5mdReader& reader_;
+  std::unique_ptr<H5mdReader> reader_;
 };
 
 // NetCDF-4 files are HDF5 files: an AMBER one has a root `coordinates` and no H5MD `particles`.

@@ -62,7 +62,7 @@ void count_with_thread_histograms(const ExecSpace& space, const Counter& counter
       Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>,
                           Kokkos::IndexType<std::int32_t>>(space, 0, n_a),
       KOKKOS_LAMBDA(std::int32_t p) {
-        if (cancelled_on_host()) return;
+        if (cancel_seen()) return;
         const std::int32_t id = token.acquire();
         unsigned long long* const own = counts.data() + id * stride;
         counter.count_partners(p, [own](std::int64_t k) { ++own[k]; });
