@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # rdf_throughput.sh KMOL [--device auto|cpu|gpu|all] [--readers N] [--frames F] [--runs R] [--out FILE]
+#                   [--xtc100 FILE]
 #
 # Trajectory throughput of the whole `kmol rdf` command: 20,000-atom frames of an ideal gas at
 # 0.05 atoms per cubic Angstrom (a periodic box of 73.7 Angstrom), r 1-6 Angstrom in 100 bins,
 # F frames (default 5000) as H5MD (kmol example-trajectory, uncompressed) and as XTC (100 frames
 # written by MDAnalysis, repeated to F: XTC frames stand alone, so copies of a file concatenate
-# into one). The page cache is warmed with each file, then kmol rdf runs R times (default 3) on
-# each. Prints, per file, frames/s of the whole process and of kmol's pipeline (min, median, max)
-# and kmol's per-frame stages (read, convert, upload, count, reduce) of the median run: one line
-# of text each, and the JSON (also written to FILE with --out).
+# into one; --xtc100 takes 100 such frames from FILE, written where MDAnalysis is installed, on
+# machines without it). The page cache is warmed with each file, then kmol rdf runs R times
+# (default 3) on each. Prints, per file, frames/s of the whole process and of kmol's pipeline
+# (min, median, max) and kmol's per-frame stages (read, convert, upload, count, reduce) of the
+# median run: one line of text each, and the JSON (also written to FILE with --out).
 set -euo pipefail
 kmol=$(realpath "$1"); shift
-device=auto readers="" frames=5000 runs=3 out=""
+device=auto readers="" frames=5000 runs=3 out="" xtc100=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --device) device=$2; shift 2 ;;
@@ -19,6 +21,7 @@ while [[ $# -gt 0 ]]; do
     --frames) frames=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --out) out=$(realpath "$2"); shift 2 ;;
+    --xtc100) xtc100=$(realpath "$2"); shift 2 ;;
     *) echo "rdf_throughput.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -28,7 +31,7 @@ source "$(dirname "$0")/machine.sh"
   --compression 0 --out gas.h5 >/dev/null
 files=(gas.h5)
 xtc_note=""
-if /usr/bin/python3 - <<'PY' 2>xtc.err; then
+if [[ -n $xtc100 ]] && cp "$xtc100" gas100.xtc || /usr/bin/python3 - <<'PY' 2>xtc.err; then
 import warnings
 warnings.filterwarnings("ignore")
 import MDAnalysis as mda
