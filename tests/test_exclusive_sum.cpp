@@ -1,5 +1,6 @@
 // The team-kernel exclusive sum against the host's std::exclusive_scan, for sizes around the
-// tile (none, one value, a tile less one, one tile, one more, many tiles) and both index widths.
+// tile (none, one value, a tile less one, one tile, one more, many tiles), around the largest
+// that one team sums, and both index widths.
 #include <cstdint>
 #include <numeric>
 #include <random>
@@ -37,10 +38,11 @@ void expect_exclusive_sums(std::int64_t n, std::uint32_t seed) {
 }  // namespace
 
 KMOL_BACKEND_TEST(ExclusiveSum, EqualsTheHostScanAroundTileSizes) {
-  const std::int64_t tile = kmol::exclusive_sum_tile;
+  const std::int64_t tile = kmol::exclusive_sum_tile, one_team = kmol::exclusive_sum_one_team;
   std::uint32_t seed = 1;
   for (const std::int64_t n :
-       {std::int64_t(0), std::int64_t(1), tile - 1, tile, tile + 1, 3 * tile + 5, 65 * tile + 17}) {
+       {std::int64_t(0), std::int64_t(1), std::int64_t(511), tile - 1, tile, tile + 1, 3 * tile + 5,
+        one_team - 1, one_team, one_team + 1, 65 * tile + 17}) {
     expect_exclusive_sums<ExecSpace, std::int32_t>(n, seed++);
     expect_exclusive_sums<ExecSpace, std::int64_t>(n, seed++);
   }
