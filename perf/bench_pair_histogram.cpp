@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "kernels/pair_histogram/cells/pair_histogram_cells.hpp"
 #include "kernels/pair_histogram/implementations.hpp"
 #include "kernels/pair_histogram/pair_histogram.hpp"
 #include "kernels/pair_histogram/selection.hpp"
+#include "kernels/pair_histogram/validation.hpp"
 #include "kmol/core/execution_space.hpp"
 #include "kmol/core/runtime.hpp"
 #include "perf/bench_config.hpp"
@@ -162,6 +164,63 @@ void register_cells(const std::string& space_name, std::int64_t n, bool with_all
   }
 }
 
+// A trajectory frame as the frame pipeline counts it (perf/rdf_throughput.sh): 20,000 atoms of an
+// ideal gas at 0.05 / A^3 already in the space's memory, r 1-6 A in 100 bins, one set, through
+// the entry point; and the cell path alone with each cell thickness forced. The rate is frames.
+template <class ExecSpace>
+void register_gas_frame(const std::string& space_name) {
+  using Points = Kokkos::View<Vec3<float>*, typename ExecSpace::memory_space>;
+  constexpr std::int64_t n = 20000;
+  const double length = std::cbrt(double(n) / 0.05);
+  static const std::vector<Vec3<float>> xyz = uniform_cube(n, length, 6);
+  PairHistogramSettings s;
+  s.box = BoxSpec::orthorhombic(length, length, length);
+  s.r_min = 1;
+  s.r_max = 6;
+  s.n_bins = 100;
+  s.impl = PairHistogramImpl::cells;
+  const auto resident = [](const Points& points) {
+    Kokkos::deep_copy(points,
+                      Kokkos::View<const Vec3<float>*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          xyz.data(), n));
+    PairHistogramInput<float> input = one_set(points.data(), n);
+    input.resident = true;
+    return input;
+  };
+  const std::string base = "pair_histogram_gas_frame/" + space_name + "/cells";
+  benchmark::RegisterBenchmark((base + "/n:" + std::to_string(n)).c_str(),
+                               [=](benchmark::State& st) {
+                                 const Points points("kmol::bench::gas", n);
+                                 run<ExecSpace>(st, resident(points), s, 1);
+                                 st.counters.erase("pairs_per_s");
+                                 st.counters["frames_per_s"] = benchmark::Counter(
+                                     1, benchmark::Counter::kIsIterationInvariantRate);
+                               })
+      ->Unit(benchmark::kMicrosecond)
+      ->UseRealTime();
+  for (const auto& [name, thickness] : {std::pair{"half_reach", CellThickness::half_reach},
+                                        std::pair{"whole_reach", CellThickness::whole_reach}}) {
+    benchmark::RegisterBenchmark(
+        (base + "/thickness:" + name + "/n:" + std::to_string(n)).c_str(),
+        [=, thickness = thickness](benchmark::State& st) {
+          const Points points("kmol::bench::gas", n);
+          PreparedPairHistogram<float> prepared;
+          prepare_pair_histogram(resident(points), s, prepared);
+          const ExecSpace space;
+          std::string how;
+          for (auto _ : st) {
+            how = pair_histogram_cells(space, prepared.job, CellScheme::fastest, thickness);
+            space.fence();
+          }
+          st.counters["frames_per_s"] =
+              benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
+          st.SetLabel(how);
+        })
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime();
+  }
+}
+
 #ifdef KOKKOS_ENABLE_CUDA
 // The raw CUDA kernel's launch parameters swept around its tuner's choice, on the no-box problem
 // with a histogram that fits one block (10,000 bins: the tuner takes one sweep) and one that does
@@ -225,11 +284,13 @@ void register_pair_histogram_benchmarks() {
 #ifdef KOKKOS_ENABLE_OPENMP
   register_space<Kokkos::OpenMP>("OpenMP", z.host_points);
   register_cells<Kokkos::OpenMP>("OpenMP", z.cells_points, z.smoke);
+  register_gas_frame<Kokkos::OpenMP>("OpenMP");
 #endif
 #ifdef KOKKOS_ENABLE_CUDA
   if (gpu_devices().empty()) return;
   register_space<Kokkos::Cuda>("Cuda", z.gpu_points);
   register_cells<Kokkos::Cuda>("Cuda", z.cells_points, true);
+  register_gas_frame<Kokkos::Cuda>("Cuda");
   register_cuda_sweeps(z.sweep_points);
 #endif
 }

@@ -1,5 +1,6 @@
-// The cell path's two counting schemes, each forced on every backend: atom threads and cell teams
-// against the double-precision oracle, and against the all-pairs count in single precision, over
+// The cell path's two counting schemes, each forced on every backend with cells of half and of
+// the whole reach: atom threads and cell teams against the double-precision oracle, and against
+// the all-pairs count in single precision, over
 // the cases that steer the cell teams down their separate paths (one shift per partner and cell,
 // or the minimum image pair by pair; crowded cells staged in chunks; labels).
 #include <random>
@@ -18,16 +19,18 @@ namespace {
 
 using kmol::BoxSpec;
 using kmol::CellScheme;
+using kmol::CellThickness;
 using kmol::PairHistogramInput;
 using kmol::PairHistogramSettings;
 using kmol::Vec3;
 
 template <class ExecSpace, class T>
 std::vector<std::uint64_t> cells_counts(const PairHistogramInput<T>& in,
-                                        const PairHistogramSettings& s, CellScheme scheme) {
+                                        const PairHistogramSettings& s, CellScheme scheme,
+                                        CellThickness thickness) {
   kmol::PreparedPairHistogram<T> prepared;
   kmol::prepare_pair_histogram(in, s, prepared);
-  kmol::pair_histogram_cells(ExecSpace(), prepared.job, scheme);
+  kmol::pair_histogram_cells(ExecSpace(), prepared.job, scheme, thickness);
   return prepared.result.counts;
 }
 
@@ -65,11 +68,16 @@ void expect_schemes_exact(const PairHistogramInput<double>& in, const PairHistog
   all_pairs.impl = kmol::PairHistogramImpl::kokkos;
   const std::vector<std::uint64_t> want_f =
       kmol::pair_histogram(ExecSpace(), in_f, all_pairs).counts;
-  for (CellScheme scheme : {CellScheme::atom_threads, CellScheme::cell_teams}) {
-    const std::string name = scheme == CellScheme::cell_teams ? "cell teams" : "atom threads";
-    EXPECT_EQ((cells_counts<ExecSpace, double>(in, s, scheme)), want) << "double, " << name;
-    EXPECT_EQ((cells_counts<ExecSpace, float>(in_f, s, scheme)), want_f) << "float, " << name;
-  }
+  for (CellScheme scheme : {CellScheme::atom_threads, CellScheme::cell_teams})
+    for (CellThickness thickness : {CellThickness::half_reach, CellThickness::whole_reach}) {
+      const std::string name =
+          std::string(scheme == CellScheme::cell_teams ? "cell teams" : "atom threads") +
+          (thickness == CellThickness::whole_reach ? ", whole-reach cells" : ", half-reach cells");
+      EXPECT_EQ((cells_counts<ExecSpace, double>(in, s, scheme, thickness)), want)
+          << "double, " << name;
+      EXPECT_EQ((cells_counts<ExecSpace, float>(in_f, s, scheme, thickness)), want_f)
+          << "float, " << name;
+    }
 }
 
 }  // namespace
@@ -85,9 +93,10 @@ KMOL_BACKEND_TEST(PairHistogramCells, BothSchemesMatchTheOracleOnEveryPath) {
       std::vector<std::int32_t> species(n_a), molecule_a(n_a), molecule_b(b.size());
       for (std::int64_t i = 0; i < n_a; ++i) species[i] = int(i % 3), molecule_a[i] = int(i / 3);
       for (std::size_t i = 0; i < b.size(); ++i) molecule_b[i] = int(i / 2);
-      // 8 A: seven cells or more along each axis (one shift per partner and cell); 14 A: four,
-      // every cell a neighbour (the minimum image pair by pair).
-      for (double r_max : {8.0, 14.0}) {
+      // 5 A: six cells of the whole reach or more along each axis, so those wrap too; 8 A: seven
+      // half-reach cells or more (one shift per partner and cell); 14 A: four, every cell a
+      // neighbour (the minimum image pair by pair).
+      for (double r_max : {5.0, 8.0, 14.0}) {
         PairHistogramSettings s;
         s.box = box;
         s.r_min = 0.25;
@@ -133,7 +142,7 @@ KMOL_BACKEND_TEST(PairHistogramCells, CountsBeyond32BitsInOneBinAreExact) {
   s.impl = kmol::PairHistogramImpl::cells;
   kmol::PreparedPairHistogram<float> prepared;
   kmol::prepare_pair_histogram(kmol::two_sets(xyz.data(), n, xyz.data(), n), s, prepared);
-  const std::string how =
-      kmol::pair_histogram_cells(ExecSpace(), prepared.job, CellScheme::cell_teams, capacity);
+  const std::string how = kmol::pair_histogram_cells(
+      ExecSpace(), prepared.job, CellScheme::cell_teams, CellThickness::fastest, capacity);
   EXPECT_EQ(prepared.result.at(0, 0), std::uint64_t(n) * std::uint64_t(n)) << how;
 }

@@ -24,9 +24,11 @@ struct ColumnRuns {
 // Cell (cx, cy, cz) holds the points whose fractional coordinates s_d = reciprocal[d] . x,
 // wrapped into [0, 1), lie in [c_d, c_d + 1) / n[d]; its index is cx + n0 (cy + n1 cz). Cells are
 // at least r_max / span thick, so partners within r_max lie at most span cells away along each
-// direction: thinner cells than r_max leave less empty space around an atom's sphere of partners.
+// direction: thinner cells than r_max (span 2) leave less empty space around an atom's sphere of
+// partners, thicker ones (span 1) hold more atoms each.
 struct CellGrid {
-  static constexpr std::int32_t span = 2;
+  static constexpr std::int32_t max_span = 2;
+  std::int32_t span = max_span;
   std::int32_t n[3] = {1, 1, 1};
   Vec3<double> reciprocal[3] = {};
   double thickness[3] = {};  // cell height across each face pair
@@ -65,7 +67,7 @@ struct CellGrid {
 
   // The same runs by slot, for threads that take one each: slot e of cell c holds run e % 2 of
   // neighbour row e / 2, as [first_cell, end_cell), or an empty range.
-  static constexpr int max_run_slots = 2 * (2 * span + 1) * (2 * span + 1);
+  static constexpr int max_run_slots = 2 * (2 * max_span + 1) * (2 * max_span + 1);
   KOKKOS_INLINE_FUNCTION int run_slots() const {
     return 2 * neighbour_count(1) * neighbour_count(2);
   }
@@ -120,21 +122,21 @@ double rounding_margin(const BoxSpec& box, double extent) {
   return 64 * double(std::numeric_limits<T>::epsilon()) * lengths;
 }
 
-// As many cells per direction as fit at thickness (r_max + margin) / span, so that a pair whose
-// distance rounds below r_max never lies more than span cells apart; at most max_cells in all
-// (emptier cells only add loop overhead). With few cells along a direction all are neighbours,
-// so any count is correct.
+// As many cells per direction as fit at thickness (r_max + margin) / span (1 or 2), so that a
+// pair whose distance rounds below r_max never lies more than span cells apart; at most max_cells
+// in all (emptier cells only add loop overhead). With few cells along a direction all are
+// neighbours, so any count is correct.
 inline CellGrid make_cell_grid(const BoxSpec& box, double r_max, double margin,
-                               std::int64_t max_cells) {
+                               std::int64_t max_cells, std::int32_t span) {
   const Vec3<double>* e = box.edges;
   const double volume = dot(e[0], cross(e[1], e[2]));
   CellGrid grid;
+  grid.span = span;
   double product = 1;
   for (int d = 0; d < 3; ++d) {
     grid.reciprocal[d] = (1 / volume) * cross(e[(d + 1) % 3], e[(d + 2) % 3]);
     const double height = 1 / std::sqrt(norm2(grid.reciprocal[d]));
-    grid.n[d] =
-        std::int32_t(std::fmax(1.0, std::floor(CellGrid::span * height / (r_max + margin))));
+    grid.n[d] = std::int32_t(std::fmax(1.0, std::floor(span * height / (r_max + margin))));
     product *= grid.n[d];
   }
   const double shrink = std::cbrt(double(max_cells) / product);

@@ -4,7 +4,9 @@
 // The periodic box is cut into a grid of cells in fractional coordinates, each at least r_max / 2
 // thick across every pair of faces, so all partners within r_max of an atom lie within two cells
 // of its own along each lattice direction (wrapped): 125 cells at most, whose volume is 0.58 of
-// the 27 cells of thickness r_max that would do as well. Atoms are
+// the 27 cells of thickness r_max that would do as well. Cells r_max thick are taken instead
+// where the thin ones would hold few atoms (sparse frames): the fixed cost of each cell and run
+// of cells then outweighs the pairs they save. Atoms are
 // sorted by cell on the device; cells are stored x-fastest, so neighbouring cells along x are one
 // contiguous run of the sorted arrays, which consecutive threads read together.
 //
@@ -43,6 +45,9 @@ namespace kmol {
 
 // How the cell path counts pairs (see the top of the file); `fastest` picks for the space.
 enum class CellScheme { fastest, atom_threads, cell_teams };
+
+// How thick the cells are: at least r_max / 2 or r_max; `fastest` picks for the frame's density.
+enum class CellThickness { fastest, half_reach, whole_reach };
 
 namespace cells_detail {
 
@@ -138,6 +143,23 @@ ArrayOf<ExecSpace, const Vec3<T>> points_in(const ExecSpace& space, KeptArrays<E
   return kept.copy_in(space, name, points, std::size_t(n));
 }
 
+// Each cell and run of cells costs a fixed amount besides its pairs (a cell team takes the cell,
+// finds its partners' runs and stages its atoms; an atom thread starts a run per neighbour row):
+// below this many atoms of B per half-reach cell, cells of the whole reach (8 times the atoms, 27
+// neighbours instead of 125) cost less.
+inline constexpr double sparse_cell_atoms = 4;
+
+// The grid's span (CellGrid) for the thickness asked for.
+inline std::int32_t cell_span(CellThickness thickness, const BoxSpec& box, double r_max,
+                              double margin, std::int64_t n_b) {
+  if (thickness == CellThickness::fastest) {
+    const CellGrid half = make_cell_grid(box, r_max, margin, std::int64_t(1) << 30, 2);
+    thickness = double(n_b) < sparse_cell_atoms * double(half.count()) ? CellThickness::whole_reach
+                                                                       : CellThickness::half_reach;
+  }
+  return thickness == CellThickness::whole_reach ? 1 : 2;
+}
+
 inline std::string describe(const CellGrid& grid, std::int64_t n_b, bool one_set) {
   std::ostringstream out;
   out << std::setprecision(4) << "cells " << grid.n[0] << "x" << grid.n[1] << "x" << grid.n[2]
@@ -152,13 +174,14 @@ inline std::string describe(const CellGrid& grid, std::int64_t n_b, bool one_set
 
 // Adds into job.counts the histogram of the pairs of `job` that lie within r_max, examining only
 // atoms in neighbouring cells. Runs on any Kokkos execution space (Serial, OpenMP, Cuda). Needs a
-// periodic box and fewer than 2^31 atoms per set. `scheme` picks how pairs are counted (tests
-// run both on every space); by default the fastest for the space. `team_flush_capacity`: the
-// increments a cell team's 32-bit histogram takes between flushes; tests lower it to reach the
-// flush without 2^32 pairs.
+// periodic box and fewer than 2^31 atoms per set. `scheme` picks how pairs are counted and
+// `thickness` the cells (tests run each on every space); by default the fastest for the space
+// and frame. `team_flush_capacity`: the increments a cell team's 32-bit histogram takes between
+// flushes; tests lower it to reach the flush without 2^32 pairs.
 template <class ExecSpace, class T>
 std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<T>& job,
                                  CellScheme scheme = CellScheme::fastest,
+                                 CellThickness thickness = CellThickness::fastest,
                                  std::uint64_t team_flush_capacity = private_count_capacity) {
   using namespace cells_detail;
   using Index = ArrayOf<ExecSpace, std::int32_t>;
@@ -190,11 +213,11 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
     if (!job.one_set) extent = math::max(extent, max_abs_coordinate<ExecSpace, T>(space, b_xyz));
   }
   const double r_max = double(job.range.r_max), margin = rounding_margin<T>(job.box, extent);
-  const CellGrid grid =
-      make_cell_grid(job.box, r_max, margin, math::min<std::int64_t>(n_b, std::int64_t(1) << 30));
-
   const std::size_t counters = std::size_t(job.n_histograms) * job.range.n_bins;
   scheme = resolve_scheme<ExecSpace, T>(scheme, counters);
+  const CellGrid grid =
+      make_cell_grid(job.box, r_max, margin, math::min<std::int64_t>(n_b, std::int64_t(1) << 30),
+                     cell_span(thickness, job.box, r_max, margin, n_b));
   const AtomExtras extras = scheme == CellScheme::cell_teams    ? AtomExtras::none
                             : exact_for_all_partners<ExecSpace> ? AtomExtras::cells
                                                                 : AtomExtras::cells_and_fractions;
