@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <random>
 
@@ -109,35 +110,42 @@ TEST(FramePipeline, FramesBeforeAnErrorAreDelivered) {
   EXPECT_EQ(delivered, 3);
 }
 
-// The frames of another reader, frame `boxless` without its box (as a zero XTC box reads).
-class BoxlessFrame final : public io::TrajectoryReader {
+// The frames of another reader, frame `damaged` without its box (as a zero XTC box reads), or
+// with atom `nan_atom` not a number (as a format without its own check would read it).
+class DamagedFrame final : public io::TrajectoryReader {
  public:
-  BoxlessFrame(io::TrajectoryReader& r, std::int64_t boxless) : r_(r), boxless_(boxless) {}
+  DamagedFrame(io::TrajectoryReader& r, std::int64_t damaged, std::int64_t nan_atom = -1)
+      : r_(r), damaged_(damaged), nan_atom_(nan_atom) {}
   const std::string& path() const override { return r_.path(); }
   std::string description() const override { return r_.description(); }
   std::int64_t n_frames() const override { return r_.n_frames(); }
   std::int64_t n_atoms() const override { return r_.n_atoms(); }
   BoxKind box_kind() const override { return r_.box_kind(); }
   io::FrameInfo read_frame(std::int64_t t, Vec3<float>* p) override {
-    return dropped(t, r_.read_frame(t, p));
+    return damaged(t, r_.read_frame(t, p), p);
   }
   io::FrameInfo read_frame(std::int64_t t, Vec3<double>* p) override {
-    return dropped(t, r_.read_frame(t, p));
+    return damaged(t, r_.read_frame(t, p), p);
   }
-  io::FrameInfo frame_info(std::int64_t t) override { return dropped(t, r_.frame_info(t)); }
+  io::FrameInfo frame_info(std::int64_t t) override {
+    return damaged(t, r_.frame_info(t), static_cast<Vec3<float>*>(nullptr));
+  }
 
  private:
-  io::FrameInfo dropped(std::int64_t t, io::FrameInfo info) const {
-    if (t == boxless_) info.box = BoxSpec::none();
+  template <class T>
+  io::FrameInfo damaged(std::int64_t t, io::FrameInfo info, Vec3<T>* p) const {
+    if (t != damaged_) return info;
+    if (nan_atom_ < 0) info.box = BoxSpec::none();
+    if (nan_atom_ >= 0 && p != nullptr) p[nan_atom_].y = std::numeric_limits<T>::quiet_NaN();
     return info;
   }
   io::TrajectoryReader& r_;
-  std::int64_t boxless_;
+  std::int64_t damaged_, nan_atom_;
 };
 
 TEST(FramePipeline, AFrameWithoutTheBoxOfAPeriodicRunIsRefused) {
   const GasFile gas("boxless.h5", 100, 6);
-  BoxlessFrame reader(*gas.reader, 3);
+  DamagedFrame reader(*gas.reader, 3);
   FrameJob job = gas_job(100);
   PipelineOptions options;
   options.frames = {0, 1, 2, 3, 4, 5};
@@ -154,6 +162,28 @@ TEST(FramePipeline, AFrameWithoutTheBoxOfAPeriodicRunIsRefused) {
   delivered = 0;
   run_frame_pipeline(reader, job, options);
   EXPECT_EQ(delivered, 6);
+}
+
+// Every worker counts a frame's sets only once its reader found them finite: a GPU worker takes
+// their extent from the reader rather than from the device.
+TEST(FramePipeline, AFrameWithANonFiniteCoordinateIsRefusedNamingTheAtom) {
+  const GasFile gas("nan.h5", 100, 6);
+  DamagedFrame reader(*gas.reader, 4, 7);
+  const FrameJob job = gas_job(100);
+  std::vector<std::vector<WorkerSpec>> workers = {frame_workers(false, 1)};
+  if (!gpu_devices().empty()) workers.push_back(frame_workers(true, 0));
+  for (const auto& w : workers) {
+    PipelineOptions options;
+    options.frames = {0, 1, 2, 3, 4, 5};
+    options.workers = w;
+    options.readers = 1;
+    int delivered = 0;
+    options.on_result = [&](const FrameResult&) { ++delivered; };
+    const std::string message = test::refusal([&] { run_frame_pipeline(reader, job, options); });
+    EXPECT_NE(message.find("frame: [4] atom 7 has a non-finite coordinate"), std::string::npos)
+        << message;
+    EXPECT_EQ(delivered, 4);
+  }
 }
 
 TEST(FramePipeline, FramesAFailingDeviceDropsAreCountedOnceByTheHost) {

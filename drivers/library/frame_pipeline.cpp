@@ -3,8 +3,10 @@
 #include <fmt/core.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -65,6 +67,7 @@ template <class T>
 struct FrameSlot {
   std::int64_t position = 0, frame = 0;
   BoxSpec box;
+  double extent = 0;  // the largest |coordinate| of the sets, every one checked finite
   HostBuffer<Vec3<T>> a, b;
   FrameSlot(std::size_t n_a, std::size_t n_b, bool pinned) : a(n_a, pinned), b(n_b, pinned) {}
 };
@@ -268,6 +271,7 @@ class Pipeline {
         read += std::chrono::duration<double>(read_end - begin).count();
         refuse_box_change(reader, frame, info.box);
         gather(all, job_.periodic ? info.box : BoxSpec::none(), whole, reader, frame, s);
+        s.extent = checked_extent(reader, frame, s);
         gathered += seconds_since(read_end);
       } catch (...) {
         // Later frames are left; earlier ones, being read by other readers, still count.
@@ -312,6 +316,29 @@ class Pipeline {
     };
     one(job_.sites_a, job_.atoms_a, s.a.data());
     one(job_.sites_b, job_.atoms_b, s.b.data());
+  }
+
+  // The largest |coordinate| of the frame's sets, found here so that a GPU worker need not wait
+  // for the device to find it; a non-finite coordinate (from any format, or a centre of one) is
+  // refused naming the frame and the file's atom (or the centre in its selection).
+  double checked_extent(const io::TrajectoryReader& reader, std::int64_t frame,
+                        FrameSlot<T>& s) const {
+    double extent = 0;
+    const auto one = [&](HostBuffer<Vec3<T>>& set, const std::vector<std::int64_t>& atoms,
+                         bool sites, const char* name) {
+      for (std::size_t k = 0; k < set.size(); ++k) {
+        const Vec3<T> p = set.data()[k];
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+          throw InputError({reader.path(), "frame", long(frame)},
+                           sites
+                               ? fmt::format("centre {} of {} has a non-finite coordinate", k, name)
+                               : fmt::format("atom {} has a non-finite coordinate", atoms[k]));
+        extent = std::max(extent, double(largest_magnitude(p)));
+      }
+    };
+    one(s.a, job_.atoms_a, job_.sites_a != nullptr, "selection A");
+    one(s.b, job_.atoms_b, job_.sites_b != nullptr, "selection B");
+    return extent;
   }
 
   // Periodic runs take every frame's box: a frame without one (or one in a trajectory whose first
@@ -438,6 +465,7 @@ class Pipeline {
     input.species = job_.species.empty() ? nullptr : job_.species.data();
     input.molecule_a = job_.molecule_a.empty() ? nullptr : job_.molecule_a.data();
     input.molecule_b = job_.molecule_b.empty() ? nullptr : job_.molecule_b.data();
+    input.extent = s.extent;
     return input;
   }
 
