@@ -45,8 +45,8 @@ void add_trajectory_options(CLI::App* cmd, TrajectoryOptions& o, std::int64_t de
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--readers", o.readers,
                   "Reader threads decoding frames at once (XTC and H5MD; other formats read with "
-                  "one). "
-                  "Default: 1 beside CPU workers, 4 when GPUs count the frames")
+                  "one). Default: 1 beside CPU workers; when GPUs count the frames, half the "
+                  "host's cores, at most 8")
       ->check(CLI::PositiveNumber);
   add_pool_options(cmd, o.pool, "frames");
   cmd->add_flag("--no-pbc", o.no_pbc, "Plain distances, ignoring the file's box");

@@ -51,9 +51,11 @@ PipelineOptions workers_for(const TrajectoryRunOptions& o) {
 }
 
 // Reading frames is what limits a GPU (a frame's pairs take a fraction of decompressing an XTC
-// frame or reading an H5MD one), so GPU runs read on several threads; beside CPU workers one
-// reader keeps up with the kernels.
-constexpr int gpu_readers = 4;
+// frame or reading an H5MD one), so GPU runs read on several threads: half the host's cores, the
+// rest left to the GPU threads, the writer and the library's own threads, and at most 8 (more
+// readers than that only contend for the file). Beside CPU workers one reader keeps up with the
+// kernels.
+int gpu_readers() { return std::clamp(int(sysconf(_SC_NPROCESSORS_ONLN)) / 2, 1, 8); }
 
 }  // namespace
 
@@ -67,7 +69,7 @@ PipelineOptions pipeline_workers(const TrajectoryRunOptions& o,
                          reader.description() + ", read in order by one");
   bool gpus = false;
   for (const WorkerSpec& w : p.workers) gpus = gpus || w.kind != WorkerKind::cpu;
-  p.readers = o.readers > 0 ? o.readers : parallel && gpus ? gpu_readers : 1;
+  p.readers = o.readers > 0 ? o.readers : parallel && gpus ? gpu_readers() : 1;
   return p;
 }
 
