@@ -1,6 +1,8 @@
 #pragma once
-// The cell path's device scheme. Teams take cells of A from a shared counter, so that clustered
-// frames stay balanced and each team flushes its histogram once rather than once per cell. A team
+// The cell path's device scheme. Each team starts on the cell of its own rank and takes further
+// cells from a shared counter, so that clustered frames stay balanced and each team flushes its
+// histogram once rather than once per cell; a frame with no more cells than teams takes no
+// counter at all (all teams drawing from it at once queue on one address). A team
 // stages its cell's atoms in scratch; each thread holds one partner from the cells around at a
 // time in registers and pairs it with every staged atom, all threads reading the same atom at
 // once (one broadcast load per pair). Counts go into a 32-bit team histogram in scratch, flushed
@@ -197,19 +199,21 @@ struct CellTeamScratch {
         cell(team_scratch_view<ScratchOf<ExecSpace, std::int32_t>>(team, 1)) {}
 };
 
-// `flush_capacity`: the increments a team's 32-bit histogram takes between flushes.
+// `flush_capacity`: the increments a team's 32-bit histogram takes between flushes. `next_cell`:
+// the counter teams take cells from, zero on entry (zeroed with the totals, one fill for both).
 template <class ExecSpace, class T, class Counter>
 void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
-                           const TotalsOf<ExecSpace>& totals, KeptArrays<ExecSpace>& kept,
-                           std::uint64_t flush_capacity) {
+                           const TotalsOf<ExecSpace>& totals, const TotalsOf<ExecSpace>& next_cell,
+                           KeptArrays<ExecSpace>& kept, std::uint64_t flush_capacity) {
   using Scratch = CellTeamScratch<ExecSpace, T>;
   // Two warps a team on devices: a team waits at its barriers (a new cell, a new chunk) while
   // 15 others on the SM go on; with 4 teams of 8 warps those barrier waits dominate the stalls.
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<64, 16>>;
+  // The functor goes in the launch's parameters (LightWeight): Kokkos 3.4 copies larger ones to
+  // constant memory only once the previous such kernel has finished, which stalls the host.
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<64, 16>,
+                                    Kokkos::Experimental::WorkItemProperty::HintLightWeight_t>;
   const int team_size = runs_on_host<ExecSpace> ? 1 : 64;
   const std::int32_t size = std::int32_t(totals.extent(0)), n_cells = counter.grid.count();
-  const auto next_cell = kept.template array<std::int32_t>("next_cell", 1);
-  Kokkos::deep_copy(space, next_cell, 0);
   // Only orthorhombic boxes shift partners by the cells' bounds; other boxes get zero-length
   // arrays.
   const CellBounds<ExecSpace, T> bounds =
@@ -236,8 +240,14 @@ void count_with_cell_teams(const ExecSpace& space, const Counter& counter,
           team.team_barrier();
         };
         FlushBudget budget(flush_capacity);
-        for (;;) {
-          if (rank == 0) s.cell(0) = Kokkos::atomic_fetch_add(&next_cell(0), 1);
+        for (bool first = true;; first = false) {
+          if (rank == 0)
+            s.cell(0) = first ? team.league_rank()
+                        : league >= n_cells
+                            ? n_cells
+                            : std::int32_t(math::min<unsigned long long>(
+                                  league + Kokkos::atomic_fetch_add(&next_cell(0), 1ULL),
+                                  (unsigned long long)n_cells));
           team.team_barrier();
           const std::int32_t cell = s.cell(0);
           // Every thread has read the cell before rank 0 takes the next one: after an empty

@@ -116,10 +116,12 @@ CellScheme resolve_scheme(CellScheme scheme, std::size_t counters) {
 // Counts into `totals` with a resolved scheme; says which.
 template <class ExecSpace, class T, class Counter>
 std::string count_pairs(const ExecSpace& space, const Counter& counter, std::int32_t n_a,
-                        const TotalsOf<ExecSpace>& totals, CellScheme scheme,
-                        std::uint64_t team_flush_capacity, KeptArrays<ExecSpace>& kept) {
+                        const TotalsOf<ExecSpace>& totals, const TotalsOf<ExecSpace>& next_cell,
+                        CellScheme scheme, std::uint64_t team_flush_capacity,
+                        KeptArrays<ExecSpace>& kept) {
   if (scheme == CellScheme::cell_teams) {
-    count_with_cell_teams<ExecSpace, T>(space, counter, totals, kept, team_flush_capacity);
+    count_with_cell_teams<ExecSpace, T>(space, counter, totals, next_cell, kept,
+                                        team_flush_capacity);
     return "a team per cell, one partner per thread against the cell's atoms, 32-bit team "
            "histograms";
   }
@@ -237,20 +239,22 @@ std::string pair_histogram_cells(const ExecSpace& space, const PairHistogramJob<
   const T cut_squared = T(r_max * r_max * (1 + 16 * double(std::numeric_limits<T>::epsilon())));
   const SlotRule<T> bins = SlotRule<T>::make(job.range);
   const NearBound<T> near = make_near_bound<T>(job.box, r_max, margin);
-  const TotalsOf<ExecSpace> totals(
-      kept->template array<unsigned long long>("totals", counters).data(), counters);
-  Kokkos::deep_copy(space, totals, 0ull);
+  // The totals and, after them, the counter cell teams take cells from: one fill zeroes both.
+  const auto totals_and_counter = kept->template array<unsigned long long>("totals", counters + 1);
+  Kokkos::deep_copy(space, totals_and_counter, 0ull);
+  const TotalsOf<ExecSpace> totals(totals_and_counter.data(), counters),
+      next_cell(totals_and_counter.data() + counters, 1);
   const auto count = [&](auto box) {
     using Box = decltype(box);
     if (job.one_set)
       return count_pairs<ExecSpace, T>(space,
                                        PairCounter<ExecSpace, T, Box, true>{
                                            box, bins, cut_squared, near, sorted_labels, grid, a, b},
-                                       n_a, totals, scheme, team_flush_capacity, *kept);
+                                       n_a, totals, next_cell, scheme, team_flush_capacity, *kept);
     return count_pairs<ExecSpace, T>(space,
                                      PairCounter<ExecSpace, T, Box, false>{
                                          box, bins, cut_squared, near, sorted_labels, grid, a, b},
-                                     n_a, totals, scheme, team_flush_capacity, *kept);
+                                     n_a, totals, next_cell, scheme, team_flush_capacity, *kept);
   };
   const std::string how = job.box.kind == BoxKind::orthorhombic ? count(OrthorhombicBox<T>(job.box))
                                                                 : count(TriclinicBox<T>(job.box));

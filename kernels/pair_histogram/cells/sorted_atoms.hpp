@@ -99,7 +99,9 @@ SortedAtoms<ExecSpace, T> sort_into_cells(const ExecSpace& space, const CellGrid
                                           const ArrayOf<ExecSpace, std::int32_t>& molecule,
                                           KeptArrays<ExecSpace>& kept, const std::string& set,
                                           AtomExtras extras) {
-  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>>;
+  // Functors in the launch's parameters (see count_with_cell_teams).
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int32_t>,
+                                     Kokkos::Experimental::WorkItemProperty::HintLightWeight_t>;
   using Index = ArrayOf<ExecSpace, std::int32_t>;
   const std::int32_t n = std::int32_t(xyz.extent(0)), n_cells = grid.count();
   const std::size_t atoms = std::size_t(n), cells = std::size_t(n_cells),
