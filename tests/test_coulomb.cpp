@@ -12,6 +12,7 @@
 #include "kernels/coulomb/selection.hpp"
 #include "kernels/coulomb/validation.hpp"
 #include "kernels/coulomb/water_box.hpp"
+#include "kmol/core/cancel.hpp"
 #include "kmol/core/errors.hpp"
 #include "kmol/core/execution_space.hpp"
 #include "support/backend_test.hpp"
@@ -152,6 +153,34 @@ KMOL_BACKEND_TEST(Coulomb, CutoffMapRepeatsBitForBit) {
           << to_string(impl) << ", call " << call + 2;
     }
   }
+}
+
+// A map asked for after a cancel throws Interrupted (the portable cutoff's teams skip their
+// regions, the other rows stop between pieces), and once cleared the same call maps again.
+TEST(CoulombCancel, StopAndThrowInterruptedThenMapAgain) {
+  const auto atoms = kmol::test::random_atoms(300, {-6, -3, -5}, 20, 7);
+  int checked = 0;
+  const auto check = [&](auto space, CoulombMethod method) {
+    using ExecSpace = decltype(space);
+    CoulombSettings s = small_problem(method);
+    for (CoulombImpl impl : runnable<ExecSpace>(s, std::int64_t(atoms.positions.size()))) {
+      s.impl = impl;
+      const std::string what = to_string(method) + "/" + to_string(impl);
+      kmol::request_cancel(2);
+      EXPECT_THROW((compute<ExecSpace, float>(atoms, s)), kmol::Interrupted) << what;
+      kmol::clear_cancel();
+      const auto map = compute<ExecSpace, float>(atoms, s);
+      double sum = 0;
+      for (const float v : map.values) sum += std::fabs(v);
+      EXPECT_GT(sum, 0) << what;
+      ++checked;
+    }
+  };
+  for (CoulombMethod m : {CoulombMethod::direct, CoulombMethod::cutoff}) {
+    check(Kokkos::DefaultHostExecutionSpace(), m);
+    check(Kokkos::DefaultExecutionSpace(), m);
+  }
+  EXPECT_GE(checked, 4);  // the host and kokkos rows of both methods at least
 }
 
 // Many atoms are checked by every host thread: the error names the first bad one, whichever
