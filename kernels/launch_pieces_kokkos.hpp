@@ -1,15 +1,13 @@
 #pragma once
 // launch_in_pieces (launch_pieces.hpp) on a Kokkos execution space: the first piece is as many
 // items as the space runs at once, a GPU's pieces are whole multiples of 64 threads, and each
-// piece ends with a fence. Team launches run whole instead, their teams checking for a cancel.
+// piece ends with a fence.
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <string>
 
-#include "kernels/cancel_point.hpp"
 #include "kernels/launch_pieces.hpp"
 #include "kmol/core/execution_space.hpp"
 
@@ -66,40 +64,28 @@ std::int64_t parallel_scan_in_pieces(const std::string& name, const ExecSpace& s
   return sum;
 }
 
-// A team functor f(team, league) told its league's index in the whole launch, whose teams skip
-// their work once a cancel is requested.
+// A team functor f(team, league) told its league's index in the whole launch.
 template <class ExecSpace, class F>
-struct CancellableLeagues {
+struct OffsetLeagues {
   F f;
   std::int64_t first;
-  const volatile int* cancel;
   KOKKOS_INLINE_FUNCTION void operator()(
       const typename Kokkos::TeamPolicy<ExecSpace>::member_type& team) const {
-    if (team_cancelled(team, cancel)) return;
     f(team, first + team.league_rank());
   }
 };
 
 // Kokkos::parallel_for over `leagues` teams of team_size threads with scratch_bytes of level-0
-// scratch each; f(team, league) takes the league's index. Unlike the pieces above, the league
-// runs whole (in launches of at most INT_MAX teams, a policy's size): a GPU's teams run long
-// enough that each launch boundary would idle the device while the last ones finish. Teams that
-// start after a cancel skip their work (cancel_point.hpp), and the call throws Interrupted naming
-// `what` once the launch ends.
+// scratch each, in pieces; f(team, league) takes the league's index in the whole launch.
 template <class ExecSpace, class F>
-void team_parallel_for_cancellable(const std::string& name, const ExecSpace& space,
-                                   std::int64_t leagues, int team_size, std::size_t scratch_bytes,
-                                   const char* what, const F& f) {
-  constexpr std::int64_t launch_max = std::numeric_limits<int>::max();
-  for (std::int64_t first = 0; first < leagues; first += launch_max) {
-    Kokkos::TeamPolicy<ExecSpace> policy(space, int(std::min(leagues - first, launch_max)),
-                                         team_size);
+void team_parallel_for_in_pieces(const std::string& name, const ExecSpace& space,
+                                 std::int64_t leagues, int team_size, std::size_t scratch_bytes,
+                                 const char* what, const F& f) {
+  launch_in_pieces(space, leagues, team_size, what, [&](std::int64_t begin, std::int64_t end) {
+    Kokkos::TeamPolicy<ExecSpace> policy(space, int(end - begin), team_size);
     policy.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
-    Kokkos::parallel_for(name, policy,
-                         CancellableLeagues<ExecSpace, F>{f, first, cancel_word<ExecSpace>()});
-  }
-  space.fence();
-  throw_if_cancelled(what);
+    Kokkos::parallel_for(name, policy, OffsetLeagues<ExecSpace, F>{f, begin});
+  });
 }
 
 }  // namespace kmol

@@ -155,8 +155,8 @@ KMOL_BACKEND_TEST(Coulomb, CutoffMapRepeatsBitForBit) {
   }
 }
 
-// A map asked for after a cancel throws Interrupted (the portable cutoff's teams skip their
-// regions, the other rows stop between pieces), and once cleared the same call maps again.
+// A map asked for after a cancel throws Interrupted (every row stops after its first piece), and
+// once cleared the same call maps again.
 TEST(CoulombCancel, StopAndThrowInterruptedThenMapAgain) {
   const auto atoms = kmol::test::random_atoms(300, {-6, -3, -5}, 20, 7);
   int checked = 0;

@@ -179,7 +179,7 @@ void cells(const ExecSpace& space, KeptArrays<ExecSpace>& kept, const CoulombJob
   constexpr bool compensated = S == coulomb::Summation::compensated;
   constexpr int Slots = compensated ? 2 * P + 2 : P + 2;  // sums, carries, y, z
   constexpr bool host = Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-  team_parallel_for_cancellable(
+  team_parallel_for_in_pieces(
       "kmol::coulomb::cells", space, runs.runs() / per_region, host ? 1 : per_region,
       Scratch::shmem_size(Slots, per_region), "the potential map",
       KOKKOS_LAMBDA(const Member& team, const std::int64_t region) {
