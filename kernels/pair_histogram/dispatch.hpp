@@ -79,14 +79,11 @@ PairHistogramResult pair_histogram(const ExecSpace& space, const PairHistogramIn
     }
     input.resident = false;
   }
-  double extent = -1;
-  if (input.resident) {
-    extent = input.extent;
-    if (extent < 0) {
-      extent = finite_extent_on(space, input.a, input.n_a, "selection A");
-      if (!input.one_set())
-        extent = math::max(extent, finite_extent_on(space, input.b, input.n_b, "selection B"));
-    }
+  double extent = input.extent;
+  if (input.resident && extent < 0) {
+    extent = finite_extent_on(space, input.a, input.n_a, "selection A");
+    if (!input.one_set())
+      extent = math::max(extent, finite_extent_on(space, input.b, input.n_b, "selection B"));
   }
   Kokkos::Profiling::pushRegion("kmol::pair_histogram");
   PreparedPairHistogram<T> prepared;

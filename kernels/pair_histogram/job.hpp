@@ -25,9 +25,9 @@ struct PairHistogramJob {
   std::int32_t n_histograms = 1;
   std::uint64_t* counts = nullptr;     // [n_histograms][n_bins], zeroed; implementations add to it
   PairHistogramLaunchOverride launch;  // forced launch parameters (cuda only)
-  // The largest |coordinate| of a and b where the call already found it (the finite check of
-  // resident atoms), else -1: the cell list's rounding margin needs it, and on a GPU its own
-  // reduction would cost a wait for the device.
+  // The largest |coordinate| of a and b where the call already has it (from its caller, or the
+  // finite check of resident atoms), else -1: the cell list's rounding margin needs it, and on a
+  // GPU its own reduction would cost a wait for the device.
   double extent = -1;
 
   std::int64_t pair_count() const { return one_set ? n_a * (n_a - 1) / 2 : n_a * n_b; }

@@ -32,9 +32,10 @@ struct PairHistogramInput {
   const std::int32_t* molecule_a = nullptr;  // with molecule_b (or alone for one set): exclusions
   const std::int32_t* molecule_b = nullptr;
   bool resident = false;
-  // Resident sets: the largest |coordinate| of both where the caller has already checked every
-  // coordinate finite (the frame pipeline's readers, on the host while the device counts another
-  // frame); negative: checked and measured on the device, which waits for the result.
+  // The largest |coordinate| of both sets where the caller has already measured it and checked
+  // every coordinate finite (the frame pipeline's readers, on the host while the device counts
+  // another frame); negative: measured here (for resident sets on the device, which waits for the
+  // result, with their finite check).
   double extent = -1;
 
   bool one_set() const { return b == nullptr; }

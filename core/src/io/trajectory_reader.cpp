@@ -46,14 +46,12 @@ bool is_text(const std::string& bytes) {
   });
 }
 
-class H5mdTrajectory final : public TrajectoryReader {
+// A trajectory reader whose file, atoms and labels are those of the reader it wraps (an
+// H5mdReader or another TrajectoryReader); subclasses say what its frames are.
+template <class Source>
+class ForwardedReader : public TrajectoryReader {
  public:
-  H5mdTrajectory(const std::string& path, const std::string& group)
-      : H5mdTrajectory(std::make_unique<H5mdReader>(path, group)) {}
-  explicit H5mdTrajectory(std::unique_ptr<H5mdReader> reader) : reader_(std::move(reader)) {}
-
   const std::string& path() const override { return reader_->path(); }
-  std::string description() const override { return "H5MD particles/" + reader_->particle_group(); }
   std::int64_t n_frames() const override { return reader_->n_frames(); }
   std::int64_t n_atoms() const override { return reader_->n_atoms(); }
   BoxKind box_kind() const override { return reader_->box_kind(); }
@@ -63,6 +61,21 @@ class H5mdTrajectory final : public TrajectoryReader {
   }
   const std::vector<double>& masses() const override { return reader_->masses(); }
   const std::vector<std::string>& warnings() const override { return reader_->warnings(); }
+  double convert_seconds() const override { return reader_->convert_seconds(); }
+
+ protected:
+  explicit ForwardedReader(std::unique_ptr<Source> reader) : reader_(std::move(reader)) {}
+  std::unique_ptr<Source> reader_;
+};
+
+class H5mdTrajectory final : public ForwardedReader<H5mdReader> {
+ public:
+  H5mdTrajectory(const std::string& path, const std::string& group)
+      : H5mdTrajectory(std::make_unique<H5mdReader>(path, group)) {}
+  explicit H5mdTrajectory(std::unique_ptr<H5mdReader> reader)
+      : ForwardedReader(std::move(reader)) {}
+
+  std::string description() const override { return "H5MD particles/" + reader_->particle_group(); }
   FrameInfo read_frame(std::int64_t t, Vec3<float>* p) override {
     return converted(reader_->read_frame(t, p));
   }
@@ -70,7 +83,6 @@ class H5mdTrajectory final : public TrajectoryReader {
     return converted(reader_->read_frame(t, p));
   }
   FrameInfo frame_info(std::int64_t t) override { return converted(reader_->frame_info(t)); }
-  double convert_seconds() const override { return reader_->convert_seconds(); }
   // Readers on other threads read frames beside this one (H5mdReader::another).
   std::unique_ptr<TrajectoryReader> another_reader() const override {
     auto another = reader_->another();
@@ -83,7 +95,6 @@ class H5mdTrajectory final : public TrajectoryReader {
 
  private:
   static FrameInfo converted(const H5mdFrameInfo& i) { return {i.index, i.step, i.time, i.box}; }
-  std::unique_ptr<H5mdReader> reader_;
 };
 
 // NetCDF-4 files are HDF5 files: an AMBER one has a root `coordinates` and no H5MD `particles`.
@@ -97,21 +108,12 @@ bool is_netcdf4_amber(const std::string& path) {
 // Every reader's frames pass the same checks, whatever the format: a finite time, a step a
 // double holds exactly (a continued run counts on from it), and a box validated() accepts, each
 // refusal naming the file and the frame.
-class CheckedFrames final : public TrajectoryReader {
+class CheckedFrames final : public ForwardedReader<TrajectoryReader> {
  public:
-  explicit CheckedFrames(std::unique_ptr<TrajectoryReader> reader) : reader_(std::move(reader)) {}
+  explicit CheckedFrames(std::unique_ptr<TrajectoryReader> reader)
+      : ForwardedReader(std::move(reader)) {}
 
-  const std::string& path() const override { return reader_->path(); }
   std::string description() const override { return reader_->description(); }
-  std::int64_t n_frames() const override { return reader_->n_frames(); }
-  std::int64_t n_atoms() const override { return reader_->n_atoms(); }
-  BoxKind box_kind() const override { return reader_->box_kind(); }
-  const std::vector<std::int32_t>& species() const override { return reader_->species(); }
-  const std::vector<std::string>& species_names() const override {
-    return reader_->species_names();
-  }
-  const std::vector<double>& masses() const override { return reader_->masses(); }
-  const std::vector<std::string>& warnings() const override { return reader_->warnings(); }
   FrameInfo read_frame(std::int64_t t, Vec3<float>* p) override {
     return checked(reader_->read_frame(t, p));
   }
@@ -123,7 +125,6 @@ class CheckedFrames final : public TrajectoryReader {
     auto another = reader_->another_reader();
     return another ? std::make_unique<CheckedFrames>(std::move(another)) : nullptr;
   }
-  double convert_seconds() const override { return reader_->convert_seconds(); }
   bool has_velocities(std::int64_t t) override { return reader_->has_velocities(t); }
   FrameInfo read_frame_with_velocities(std::int64_t t, Vec3<double>* p, Vec3<double>* v) override {
     return checked(reader_->read_frame_with_velocities(t, p, v));
@@ -145,8 +146,6 @@ class CheckedFrames final : public TrajectoryReader {
     }
     return info;
   }
-
-  std::unique_ptr<TrajectoryReader> reader_;
 };
 
 std::unique_ptr<TrajectoryReader> open_netcdf(const std::string& path) {
